@@ -1,0 +1,21 @@
+/*
+ * `npm start`: the API and a worker in one process. With no DATABASE_URL it boots an embedded
+ * Postgres under DATA_DIR and seeds a demo company the first time; with no REDIS_URL the queue runs
+ * on BullMQ's Postgres backend in the same database. bin/ is the composition root: the one place
+ * allowed to import both api/ and worker/.
+ */
+import { startApiServer } from '../api/server.js';
+import { createRuntime } from '../shared/bootstrap.js';
+import { loadConfig } from '../shared/config.js';
+import { createLogger } from '../shared/logger.js';
+import { runMain } from './run-main.js';
+
+runMain('start', async (logger) => {
+  const config = loadConfig();
+  const runtime = await createRuntime(config, logger);
+  const api = await startApiServer(runtime.ctx);
+  return async () => {
+    await api.close();
+    await runtime.close();
+  };
+}, createLogger);

@@ -1,0 +1,15 @@
+export const scopes = [
+  'messaging',
+  'pricing-management',
+  'smart-locks',
+  'external-cleaning-management',
+  'calendar-control',
+  'listings',
+  'tasks',
+  'direct-bookings',
+] as const;
+export type Scope = (typeof scopes)[number];
+
+export function isScope(s: string): s is Scope {
+  return (scopes as readonly string[]).includes(s);
+}

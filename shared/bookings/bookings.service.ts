@@ -1,0 +1,47 @@
+import type { Scope } from '../auth/scopes.js';
+import type { Db } from '../db/client.js';
+import { pageOf, type PageMeta } from '../http/wire.js';
+import { listBookings, type BookingRow } from './bookings.repository.js';
+import type { Booking, BookingsQuery } from './bookings.schema.js';
+
+function toWire(row: BookingRow, withDoorCode: boolean): Booking {
+  const booking: Booking = {
+    booking_uid: row.bookingUid,
+    reservation_code: row.reservationCode,
+    readable_reservation_code: row.readableReservationCode,
+    booking_status: row.bookingStatus as Booking['booking_status'],
+    platform_type: row.platformType as Booking['platform_type'],
+    listing_uid: row.listingUid,
+    property_uid: row.propertyUid,
+    guest_uid: row.guestUid,
+    host_uid: row.hostUid,
+    local_checkin_dttm: row.localCheckinDttm,
+    local_checkout_dttm: row.localCheckoutDttm,
+    created_dttm: row.createdDttm,
+    updated_dttm: row.updatedDttm,
+    booked_dttm: row.bookedDttm,
+    number_of_guests: row.numberOfGuests,
+    price: {
+      currency: row.currency,
+      price_base: Number(row.priceBase),
+      price_extras: Number(row.priceExtras),
+      price_fee: Number(row.priceFee),
+      price_tax: Number(row.priceTax),
+      price_total: Number(row.priceTotal),
+    },
+  };
+  if (withDoorCode) booking.door_access_code = row.doorAccessCode;
+  return booking;
+}
+
+export async function getBookingsPage(
+  db: Db,
+  companyUid: string,
+  scopes: readonly Scope[],
+  query: BookingsQuery,
+): Promise<{ data: Booking[]; meta: PageMeta }> {
+  const rows = await listBookings(db, companyUid, query);
+  const withDoorCode = scopes.includes('smart-locks');
+  const page = pageOf(rows, query.page);
+  return { data: page.data.map((r) => toWire(r, withDoorCode)), meta: page.meta };
+}

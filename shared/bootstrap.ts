@@ -1,0 +1,58 @@
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { connectDatabase } from './db/client.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
+import { migrateDatabase } from './db/migrate.js';
+import type { Logger } from './logger.js';
+import { postgresRateLimiter, redisRateLimiter } from './ratelimit/rate-limiter.js';
+
+export interface Runtime {
+  ctx: AppContext;
+  databaseUrl: string;
+  /** True when this process booted the embedded Postgres (no DATABASE_URL given). */
+  embedded: boolean;
+  redis: Redis | undefined;
+  close(): Promise<void>;
+}
+
+export function createRedis(url: string): Redis {
+  // BullMQ needs maxRetriesPerRequest: null on the connections it blocks on.
+  return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true });
+}
+
+/**
+ * Resolves the database (given, or an embedded one under DATA_DIR), migrates it under an advisory
+ * lock, and builds the services both process kinds use.
+ */
+export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
+  let embeddedDb: EmbeddedDatabase | undefined;
+  let databaseUrl = config.db.url;
+  if (!databaseUrl) {
+    embeddedDb = await startEmbeddedPostgres(config.db.dataDir, logger);
+    databaseUrl = embeddedDb.url;
+  }
+  try {
+    await migrateDatabase(databaseUrl);
+  } catch (err) {
+    await embeddedDb?.stop();
+    throw err;
+  }
+  const database = connectDatabase(databaseUrl, { max: config.db.poolMax });
+  const redis = config.queue.redisUrl ? createRedis(config.queue.redisUrl) : undefined;
+  const rateLimiter = redis
+    ? redisRateLimiter(redis, config.rateLimit.perMinute, config.queue.prefix)
+    : postgresRateLimiter(database.db, config.rateLimit.perMinute);
+  const ctx: AppContext = { config, database, logger, rateLimiter };
+  return {
+    ctx,
+    databaseUrl,
+    embedded: embeddedDb !== undefined,
+    redis,
+    async close() {
+      await database.close();
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+      await embeddedDb?.stop();
+    },
+  };
+}

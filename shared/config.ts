@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+/**
+ * The one description of the process environment. Parsed once at start; a bad value stops the
+ * process with a single message naming every bad key. Defaults make `npm start` work on a fresh
+ * machine (no DATABASE_URL: embedded Postgres; no REDIS_URL: BullMQ's Postgres backend).
+ */
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .pipe(z.string().url().optional())
+  .optional();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: int(3000).pipe(z.number().max(65535)),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: optionalUrl,
+  DB_POOL_MAX: int(10, 1),
+  DATA_DIR: z.string().default('.data'),
+  REDIS_URL: optionalUrl,
+  QUEUE_PREFIX: z.string().min(1).default('{pops}'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: int(2 * 1024 * 1024, 1024),
+  RATE_LIMIT_PER_MINUTE: int(1000, 1),
+  CALENDAR_MAX_DAYS: int(1000, 1),
+  CALENDAR_CHUNK_DAYS: int(100, 1),
+  WORKER_CONCURRENCY: int(8, 1),
+  JOB_ATTEMPTS: int(8, 1),
+  JOB_BACKOFF_MS: int(1000, 1),
+  REENQUEUE_INTERVAL_MS: int(10_000, 100),
+  REENQUEUE_AFTER_MS: int(30_000, 0),
+  IDEMPOTENCY_TTL_HOURS: int(24, 1),
+  SHUTDOWN_TIMEOUT_MS: int(30_000, 0),
+  METRICS_PORT: int(9464).pipe(z.number().max(65535)),
+  ADMIN_TOKEN: z.string().min(16).optional(),
+  SEED_DEMO: z
+    .enum(['auto', 'true', 'false'])
+    .default('auto'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+function shape(env: Env) {
+  return {
+    env: env.NODE_ENV,
+    http: { port: env.PORT, host: env.HOST, bodyLimitBytes: env.BODY_LIMIT_BYTES },
+    db: { url: env.DATABASE_URL, poolMax: env.DB_POOL_MAX, dataDir: env.DATA_DIR },
+    queue: {
+      redisUrl: env.REDIS_URL,
+      prefix: env.QUEUE_PREFIX,
+      attempts: env.JOB_ATTEMPTS,
+      backoffMs: env.JOB_BACKOFF_MS,
+      concurrency: env.WORKER_CONCURRENCY,
+      reenqueueIntervalMs: env.REENQUEUE_INTERVAL_MS,
+      reenqueueAfterMs: env.REENQUEUE_AFTER_MS,
+    },
+    calendar: { maxDays: env.CALENDAR_MAX_DAYS, chunkDays: env.CALENDAR_CHUNK_DAYS },
+    rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE },
+    idempotency: { ttlHours: env.IDEMPOTENCY_TTL_HOURS },
+    log: { level: env.LOG_LEVEL },
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    metricsPort: env.METRICS_PORT,
+    adminToken: env.ADMIN_TOKEN,
+    seedDemo: env.SEED_DEMO,
+  };
+}
+
+export type Config = ReturnType<typeof shape>;
+
+export class ConfigError extends Error {}
+
+/** Parses an environment (process.env by default); throws one ConfigError listing every bad key. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  return shape(parsed.data);
+}

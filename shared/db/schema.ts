@@ -1,0 +1,257 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgSequence,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+/*
+ * The single description of the tables. Every table holding tenant data carries company_uid.
+ * Wire timestamps (`*_dttm`) are `timestamp(0)` without zone: `created/updated/booked` hold UTC,
+ * `local_*` hold the property's wall-clock time, exactly as the wire shows them.
+ */
+
+const ts = (name: string) => timestamp(name, { precision: 0, mode: 'string' });
+const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const money = (name: string) => numeric(name, { precision: 12, scale: 2 });
+
+export const companies = pgTable('companies', {
+  uid: text('uid').primaryKey(),
+  name: text('name').notNull(),
+  createdAt: tstz('created_at').notNull().defaultNow(),
+});
+
+export const apps = pgTable(
+  'apps',
+  {
+    uid: text('uid').primaryKey(),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    name: text('name').notNull(),
+    disabled: boolean('disabled').notNull().default(false),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('apps_company_idx').on(t.companyUid)],
+);
+
+export const accessTokens = pgTable(
+  'access_tokens',
+  {
+    uid: text('uid').primaryKey(),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    appUid: text('app_uid')
+      .notNull()
+      .references(() => apps.uid),
+    /** sha256 of the token, hex. The token itself is never stored. */
+    tokenHash: text('token_hash').notNull(),
+    scopes: text('scopes').array().notNull(),
+    revoked: boolean('revoked').notNull().default(false),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+    revokedAt: tstz('revoked_at'),
+  },
+  (t) => [uniqueIndex('access_tokens_hash_idx').on(t.tokenHash), index('access_tokens_company_idx').on(t.companyUid)],
+);
+
+export const properties = pgTable(
+  'properties',
+  {
+    uid: text('uid').primaryKey(),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    name: text('name').notNull(),
+    /** IANA zone; "past" for the calendar is judged in it. */
+    timeZone: text('time_zone').notNull(),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('properties_company_idx').on(t.companyUid)],
+);
+
+export const bookings = pgTable(
+  'bookings',
+  {
+    bookingUid: text('booking_uid').primaryKey(),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    propertyUid: text('property_uid')
+      .notNull()
+      .references(() => properties.uid),
+    listingUid: text('listing_uid').notNull(),
+    guestUid: text('guest_uid').notNull(),
+    hostUid: text('host_uid').notNull(),
+    reservationCode: text('reservation_code').notNull(),
+    readableReservationCode: text('readable_reservation_code').notNull(),
+    bookingStatus: text('booking_status').notNull(),
+    platformType: text('platform_type').notNull(),
+    numberOfGuests: integer('number_of_guests').notNull(),
+    localCheckinDttm: ts('local_checkin_dttm').notNull(),
+    localCheckoutDttm: ts('local_checkout_dttm').notNull(),
+    createdDttm: ts('created_dttm').notNull(),
+    updatedDttm: ts('updated_dttm').notNull(),
+    bookedDttm: ts('booked_dttm').notNull(),
+    currency: text('currency').notNull(),
+    priceBase: money('price_base').notNull(),
+    priceExtras: money('price_extras').notNull(),
+    priceFee: money('price_fee').notNull(),
+    priceTax: money('price_tax').notNull(),
+    priceTotal: money('price_total').notNull(),
+    doorAccessCode: text('door_access_code'),
+  },
+  (t) => [
+    // The two paging orders of the list; the company leads every index (the tenant filter).
+    index('bookings_company_checkin_idx').on(t.companyUid, t.localCheckinDttm, t.bookingUid),
+    index('bookings_company_created_idx').on(t.companyUid, t.createdDttm.desc(), t.bookingUid),
+    index('bookings_company_property_checkin_idx').on(t.companyUid, t.propertyUid, t.localCheckinDttm),
+    index('bookings_company_updated_idx').on(t.companyUid, t.updatedDttm),
+  ],
+);
+
+export const teamMembers = pgTable(
+  'team_members',
+  {
+    uid: text('uid').primaryKey(),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    name: text('name').notNull(),
+    role: text('role').notNull(),
+    active: boolean('active').notNull().default(true),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('team_members_company_idx').on(t.companyUid)],
+);
+
+export const tasks = pgTable(
+  'tasks',
+  {
+    taskUid: text('task_uid').primaryKey(),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    propertyUid: text('property_uid')
+      .notNull()
+      .references(() => properties.uid),
+    teamMemberUid: text('team_member_uid').references(() => teamMembers.uid),
+    taskType: text('task_type').notNull(),
+    taskStatus: text('task_status').notNull(),
+    description: text('description'),
+    localStartDttm: ts('local_start_dttm').notNull(),
+    localEndDttm: ts('local_end_dttm').notNull(),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+    updatedAt: tstz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('tasks_company_start_idx').on(t.companyUid, t.localStartDttm, t.taskUid),
+    index('tasks_company_property_idx').on(t.companyUid, t.propertyUid),
+  ],
+);
+
+/** Submission order of calendar requests across every API process. */
+export const calendarRequestSeq = pgSequence('calendar_request_seq', { startWith: 1 });
+
+export const calendarRequests = pgTable(
+  'calendar_requests',
+  {
+    uid: text('uid').primaryKey(),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    propertyUid: text('property_uid')
+      .notNull()
+      .references(() => properties.uid),
+    seq: bigint('seq', { mode: 'number' })
+      .notNull()
+      .default(sql`nextval('calendar_request_seq')`),
+    status: text('status').notNull().default('queued'),
+    /** The chunk's days as accepted (merged, validated), in date order. */
+    days: jsonb('days').notNull(),
+    daysTotal: integer('days_total').notNull(),
+    daysApplied: integer('days_applied'),
+    /** Warnings of this request: those found at accept time and at apply time (date -> message). */
+    warnings: jsonb('warnings').notNull().default({}),
+    attempts: integer('attempts').notNull().default(0),
+    requestError: text('request_error'),
+    createdDttm: tstz('created_dttm').notNull().defaultNow(),
+    startedDttm: tstz('started_dttm'),
+    finishedDttm: tstz('finished_dttm'),
+    enqueuedAt: tstz('enqueued_at'),
+  },
+  (t) => [
+    uniqueIndex('calendar_requests_seq_idx').on(t.seq),
+    index('calendar_requests_company_idx').on(t.companyUid, t.uid),
+    index('calendar_requests_pending_idx')
+      .on(t.createdDttm)
+      .where(sql`status in ('queued', 'processing')`),
+  ],
+);
+
+/**
+ * One row per property and date. Each field group keeps the submission sequence of the request
+ * that last wrote it; an apply only overwrites a group when its own sequence is higher, which is
+ * what makes the final state independent of the order workers run in.
+ */
+export const calendarDays = pgTable(
+  'calendar_days',
+  {
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    propertyUid: text('property_uid')
+      .notNull()
+      .references(() => properties.uid),
+    date: date('date', { mode: 'string' }).notNull(),
+    price: money('price'),
+    currency: text('currency'),
+    priceSeq: bigint('price_seq', { mode: 'number' }).notNull().default(0),
+    isAvailable: boolean('is_available'),
+    availabilitySeq: bigint('availability_seq', { mode: 'number' }).notNull().default(0),
+    minStay: integer('min_stay'),
+    minStaySeq: bigint('min_stay_seq', { mode: 'number' }).notNull().default(0),
+    notes: text('notes'),
+    notesSeq: bigint('notes_seq', { mode: 'number' }).notNull().default(0),
+    /** Sequence, uid and time of the request that last changed the date. */
+    lastSeq: bigint('last_seq', { mode: 'number' }).notNull().default(0),
+    requestUid: text('request_uid'),
+    updatedDttm: tstz('updated_dttm'),
+  },
+  (t) => [primaryKey({ columns: [t.propertyUid, t.date] })],
+);
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    tokenUid: text('token_uid').notNull(),
+    key: text('key').notNull(),
+    companyUid: text('company_uid').notNull(),
+    bodyHash: text('body_hash').notNull(),
+    status: integer('status').notNull(),
+    response: jsonb('response').notNull(),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tokenUid, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
+
+/** Fixed-window request counters, used when no Redis is configured. */
+export const rateLimitCounters = pgTable(
+  'rate_limit_counters',
+  {
+    key: text('key').notNull(),
+    windowStart: bigint('window_start', { mode: 'number' }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
+);

@@ -1,0 +1,74 @@
+/**
+ * The error model of the wire contract: one class with an iGMS error code, one table from code to
+ * HTTP status. Expected outcomes (a skipped day) are values, not exceptions.
+ */
+export const ErrorCode = {
+  internal: 0,
+  badParam: 11,
+  unauthorized: 12,
+  appDisabled: 13,
+  missingScope: 14,
+  unavailable: 15,
+  rateLimited: 16,
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+const defaultStatus: Record<ErrorCode, number> = {
+  0: 500,
+  11: 400,
+  12: 401,
+  13: 403,
+  14: 403,
+  15: 503,
+  16: 429,
+};
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly param: string | undefined;
+  readonly details: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { status?: number; param?: string; details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = opts.status ?? defaultStatus[code];
+    this.param = opts.param;
+    this.details = opts.details;
+    this.headers = opts.headers ?? {};
+  }
+
+  toBody(): { error: { code: number; message: string; param?: string; details?: ErrorDetail[] } } {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.param !== undefined ? { param: this.param } : {}),
+        ...(this.details !== undefined ? { details: this.details } : {}),
+      },
+    };
+  }
+}
+
+export const badParam = (param: string, message: string, details?: ErrorDetail[]) =>
+  new AppError(ErrorCode.badParam, message, { param, ...(details ? { details } : {}) });
+
+export const notFound = (param: string, message: string) =>
+  new AppError(ErrorCode.badParam, message, { status: 404, param });
+
+export const conflict = (param: string, message: string) =>
+  new AppError(ErrorCode.badParam, message, { status: 409, param });
+
+export const unavailable = (message = 'Service temporarily unavailable, try again shortly') =>
+  new AppError(ErrorCode.unavailable, message);

@@ -1,0 +1,69 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createApp } from '../../api/app.js';
+import { loadConfig, type Config } from '../../shared/config.js';
+import type { AppContext } from '../../shared/context.js';
+import { createLogger } from '../../shared/logger.js';
+import { postgresRateLimiter } from '../../shared/ratelimit/rate-limiter.js';
+import type { TestDatabase } from './db.js';
+
+export interface TestApi {
+  baseUrl: string;
+  ctx: AppContext;
+  close(): Promise<void>;
+  /** fetch against the API with a token in the query (the iGMS way) unless told otherwise. */
+  get(path: string, token?: string): Promise<{ status: number; body: any; headers: Headers }>;
+  post(path: string, body: unknown, token?: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env });
+}
+
+export async function startTestApi(
+  tdb: TestDatabase,
+  opts: { env?: Record<string, string>; ctx?: Partial<AppContext> } = {},
+): Promise<TestApi> {
+  const config = testConfig(opts.env);
+  const ctx: AppContext = {
+    config,
+    database: tdb.database,
+    logger: createLogger('silent'),
+    rateLimiter: postgresRateLimiter(tdb.database.db, config.rateLimit.perMinute),
+    ...opts.ctx,
+  };
+  const app = createApp(ctx);
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const withToken = (path: string, token?: string) =>
+    token === undefined ? path : `${path}${path.includes('?') ? '&' : '?'}access_token=${encodeURIComponent(token)}`;
+  const read = async (res: Response) => {
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON: keep the text so the assertion shows it */
+    }
+    return { status: res.status, body, headers: res.headers };
+  };
+  return {
+    baseUrl,
+    ctx,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+    get: async (path, token) => read(await fetch(baseUrl + withToken(path, token))),
+    post: async (path, body, token, headers = {}) =>
+      read(
+        await fetch(baseUrl + withToken(path, token), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+        }),
+      ),
+  };
+}
