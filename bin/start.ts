@@ -8,14 +8,17 @@ import { startApiServer } from '../api/server.js';
 import { createRuntime } from '../shared/bootstrap.js';
 import { loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/logger.js';
+import { startWorker } from '../worker/worker.js';
 import { runMain } from './run-main.js';
 
 runMain('start', async (logger) => {
   const config = loadConfig();
   const runtime = await createRuntime(config, logger);
+  const worker = await startWorker(runtime.ctx, runtime.queue);
   const api = await startApiServer(runtime.ctx);
   return async () => {
     await api.close();
+    await worker.close();
     await runtime.close();
   };
 }, createLogger);

@@ -5,6 +5,9 @@ import { connectDatabase } from './db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { migrateDatabase } from './db/migrate.js';
 import type { Logger } from './logger.js';
+import { createCalendarJobs } from './queue/calendar-jobs.js';
+import { queueConnectionFor, type QueueConnection } from './queue/connection.js';
+import { jobRegistry } from './queue/registry.js';
 import { postgresRateLimiter, redisRateLimiter } from './ratelimit/rate-limiter.js';
 
 export interface Runtime {
@@ -13,6 +16,7 @@ export interface Runtime {
   /** True when this process booted the embedded Postgres (no DATABASE_URL given). */
   embedded: boolean;
   redis: Redis | undefined;
+  queue: QueueConnection;
   close(): Promise<void>;
 }
 
@@ -43,13 +47,17 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
   const rateLimiter = redis
     ? redisRateLimiter(redis, config.rateLimit.perMinute, config.queue.prefix)
     : postgresRateLimiter(database.db, config.rateLimit.perMinute);
-  const ctx: AppContext = { config, database, logger, rateLimiter };
+  const queue = queueConnectionFor(config, databaseUrl, redis);
+  const calendarJobs = createCalendarJobs(queue, jobRegistry(config));
+  const ctx: AppContext = { config, database, logger, rateLimiter, calendarJobs };
   return {
     ctx,
     databaseUrl,
     embedded: embeddedDb !== undefined,
     redis,
+    queue,
     async close() {
+      await calendarJobs.close().catch(() => {});
       await database.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       await embeddedDb?.stop();

@@ -4,7 +4,10 @@ import { createApp } from '../../api/app.js';
 import { loadConfig, type Config } from '../../shared/config.js';
 import type { AppContext } from '../../shared/context.js';
 import { createLogger } from '../../shared/logger.js';
+import { createCalendarJobs } from '../../shared/queue/calendar-jobs.js';
+import { jobRegistry } from '../../shared/queue/registry.js';
 import { postgresRateLimiter } from '../../shared/ratelimit/rate-limiter.js';
+import { testQueueConnection } from './queue.js';
 import type { TestDatabase } from './db.js';
 
 export interface TestApi {
@@ -25,11 +28,14 @@ export async function startTestApi(
   opts: { env?: Record<string, string>; ctx?: Partial<AppContext> } = {},
 ): Promise<TestApi> {
   const config = testConfig(opts.env);
+  const ownQueue = opts.ctx?.calendarJobs ? undefined : testQueueConnection(tdb);
+  const ownJobs = ownQueue ? createCalendarJobs(ownQueue.conn, jobRegistry(config)) : undefined;
   const ctx: AppContext = {
     config,
     database: tdb.database,
     logger: createLogger('silent'),
     rateLimiter: postgresRateLimiter(tdb.database.db, config.rateLimit.perMinute),
+    calendarJobs: ownJobs as AppContext['calendarJobs'],
     ...opts.ctx,
   };
   const app = createApp(ctx);
@@ -55,6 +61,8 @@ export async function startTestApi(
     async close() {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
+      await ownJobs?.close();
+      await ownQueue?.cleanup();
     },
     get: async (path, token) => read(await fetch(baseUrl + withToken(path, token))),
     post: async (path, body, token, headers = {}) =>

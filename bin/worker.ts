@@ -1,0 +1,21 @@
+/* `npm run worker`: one worker process. Run as many as you like, on any machines. */
+import { createRuntime } from '../shared/bootstrap.js';
+import { loadConfig } from '../shared/config.js';
+import { createLogger } from '../shared/logger.js';
+import { startWorker } from '../worker/worker.js';
+import { runMain } from './run-main.js';
+
+runMain(
+  'worker',
+  async (logger) => {
+    const config = loadConfig();
+    if (!config.db.url) throw new Error('npm run worker needs DATABASE_URL (npm start runs an embedded database with its own worker)');
+    const runtime = await createRuntime(config, logger);
+    const worker = await startWorker(runtime.ctx, runtime.queue);
+    return async () => {
+      await worker.close();
+      await runtime.close();
+    };
+  },
+  createLogger,
+);

@@ -1,0 +1,174 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { calendarRequests } from '../db/schema.js';
+import { newUid } from '../ids.js';
+import type { RequestDay, Warnings } from './calendar.rules.js';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type Executor = Db | Tx;
+
+export type CalendarRequestRow = typeof calendarRequests.$inferSelect;
+
+/** Stores each chunk as a `queued` request; uids come back in submission (sequence) order. */
+export async function insertRequests(
+  tx: Executor,
+  companyUid: string,
+  propertyUid: string,
+  chunks: readonly RequestDay[][],
+  warnings: readonly Warnings[],
+): Promise<string[]> {
+  if (chunks.length === 0) return [];
+  const rows = chunks.map((days, i) => ({
+    uid: newUid('rq_'),
+    companyUid,
+    propertyUid,
+    days,
+    daysTotal: days.length,
+    warnings: warnings[i] ?? {},
+  }));
+  const inserted = await tx
+    .insert(calendarRequests)
+    .values(rows)
+    .returning({ uid: calendarRequests.uid, seq: calendarRequests.seq });
+  return inserted.sort((a, b) => a.seq - b.seq).map((r) => r.uid);
+}
+
+export async function markEnqueued(db: Executor, uids: readonly string[]): Promise<void> {
+  if (uids.length === 0) return;
+  await db.update(calendarRequests).set({ enqueuedAt: sql`now()` }).where(inArray(calendarRequests.uid, [...uids]));
+}
+
+/** queued -> processing, counting the attempt. Returns undefined when the request does not exist. */
+export async function markProcessing(db: Db, uid: string): Promise<{ status: string } | undefined> {
+  const rows = await db.execute<{ status: string }>(sql`
+    update calendar_requests
+       set status = case when status in ('queued', 'processing') then 'processing' else status end,
+           attempts = attempts + case when status in ('queued', 'processing') then 1 else 0 end,
+           started_dttm = coalesce(started_dttm, now())
+     where uid = ${uid}
+     returning status`);
+  return rows[0];
+}
+
+export interface ApplyOutcome {
+  status: 'completed' | 'already-final' | 'missing';
+  daysApplied: number;
+  pastWarnings: Warnings;
+}
+
+/**
+ * Applies a request's days in one transaction: lock the request row, judge "past" against the
+ * property's local date now, upsert every remaining day in one statement, mark it completed.
+ *
+ * The days are read straight from the request row with jsonb_to_recordset: they already live in
+ * Postgres, so shipping them back as unnest arrays would only add a round trip. Each field group
+ * is overwritten only by a request with a higher submission sequence, so the final calendar is the
+ * same whatever order (or how many times) requests are applied. Rows are upserted in date order, so
+ * two requests of one property lock their common days in the same order and cannot deadlock.
+ */
+export async function applyRequest(db: Db, uid: string, pastMessage: string): Promise<ApplyOutcome> {
+  return db.transaction(async (tx) => {
+    const found = await tx.execute<{ status: string; days: RequestDay[]; local_today: string }>(sql`
+      select r.status, r.days, to_char((now() at time zone p.time_zone)::date, 'YYYY-MM-DD') as local_today
+        from calendar_requests r join properties p on p.uid = r.property_uid
+       where r.uid = ${uid}
+       for update of r`);
+    const req = found[0];
+    if (!req) return { status: 'missing', daysApplied: 0, pastWarnings: {} };
+    if (req.status === 'completed' || req.status === 'error') return { status: 'already-final', daysApplied: 0, pastWarnings: {} };
+
+    const pastWarnings: Warnings = {};
+    for (const d of req.days) if (d.date < req.local_today) pastWarnings[d.date] = pastMessage;
+
+    const applied = await tx.execute(sql`
+      insert into calendar_days as c (
+        company_uid, property_uid, date,
+        price, currency, price_seq,
+        is_available, availability_seq,
+        min_stay, min_stay_seq,
+        notes, notes_seq,
+        last_seq, request_uid, updated_dttm)
+      select r.company_uid, r.property_uid, d.date,
+             d.price, d.currency, case when d.price is not null then r.seq else 0 end,
+             d.is_available, case when d.is_available is not null then r.seq else 0 end,
+             d.min_stay, case when d.min_stay is not null then r.seq else 0 end,
+             nullif(d.notes, ''), case when d.notes is not null then r.seq else 0 end,
+             r.seq, r.uid, now()
+        from calendar_requests r
+        cross join lateral jsonb_to_recordset(r.days)
+             as d(date date, price numeric(12,2), currency text, is_available boolean, min_stay integer, notes text)
+       where r.uid = ${uid} and d.date >= ${req.local_today}::date
+       order by d.date
+      on conflict (property_uid, date) do update set
+        price        = case when excluded.price_seq > c.price_seq then excluded.price else c.price end,
+        currency     = case when excluded.price_seq > c.price_seq then excluded.currency else c.currency end,
+        price_seq    = greatest(c.price_seq, excluded.price_seq),
+        is_available = case when excluded.availability_seq > c.availability_seq then excluded.is_available else c.is_available end,
+        availability_seq = greatest(c.availability_seq, excluded.availability_seq),
+        min_stay     = case when excluded.min_stay_seq > c.min_stay_seq then excluded.min_stay else c.min_stay end,
+        min_stay_seq = greatest(c.min_stay_seq, excluded.min_stay_seq),
+        notes        = case when excluded.notes_seq > c.notes_seq then excluded.notes else c.notes end,
+        notes_seq    = greatest(c.notes_seq, excluded.notes_seq),
+        request_uid  = case when excluded.last_seq > c.last_seq then excluded.request_uid else c.request_uid end,
+        updated_dttm = case when excluded.last_seq > c.last_seq then excluded.updated_dttm else c.updated_dttm end,
+        last_seq     = greatest(c.last_seq, excluded.last_seq)`);
+    const daysApplied = applied.count;
+
+    await tx.execute(sql`
+      update calendar_requests
+         set status = 'completed', days_applied = ${daysApplied},
+             warnings = warnings || ${JSON.stringify(pastWarnings)}::jsonb,
+             finished_dttm = now(), request_error = null
+       where uid = ${uid}`);
+    return { status: 'completed', daysApplied, pastWarnings };
+  });
+}
+
+/** Final failure: the request will not be retried. Never overrides a completed request. */
+export async function markError(db: Executor, uid: string, message: string): Promise<void> {
+  await db.execute(sql`
+    update calendar_requests set status = 'error', request_error = ${message.slice(0, 2000)}, finished_dttm = now()
+     where uid = ${uid} and status in ('queued', 'processing')`);
+}
+
+export async function findRequests(db: Db, companyUid: string, uids: readonly string[]): Promise<CalendarRequestRow[]> {
+  if (uids.length === 0) return [];
+  return db
+    .select()
+    .from(calendarRequests)
+    .where(and(eq(calendarRequests.companyUid, companyUid), inArray(calendarRequests.uid, [...uids])));
+}
+
+/** Requests not final whose queue entry may be lost: queued/processing and untouched for `olderThanMs`. */
+export async function findStaleRequests(db: Executor, olderThanMs: number, limit: number): Promise<{ uid: string; status: string }[]> {
+  return db.execute<{ uid: string; status: string }>(sql`
+    select uid, status from calendar_requests
+     where status in ('queued', 'processing')
+       and created_dttm < now() - make_interval(secs => ${olderThanMs / 1000})
+       and coalesce(started_dttm, enqueued_at, created_dttm) < now() - make_interval(secs => ${olderThanMs / 1000})
+     order by seq
+     limit ${limit}`);
+}
+
+export type CalendarDayRow = {
+  date: string;
+  is_available: boolean | null;
+  price: string | null;
+  currency: string | null;
+  min_stay: number | null;
+  notes: string | null;
+  updated_dttm: string | null;
+  request_uid: string | null;
+};
+
+/** Every date of [from, to], with the stored values where the date was ever changed. */
+export async function readCalendarRange(db: Db, companyUid: string, propertyUid: string, from: string, to: string): Promise<CalendarDayRow[]> {
+  const rows = await db.execute<CalendarDayRow>(sql`
+    select to_char(g.day, 'YYYY-MM-DD') as date, c.is_available, c.price::text as price, c.currency, c.min_stay, c.notes,
+           to_char(c.updated_dttm at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as updated_dttm, c.request_uid
+      from generate_series(${from}::date, ${to}::date, interval '1 day') as g(day)
+      left join calendar_days c
+        on c.property_uid = ${propertyUid} and c.company_uid = ${companyUid} and c.date = g.day::date
+     order by g.day`);
+  return [...rows];
+}

@@ -1,0 +1,168 @@
+import { sql } from 'drizzle-orm';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import { conflict, notFound } from '../errors.js';
+import { sha256 } from '../ids.js';
+import { claimIdempotencyKey, storeIdempotentAnswer } from '../idempotency/idempotency.repository.js';
+import type { Logger } from '../logger.js';
+import { findProperty } from '../properties/property.repository.js';
+import type { CalendarJobs } from '../queue/calendar-jobs.js';
+import { findRequests, findStaleRequests, insertRequests, markEnqueued, markError, readCalendarRange, type CalendarRequestRow } from './calendar.repository.js';
+import { applyDayRules, assignWarnings, chunk, localDate } from './calendar.rules.js';
+import type { CalendarDayView, RequestStatusView, SetCalendarBatchBody, SetCalendarBatchResponse } from './calendar.schema.js';
+
+export interface CalendarDeps {
+  db: Db;
+  calendarJobs: CalendarJobs;
+  config: Config;
+  logger: Logger;
+}
+
+export interface Caller {
+  tokenUid: string;
+  companyUid: string;
+}
+
+/**
+ * Accepts a batch: per-day rules, chunks stored durably as requests in one transaction, then (only
+ * after the commit) queued. A queue that cannot be reached does not fail the answer: the requests
+ * are in Postgres and the re-enqueuer adds them later.
+ */
+export async function acceptCalendarBatch(
+  deps: CalendarDeps,
+  caller: Caller,
+  body: SetCalendarBatchBody,
+  idempotency?: { key: string; rawBody: unknown },
+): Promise<SetCalendarBatchResponse> {
+  const property = await findProperty(deps.db, caller.companyUid, body.property_uid);
+  if (!property) throw notFound('property_uid', `Unknown property_uid ${body.property_uid}`);
+
+  const { kept, warnings } = applyDayRules(body.days, localDate(property.timeZone));
+  const chunks = chunk(kept, deps.config.calendar.chunkDays);
+  const chunkWarnings = assignWarnings(chunks, warnings);
+  const bodyHash = idempotency ? sha256(JSON.stringify(idempotency.rawBody)) : '';
+
+  const outcome = await deps.db.transaction(async (tx) => {
+    if (idempotency) {
+      const stored = await claimIdempotencyKey(tx, {
+        tokenUid: caller.tokenUid,
+        companyUid: caller.companyUid,
+        key: idempotency.key,
+        bodyHash,
+        ttlHours: deps.config.idempotency.ttlHours,
+      });
+      if (stored) return { replay: stored, uids: [], response: undefined } as const;
+    }
+    const uids = await insertRequests(tx, caller.companyUid, property.uid, chunks, chunkWarnings);
+    const response: SetCalendarBatchResponse = { data: { request_uids: uids, warnings } };
+    if (idempotency) await storeIdempotentAnswer(tx, caller.tokenUid, idempotency.key, 200, response);
+    return { replay: undefined, uids, response } as const;
+  });
+
+  if (outcome.replay) {
+    if (outcome.replay.bodyHash !== bodyHash) {
+      throw conflict('Idempotency-Key', 'This Idempotency-Key was already used with a different body');
+    }
+    return outcome.replay.response as SetCalendarBatchResponse;
+  }
+  try {
+    await deps.calendarJobs.enqueue(outcome.uids);
+    await markEnqueued(deps.db, outcome.uids);
+  } catch (err) {
+    deps.logger.warn({ err, requestUids: outcome.uids }, 'queue unreachable after commit; the re-enqueuer will add these requests');
+  }
+  return outcome.response;
+}
+
+const utc = (d: Date | null) => (d ? d.toISOString().slice(0, 19).replace('T', ' ') : null);
+
+function toStatusView(r: CalendarRequestRow, paused: boolean): RequestStatusView {
+  const status = r.status as RequestStatusView['request_status'];
+  return {
+    request_uid: r.uid,
+    request_status: paused && status === 'queued' ? 'paused' : status,
+    ...(status === 'error' ? { request_error: r.requestError ?? 'The request could not be applied' } : {}),
+    property_uid: r.propertyUid,
+    days_total: r.daysTotal,
+    days_applied: r.daysApplied,
+    warnings: r.warnings as Record<string, string>,
+    attempts: r.attempts,
+    created_dttm: utc(r.createdDttm) as string,
+    started_dttm: utc(r.startedDttm),
+    finished_dttm: utc(r.finishedDttm),
+  };
+}
+
+/** Statuses read from Postgres only (they survive the loss of the queue), in the order asked. */
+export async function getRequestStatuses(
+  deps: Pick<CalendarDeps, 'db'> & { isPaused: () => Promise<boolean> },
+  companyUid: string,
+  uids: readonly string[],
+  param: string,
+): Promise<RequestStatusView[]> {
+  const rows = await findRequests(deps.db, companyUid, uids);
+  const byUid = new Map(rows.map((r) => [r.uid, r]));
+  const missing = uids.find((u) => !byUid.has(u));
+  if (missing !== undefined) throw notFound(param, `Unknown request_uid ${missing}`);
+  const paused = rows.some((r) => r.status === 'queued') ? await deps.isPaused().catch(() => false) : false;
+  return uids.map((u) => toStatusView(byUid.get(u) as CalendarRequestRow, paused));
+}
+
+export async function getCalendarData(db: Db, companyUid: string, propertyUid: string, from: string, to: string): Promise<CalendarDayView[]> {
+  const property = await findProperty(db, companyUid, propertyUid);
+  if (!property) throw notFound('property_uid', `Unknown property_uid ${propertyUid}`);
+  const rows = await readCalendarRange(db, companyUid, propertyUid, from, to);
+  return rows.map((r) => ({
+    property_uid: propertyUid,
+    date: r.date,
+    is_available: r.is_available === null ? null : r.is_available ? 1 : 0,
+    price: r.price === null ? null : Number(r.price),
+    currency: r.currency,
+    min_stay: r.min_stay,
+    notes: r.notes,
+    updated_dttm: r.updated_dttm,
+    request_uid: r.request_uid,
+  }));
+}
+
+const REENQUEUE_LOCK_KEY = 724_310_002;
+
+export interface ReenqueueResult {
+  ran: boolean;
+  readded: number;
+  markedError: number;
+}
+
+/**
+ * Finds requests that are not final and have sat untouched past the threshold, and makes sure the
+ * queue holds a job for each: re-adds missing ones (jobId = uid makes a duplicate a no-op), records
+ * the outcome of jobs that failed for good while Postgres could not be told. One process at a time.
+ */
+export async function reenqueueStaleRequests(deps: CalendarDeps, limit = 500): Promise<ReenqueueResult> {
+  return deps.db.transaction(async (tx) => {
+    const [lock] = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${REENQUEUE_LOCK_KEY}) as locked`);
+    if (!lock?.locked) return { ran: false, readded: 0, markedError: 0 };
+    const stale = await findStaleRequests(tx, deps.config.queue.reenqueueAfterMs, limit);
+    const toAdd: string[] = [];
+    let markedError = 0;
+    for (const { uid } of stale) {
+      const state = await deps.calendarJobs.jobState(uid);
+      if (state === 'unknown') toAdd.push(uid);
+      else if (state === 'failed') {
+        const reason = await deps.calendarJobs.failedReason(uid);
+        await markError(tx, uid, reason ? `Could not be applied: ${reason}` : 'Could not be applied');
+        markedError++;
+      } else if (state === 'completed') {
+        // The queue says done but Postgres never recorded it: run it again (applying is idempotent).
+        await deps.calendarJobs.remove(uid);
+        toAdd.push(uid);
+      }
+    }
+    if (toAdd.length > 0) {
+      await deps.calendarJobs.enqueue(toAdd);
+      await markEnqueued(tx, toAdd);
+      deps.logger.info({ count: toAdd.length }, 're-enqueued stale calendar requests');
+    }
+    return { ran: true, readded: toAdd.length, markedError };
+  });
+}

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { createCompany, createProperty, createToken } from '../support/factories.js';
+import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
+
+describe.each(['redis', 'postgres'] as const)('calendar pipeline on the %s backend', (kind) => {
+  let tdb: TestDatabase;
+  let p: Pipeline;
+  let token: string;
+  let propertyUid: string;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    p = await startPipeline(tdb, kind);
+    const db = tdb.database.db;
+    const co = await createCompany(db);
+    propertyUid = await createProperty(db, co, { timeZone: 'Europe/Lisbon' });
+    token = (await createToken(db, co, ['calendar-control'])).token;
+    await p.startWorkers(1);
+  });
+  afterAll(async () => {
+    await p?.close();
+    await tdb?.drop();
+  });
+
+  it('turns a 1000-day batch into 10 requests that all complete, and reads every day back', async () => {
+    const dates = futureDates(1000);
+    const days = dates.map((date, i) => ({ date, price: 100 + i, currency: 'eur', is_available: i % 2, min_stay: 1 + (i % 5), notes: `n${i}` }));
+    const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: propertyUid, days }, token);
+    expect(res.status).toBe(200);
+    expect(res.body.data.warnings).toEqual({});
+    expect(res.body.data.request_uids).toHaveLength(10);
+    const statuses = await waitForFinal(p.api, token, res.body.data.request_uids);
+    expect(statuses.map((s) => s.request_status)).toEqual(Array(10).fill('completed'));
+    expect(statuses.reduce((n, s) => n + s.days_applied, 0)).toBe(1000);
+
+    const read = await p.api.get(
+      `/api/v1/get-calendar-data?property_uid=${propertyUid}&from_date=${dates[0]}&to_date=${dates[365]}`,
+      token,
+    );
+    expect(read.status).toBe(200);
+    expect(read.body.data).toHaveLength(366);
+    expect(read.body.data[3]).toMatchObject({ date: dates[3], price: 103, currency: 'EUR', is_available: 1, min_stay: 4, notes: 'n3' });
+    expect(read.body.data[3].request_uid).toBe(res.body.data.request_uids[0]);
+    expect(read.body.data[150].request_uid).toBe(res.body.data.request_uids[1]);
+  });
+});

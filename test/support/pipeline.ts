@@ -1,0 +1,78 @@
+import { expect } from 'vitest';
+import { createCalendarJobs } from '../../shared/queue/calendar-jobs.js';
+import { jobRegistry } from '../../shared/queue/registry.js';
+import type { AppContext } from '../../shared/context.js';
+import { startWorker, type RunningWorker } from '../../worker/worker.js';
+import { startTestApi, testConfig, type TestApi } from './api.js';
+import type { TestDatabase } from './db.js';
+import { testQueueConnection, type TestQueue } from './queue.js';
+
+/** Settings that make retries, stall detection and the re-enqueuer quick enough for a test. */
+export const fastQueueEnv = {
+  JOB_ATTEMPTS: '3',
+  JOB_BACKOFF_MS: '50',
+  JOB_LOCK_MS: '2000',
+  JOB_STALLED_INTERVAL_MS: '1000',
+  REENQUEUE_INTERVAL_MS: '300',
+  REENQUEUE_AFTER_MS: '500',
+  WORKER_CONCURRENCY: '4',
+};
+
+export interface Pipeline {
+  api: TestApi;
+  queue: TestQueue;
+  ctx: AppContext;
+  startWorkers(n: number, env?: Record<string, string>): Promise<RunningWorker[]>;
+  close(): Promise<void>;
+}
+
+/** API + real queue (Redis with a prefix of its own, or the Postgres backend) + workers on demand. */
+export async function startPipeline(tdb: TestDatabase, kind: 'redis' | 'postgres', env: Record<string, string> = {}): Promise<Pipeline> {
+  const config = testConfig({ ...fastQueueEnv, ...env });
+  const queue = testQueueConnection(tdb, kind);
+  const calendarJobs = createCalendarJobs(queue.conn, jobRegistry(config));
+  const api = await startTestApi(tdb, { env: { ...fastQueueEnv, ...env }, ctx: { calendarJobs } });
+  const workers: RunningWorker[] = [];
+  return {
+    api,
+    queue,
+    ctx: api.ctx,
+    async startWorkers(n, wenv) {
+      const ctx = wenv ? { ...api.ctx, config: testConfig({ ...fastQueueEnv, ...env, ...wenv }) } : api.ctx;
+      const started = await Promise.all(Array.from({ length: n }, () => startWorker(ctx, queue.conn)));
+      workers.push(...started);
+      return started;
+    },
+    async close() {
+      await Promise.all(workers.map((w) => w.close()));
+      await api.close();
+      await calendarJobs.close();
+      await queue.cleanup();
+    },
+  };
+}
+
+/** Polls the status endpoint until every uid is final; returns the final statuses. */
+export async function waitForFinal(api: TestApi, token: string, uids: string[], timeoutMs = 60_000): Promise<any[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const all: any[] = [];
+    for (let i = 0; i < uids.length; i += 100) {
+      const res = await api.get(`/api/v1/get-request-status?request_uids=${uids.slice(i, i + 100).join(',')}`, token);
+      expect(res.status).toBe(200);
+      all.push(...res.body.data);
+    }
+    if (all.every((s) => s.request_status === 'completed' || s.request_status === 'error')) return all;
+    if (Date.now() > deadline) {
+      const pending = all.filter((s) => s.request_status !== 'completed' && s.request_status !== 'error');
+      throw new Error(`${pending.length} requests still not final: ${JSON.stringify(pending.slice(0, 3))}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** `n` consecutive dates starting `offset` days from today (UTC), as YYYY-MM-DD. */
+export function futureDates(n: number, offset = 2): string[] {
+  const start = Date.now() + offset * 86_400_000;
+  return Array.from({ length: n }, (_, i) => new Date(start + i * 86_400_000).toISOString().slice(0, 10));
+}

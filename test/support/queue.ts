@@ -1,0 +1,35 @@
+import { Redis } from 'ioredis';
+import { redisQueueConnection, postgresQueueConnection, type QueueConnection } from '../../shared/queue/connection.js';
+import type { TestDatabase } from './db.js';
+import { testRedisUrl } from './env.js';
+
+export interface TestQueue {
+  conn: QueueConnection;
+  /** Removes every key of this queue's prefix (Redis) and closes the connection. */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * The real queue for a test: Redis with a prefix of the test database's own (so files run in
+ * parallel and leave nothing behind), or BullMQ's Postgres backend inside the test database.
+ */
+export function testQueueConnection(tdb: TestDatabase, kind: 'redis' | 'postgres' = 'redis'): TestQueue {
+  if (kind === 'postgres') {
+    return { conn: postgresQueueConnection(tdb.url, { poolMax: 4 }), cleanup: async () => {} };
+  }
+  const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+  redis.on('error', () => {});
+  const prefix = `{${tdb.name}}`;
+  return {
+    conn: redisQueueConnection(redis, prefix),
+    async cleanup() {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length > 0) await redis.del(...keys);
+      } while (cursor !== '0');
+      await redis.quit();
+    },
+  };
+}

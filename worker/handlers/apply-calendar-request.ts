@@ -1,0 +1,61 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import { applyRequest, markError, markProcessing } from '../../shared/calendar/calendar.repository.js';
+import { WARNING_PAST } from '../../shared/calendar/calendar.schema.js';
+import type { AppContext } from '../../shared/context.js';
+import { applyCalendarRequestPayload } from '../../shared/queue/registry.js';
+
+export interface ApplyCalendarRequestResult {
+  daysApplied: number;
+  skippedPast: number;
+}
+
+const CONNECTION_CODES = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|CONNECT_TIMEOUT|CONNECTION_|57P0/;
+
+/** What a client may read in request_error: the kind of failure, never internals. */
+function readableError(err: unknown, attempts: number): string {
+  if (err instanceof UnrecoverableError) return `Not applied: ${err.message}`;
+  const text = `${(err as { code?: string }).code ?? ''} ${(err as Error).message ?? ''}`;
+  const kind = CONNECTION_CODES.test(text) ? 'the database was unavailable' : 'an internal error occurred';
+  return `Not applied after ${attempts} attempts: ${kind}`;
+}
+
+/**
+ * Applies one calendar request. Idempotent: a request already completed is left alone, so a retry
+ * after a crash (or a duplicate job) changes nothing. Expected outcomes (a day found past) are
+ * warnings on the request; a thrown error means "retry me" until the attempts run out.
+ */
+export function applyCalendarRequestHandler(ctx: AppContext) {
+  const db = ctx.database.db;
+  return async (job: Job): Promise<ApplyCalendarRequestResult> => {
+    const uid = job.id ?? '';
+    const log = ctx.logger.child({ requestUid: uid, jobId: job.id, attempt: job.attemptsMade + 1 });
+    try {
+      const parsed = applyCalendarRequestPayload.safeParse(job.data);
+      if (!parsed.success || parsed.data.requestUid !== uid) throw new UnrecoverableError('invalid job payload');
+      const marked = await markProcessing(db, uid);
+      if (!marked) throw new UnrecoverableError('the request no longer exists');
+      if (marked.status === 'completed' || marked.status === 'error') {
+        log.info({ status: marked.status }, 'request already final');
+        return { daysApplied: 0, skippedPast: 0 };
+      }
+      const outcome = await applyRequest(db, uid, WARNING_PAST);
+      if (outcome.status === 'missing') throw new UnrecoverableError('the request no longer exists');
+      const skippedPast = Object.keys(outcome.pastWarnings).length;
+      log.info({ daysApplied: outcome.daysApplied, skippedPast }, 'calendar request applied');
+      return { daysApplied: outcome.daysApplied, skippedPast };
+    } catch (err) {
+      const attempts = job.opts.attempts ?? 1;
+      const final = err instanceof UnrecoverableError || job.attemptsMade + 1 >= attempts;
+      if (final && uid !== '') {
+        log.error({ err }, 'calendar request failed for good');
+        // If Postgres is down this fails too; the re-enqueuer records the outcome later.
+        await markError(db, uid, readableError(err, job.attemptsMade + 1)).catch((e: unknown) =>
+          log.warn({ err: e }, 'could not record the failure yet'),
+        );
+      } else {
+        log.warn({ err }, 'calendar request attempt failed; will retry');
+      }
+      throw err;
+    }
+  };
+}
