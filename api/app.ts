@@ -2,9 +2,10 @@ import express, { type Express, type Router } from 'express';
 import type { AppContext } from '../shared/context.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { bookingsRoutes } from './routes/bookings.routes.js';
+import { tasksRoutes } from './routes/tasks.routes.js';
 
 /** Routers mounted under /api/v1; each file owns one domain noun and guards its own routes. */
-const apiRouters: Array<(ctx: AppContext) => Router> = [bookingsRoutes];
+const apiRouters: Array<(ctx: AppContext) => Router> = [bookingsRoutes, tasksRoutes];
 
 export function createApp(ctx: AppContext): Express {
   const app = express();
