@@ -3,9 +3,10 @@ import type { AppContext } from '../shared/context.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { bookingsRoutes } from './routes/bookings.routes.js';
 import { calendarRoutes } from './routes/calendar.routes.js';
+import { tasksRoutes } from './routes/tasks.routes.js';
 
 /** Routers mounted under /api/v1; each file owns one domain noun and guards its own routes. */
-const apiRouters: Array<(ctx: AppContext) => Router> = [bookingsRoutes, calendarRoutes];
+const apiRouters: Array<(ctx: AppContext) => Router> = [bookingsRoutes, calendarRoutes, tasksRoutes];
 
 export function createApp(ctx: AppContext): Express {
   const app = express();

@@ -1,0 +1,74 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { tasks } from '../../shared/db/schema.js';
+import { startTestApi, type TestApi } from '../support/api.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { createCompany, createProperty, createTask, createTeamMember, createToken, type TaskInsert } from '../support/factories.js';
+
+/**
+ * The world of a tasks test file: its own database and API, one company with a property, a
+ * `tasks` token and two active cleaners, and a second company with the same.
+ */
+export interface TasksWorld {
+  tdb: TestDatabase;
+  api: TestApi;
+  company: string;
+  property: string;
+  token: string;
+  cleaner: string;
+  otherCleaner: string;
+  otherCompany: string;
+  otherProperty: string;
+  otherCompanyCleaner: string;
+  otherToken: string;
+}
+
+export function useTasksWorld(): TasksWorld {
+  const w = {} as TasksWorld;
+  beforeAll(async () => {
+    w.tdb = await createTestDatabase();
+    w.api = await startTestApi(w.tdb);
+    const db = w.tdb.database.db;
+    w.company = await createCompany(db);
+    w.property = await createProperty(db, w.company);
+    w.token = (await createToken(db, w.company, ['tasks'])).token;
+    w.cleaner = await createTeamMember(db, w.company, { name: 'Ana' });
+    w.otherCleaner = await createTeamMember(db, w.company, { name: 'Bo' });
+    w.otherCompany = await createCompany(db, 'Other company');
+    w.otherProperty = await createProperty(db, w.otherCompany);
+    w.otherCompanyCleaner = await createTeamMember(db, w.otherCompany, { name: 'Cy' });
+    w.otherToken = (await createToken(db, w.otherCompany, ['tasks'])).token;
+  });
+  afterAll(async () => {
+    await w.api?.close();
+    await w.tdb?.drop();
+  });
+  return w;
+}
+
+/** A task of the world's company: 2030-01-12 11:00:00 to 13:30:00 (2.5 h), unassigned, unless told. */
+export const newTask = (w: TasksWorld, o: Partial<TaskInsert> = {}) => createTask(w.tdb.database.db, w.company, w.property, o);
+
+export const postUpdate = (w: TasksWorld, body: unknown, token = w.token) => w.api.post('/api/v1/update-task', body, token);
+
+export async function storedTask(w: TasksWorld, taskUid: string) {
+  const [row] = await w.tdb.database.db.select().from(tasks).where(eq(tasks.taskUid, taskUid));
+  if (!row) throw new Error(`task ${taskUid} not stored`);
+  return row;
+}
+
+/** Posts an update, expects 200 and returns the one task answered. */
+export async function updateOk(w: TasksWorld, body: Record<string, unknown>) {
+  const res = await postUpdate(w, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body.meta).toEqual({ page: 1, has_next_page: false });
+  expect(res.body.data).toHaveLength(1);
+  return res.body.data[0];
+}
+
+export function expectError(res: { status: number; body: any }, status: number, code: number, param?: string) {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body.data).toBeUndefined();
+  expect(res.body.error.code).toBe(code);
+  if (param !== undefined) expect(res.body.error.param).toBe(param);
+}
