@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import { findProperty } from '../properties/property.repository.js';
 import type { CalendarJobs } from '../queue/calendar-jobs.js';
 import { findRequests, findStaleRequests, insertRequests, markEnqueued, markError, readCalendarRange, type CalendarRequestRow } from './calendar.repository.js';
+import { describeFailure } from './calendar.failure.js';
 import { applyDayRules, assignWarnings, chunk, localDate } from './calendar.rules.js';
 import type { CalendarDayView, RequestStatusView, SetCalendarBatchBody, SetCalendarBatchResponse } from './calendar.schema.js';
 
@@ -149,8 +150,8 @@ export async function reenqueueStaleRequests(deps: CalendarDeps, limit = 500): P
       const state = await deps.calendarJobs.jobState(uid);
       if (state === 'unknown') toAdd.push(uid);
       else if (state === 'failed') {
-        const reason = await deps.calendarJobs.failedReason(uid);
-        await markError(tx, uid, reason ? `Could not be applied: ${reason}` : 'Could not be applied');
+        const failed = await deps.calendarJobs.failedReason(uid);
+        await markError(tx, uid, describeFailure(failed?.reason ?? '', failed?.attempts ?? 0));
         markedError++;
       } else if (state === 'completed') {
         // The queue says done but Postgres never recorded it: run it again (applying is idempotent).
