@@ -67,8 +67,9 @@ export async function acceptCalendarBatch(
     return outcome.replay.response as SetCalendarBatchResponse;
   }
   try {
+    // No enqueued_at write here: it would cost a second commit per batch. The re-enqueuer asks
+    // the queue itself whether a job exists before re-adding it.
     await deps.calendarJobs.enqueue(outcome.uids);
-    await markEnqueued(deps.db, outcome.uids);
   } catch (err) {
     deps.logger.warn({ err, requestUids: outcome.uids }, 'queue unreachable after commit; the re-enqueuer will add these requests');
   }
