@@ -1,10 +1,17 @@
-import { and, asc, desc, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { bookings } from '../db/schema.js';
 import { lowerBound, PAGE_SIZE, upperBound } from '../http/wire.js';
 import type { BookingsQuery } from './bookings.schema.js';
 
 export type BookingRow = typeof bookings.$inferSelect;
+
+/**
+ * The tie-break of both paging orders. Byte order ("C") rather than the database's default
+ * collation, so the order of the pages is the same on every server whatever locale it was
+ * initialised with, and a client can reproduce it. The paging indexes use the same collation.
+ */
+const uidInByteOrder = sql`${bookings.bookingUid} collate "C"`;
 
 /** One page (plus one row to prove a next page) of the company's bookings, filtered and ordered. */
 export async function listBookings(db: Db, companyUid: string, q: BookingsQuery): Promise<BookingRow[]> {
@@ -24,10 +31,9 @@ export async function listBookings(db: Db, companyUid: string, q: BookingsQuery)
   if (q.to_booked_date) where.push(lte(bookings.bookedDttm, upperBound(q.to_booked_date)));
 
   const order = q.order_by_created_dttm
-    ? [desc(bookings.createdDttm), asc(bookings.bookingUid)]
-    : [asc(bookings.localCheckinDttm), asc(bookings.bookingUid)];
+    ? [desc(bookings.createdDttm), asc(uidInByteOrder)]
+    : [asc(bookings.localCheckinDttm), asc(uidInByteOrder)];
 
-  // A list of many uids must not become a list of bind parameters per uid beyond reason.
   return db
     .select()
     .from(bookings)
