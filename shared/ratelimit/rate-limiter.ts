@@ -33,8 +33,10 @@ export function redisRateLimiter(redis: Redis, limit: number, prefix: string): R
       const windowStart = now - (now % WINDOW_MS);
       const redisKey = `${prefix}:rl:${key}:${windowStart}`;
       const res = await redis.multi().incr(redisKey).pexpire(redisKey, WINDOW_MS * 2).exec();
-      const count = Number(res?.[0]?.[1] ?? 0);
-      return result(count, limit, windowStart, now);
+      const [err, count] = res?.[0] ?? [new Error('rate limit transaction returned nothing'), 0];
+      // A failed INCR must not read as "0 requests so far" and let everything through.
+      if (err) throw err;
+      return result(Number(count), limit, windowStart, now);
     },
   };
 }
