@@ -43,7 +43,10 @@ export function redisRateLimiter(
       const redisKey = `${prefix}:rl:${key}:${windowStart}`;
       try {
         const res = await redis.multi().incr(redisKey).pexpire(redisKey, WINDOW_MS * 2).exec();
-        return result(Number(res?.[0]?.[1] ?? 0), limit, windowStart, now);
+        const [err, count] = res?.[0] ?? [new Error('rate limit transaction returned nothing'), 0];
+        // A failed INCR must not read as "0 requests so far": it goes to the fail-open path below.
+        if (err) throw err;
+        return result(Number(count), limit, windowStart, now);
       } catch (err) {
         onError(err);
         return result(0, limit, windowStart, now);
