@@ -24,6 +24,12 @@ export function toAppError(err: unknown): AppError | undefined {
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
     return new AppError(ErrorCode.badParam, 'Unsupported body encoding', { status: 415, param: 'body' });
   if (e?.type === 'request.aborted') return new AppError(ErrorCode.badParam, 'Request aborted', { param: 'body' });
+  // Any other client error of the body parser, typed or not: a body that does not inflate under its
+  // Content-Encoding (gzip, deflate, br) arrives as a zlib error with no `type`, only status 400
+  // and `expose`. The status is kept; zlib's own message is not passed on.
+  const h = err as { expose?: unknown; status?: unknown } | null;
+  if (h?.expose === true && typeof h.status === 'number' && h.status >= 400 && h.status < 500)
+    return new AppError(ErrorCode.badParam, 'Malformed request body', { status: h.status, param: 'body' });
   const code = errorCodeOf(err);
   if (code && PG_UNAVAILABLE.has(code)) return unavailable();
   return undefined;
@@ -43,3 +49,4 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     res.status(appErr.status).json(appErr.toBody());
   };
 }
+
