@@ -1,4 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Logger } from '../../shared/logger.js';
 import { AppError, ErrorCode, unavailable } from '../../shared/errors.js';
 
@@ -50,6 +52,11 @@ export function toAppError(err: unknown): AppError | undefined {
   // many parameters...): its message is written for clients (`expose`), its status kept.
   if (typeof e?.type === 'string' && e.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500)
     return new AppError(ErrorCode.badParam, err instanceof Error ? err.message : 'Bad request body', { status: e.status, param: 'body' });
+  // The same without a `type`: a body that does not inflate under its Content-Encoding (gzip,
+  // deflate, br) arrives as a zlib error with only status 400 and `expose`. zlib's message is not
+  // passed on.
+  if (e?.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500)
+    return new AppError(ErrorCode.badParam, 'Malformed request body', { status: e.status, param: 'body' });
   const code = errorCodeOf(err);
   if (code && isUnavailableCode(code)) return unavailable();
   return undefined;
@@ -72,4 +79,28 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     for (const [k, v] of Object.entries(appErr.headers)) res.setHeader(k, v);
     res.status(appErr.status).json(appErr.toBody());
   };
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Express sees them (headers or URL over 16 KB, a
+ * malformed request line or header). Node would answer a bare 431/400 without a body; this writes
+ * the same status with the wire envelope. Attach to the server's `clientError` event.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request line and headers too large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request timed out']
+        : [400, 'Malformed HTTP request'];
+  const body = JSON.stringify(new AppError(ErrorCode.badParam, message, { status, param: 'request' }).toBody());
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
