@@ -18,10 +18,24 @@ function pathToParam(path: readonly PropertyKey[], prefix: string | undefined): 
  */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** Cheap first look: most strings hold neither a NUL nor any surrogate at all. */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
+const SUSPECT = /[\u0000\ud800-\udfff]/;
+
+function isUnstorable(s: string): boolean {
+  return SUSPECT.test(s) && (s.includes('\u0000') || LONE_SURROGATE.test(s));
+}
+
+/** Walks a parsed value without allocating; runs on every accepted body, so it stays lean. */
 function hasUnstorableText(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000') || LONE_SURROGATE.test(value);
+  if (typeof value === 'string') return isUnstorable(value);
   if (typeof value !== 'object' || value === null) return false;
-  return Object.values(value).some(hasUnstorableText);
+  if (Array.isArray(value)) {
+    for (const v of value) if (hasUnstorableText(v)) return true;
+    return false;
+  }
+  for (const k in value) if (hasUnstorableText((value as Record<string, unknown>)[k])) return true;
+  return false;
 }
 
 /**
@@ -47,7 +61,7 @@ function findUnstorableText(output: unknown, input: unknown, path: PropertyKey[]
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefix?: string): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) {
-    const bad = findUnstorableText(result.data, input, []);
+    const bad = hasUnstorableText(result.data) ? findUnstorableText(result.data, input, []) : undefined;
     if (bad) {
       const param = pathToParam(bad, prefix);
       const message = 'must be valid Unicode text without NUL characters';
