@@ -5,6 +5,7 @@ import { conflict, notFound } from '../errors.js';
 import { sha256 } from '../ids.js';
 import { claimIdempotencyKey, storeIdempotentAnswer } from '../idempotency/idempotency.repository.js';
 import type { Logger } from '../logger.js';
+import { countAcceptedBatch } from '../metrics/calendar-metrics.js';
 import { findProperty } from '../properties/property.repository.js';
 import type { CalendarJobs } from '../queue/calendar-jobs.js';
 import { findRequests, findStaleRequests, insertRequests, markEnqueued, markError, readCalendarRange, type CalendarRequestRow } from './calendar.repository.js';
@@ -65,6 +66,7 @@ export async function acceptCalendarBatch(
     }
     return outcome.replay.response as SetCalendarBatchResponse;
   }
+  countAcceptedBatch(kept.length, warnings);
   try {
     await deps.calendarJobs.enqueue(outcome.uids);
     await markEnqueued(deps.db, outcome.uids);

@@ -2,6 +2,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import { applyRequest, markError, markProcessing } from '../../shared/calendar/calendar.repository.js';
 import { WARNING_PAST } from '../../shared/calendar/calendar.schema.js';
 import type { AppContext } from '../../shared/context.js';
+import { calendarDaysApplied, calendarDaysSkipped, calendarRequestsFinished } from '../../shared/metrics/metrics.js';
 import { applyCalendarRequestPayload } from '../../shared/queue/registry.js';
 
 export interface ApplyCalendarRequestResult {
@@ -41,6 +42,11 @@ export function applyCalendarRequestHandler(ctx: AppContext) {
       const outcome = await applyRequest(db, uid, WARNING_PAST);
       if (outcome.status === 'missing') throw new UnrecoverableError('the request no longer exists');
       const skippedPast = Object.keys(outcome.pastWarnings).length;
+      if (outcome.status === 'completed') {
+        calendarDaysApplied.inc(outcome.daysApplied);
+        calendarDaysSkipped.labels('past').inc(skippedPast);
+        calendarRequestsFinished.labels('completed').inc();
+      }
       log.info({ daysApplied: outcome.daysApplied, skippedPast }, 'calendar request applied');
       return { daysApplied: outcome.daysApplied, skippedPast };
     } catch (err) {
@@ -49,8 +55,9 @@ export function applyCalendarRequestHandler(ctx: AppContext) {
       if (final && uid !== '') {
         log.error({ err }, 'calendar request failed for good');
         // If Postgres is down this fails too; the re-enqueuer records the outcome later.
-        await markError(db, uid, readableError(err, job.attemptsMade + 1)).catch((e: unknown) =>
-          log.warn({ err: e }, 'could not record the failure yet'),
+        await markError(db, uid, readableError(err, job.attemptsMade + 1)).then(
+          () => calendarRequestsFinished.labels('error').inc(),
+          (e: unknown) => log.warn({ err: e }, 'could not record the failure yet'),
         );
       } else {
         log.warn({ err }, 'calendar request attempt failed; will retry');
