@@ -38,6 +38,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     } else if (appErr.code === ErrorCode.unavailable) {
       logger.warn({ err, path: req.path }, 'dependency unavailable');
     }
+    res.locals.errorCode = appErr.code;
     if (res.headersSent) return;
     for (const [k, v] of Object.entries(appErr.headers)) res.setHeader(k, v);
     res.status(appErr.status).json(appErr.toBody());

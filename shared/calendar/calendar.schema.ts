@@ -15,7 +15,14 @@ const isAvailable = z
     message: 'must be 0, 1, true or false',
   })
   .nullish()
-  .meta({ type: 'integer', enum: [0, 1, true, false], description: '0/1 or false/true; absent or null keeps the value' });
+  .meta({
+    // What the check above accepts, in JSON Schema terms: an integer 0..1 (minimum and maximum bind
+    // numbers only), a boolean, or null. Boolean values in an integer enum would contradict themselves.
+    type: ['integer', 'boolean', 'null'],
+    minimum: 0,
+    maximum: 1,
+    description: '0/1 or false/true; absent or null keeps the value',
+  });
 
 export const batchDaySchema = z.object({
   date: calendarDate.describe('A real calendar date YYYY-MM-DD'),
