@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AppContext } from '../shared/context.js';
 import { createApp } from './app.js';
+import { answerClientError } from './middleware/errors.js';
 
 export interface ApiServer {
   server: Server;
@@ -20,6 +21,7 @@ export async function startApiServer(ctx: AppContext): Promise<ApiServer> {
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
   });
+  server.on('clientError', answerClientError);
   // Node keeps an idle keep-alive connection open after server.close() until its keep-alive
   // timeout; while draining, drop each one as soon as its answer is out.
   server.on('request', (_req, res) => {

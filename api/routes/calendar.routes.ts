@@ -16,7 +16,8 @@ const MAX_RANGE_DAYS = 366;
 export function calendarRoutes(ctx: AppContext): Router {
   const router = Router();
   const batchBody = setCalendarBatchBodySchema(ctx.config.calendar.maxDays);
-  const deps = { db: ctx.database.db, calendarJobs: ctx.calendarJobs, config: ctx.config, logger: ctx.logger };
+  // Read at call time: the queue client may be replaced while the process runs (tests, reconnects).
+  const deps = () => ({ db: ctx.database.db, calendarJobs: ctx.calendarJobs, config: ctx.config, logger: ctx.logger });
 
   router.post('/set-calendar-batch', ...guard(ctx, 'calendar-control'), async (req, res) => {
     const body = parseInput(batchBody, req.body);
@@ -25,7 +26,7 @@ export function calendarRoutes(ctx: AppContext): Router {
       throw badParam('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters');
     }
     const principal = principalOf(res);
-    res.json(await acceptCalendarBatch(deps, principal, body, key !== undefined ? { key, rawBody: req.body } : undefined));
+    res.json(await acceptCalendarBatch(deps(), principal, body, key !== undefined ? { key, rawBody: req.body } : undefined));
   });
 
   router.get('/get-request-status', ...guard(ctx, 'calendar-control', 'listings'), async (req, res) => {

@@ -9,6 +9,7 @@ import { countAcceptedBatch } from '../metrics/calendar-metrics.js';
 import { findProperty } from '../properties/property.repository.js';
 import type { CalendarJobs } from '../queue/calendar-jobs.js';
 import { findRequests, findStaleRequests, insertRequests, markEnqueued, markError, readCalendarRange, type CalendarRequestRow } from './calendar.repository.js';
+import { describeFailure } from './calendar.failure.js';
 import { applyDayRules, assignWarnings, chunk, localDate } from './calendar.rules.js';
 import type { CalendarDayView, RequestStatusView, SetCalendarBatchBody, SetCalendarBatchResponse } from './calendar.schema.js';
 
@@ -43,22 +44,26 @@ export async function acceptCalendarBatch(
   const chunkWarnings = assignWarnings(chunks, warnings);
   const bodyHash = idempotency ? sha256(JSON.stringify(idempotency.rawBody)) : '';
 
-  const outcome = await deps.db.transaction(async (tx) => {
-    if (idempotency) {
-      const stored = await claimIdempotencyKey(tx, {
-        tokenUid: caller.tokenUid,
-        companyUid: caller.companyUid,
-        key: idempotency.key,
-        bodyHash,
-        ttlHours: deps.config.idempotency.ttlHours,
+  // Without a key the one multi-row INSERT is atomic by itself: no BEGIN/COMMIT round trips.
+  const outcome = !idempotency
+    ? await (async () => {
+        const uids = await insertRequests(deps.db, caller.companyUid, property.uid, chunks, chunkWarnings);
+        return { replay: undefined, uids, response: { data: { request_uids: uids, warnings } } } as const;
+      })()
+    : await deps.db.transaction(async (tx) => {
+        const stored = await claimIdempotencyKey(tx, {
+          tokenUid: caller.tokenUid,
+          companyUid: caller.companyUid,
+          key: idempotency.key,
+          bodyHash,
+          ttlHours: deps.config.idempotency.ttlHours,
+        });
+        if (stored) return { replay: stored, uids: [], response: undefined } as const;
+        const uids = await insertRequests(tx, caller.companyUid, property.uid, chunks, chunkWarnings);
+        const response: SetCalendarBatchResponse = { data: { request_uids: uids, warnings } };
+        await storeIdempotentAnswer(tx, caller.tokenUid, idempotency.key, 200, response);
+        return { replay: undefined, uids, response } as const;
       });
-      if (stored) return { replay: stored, uids: [], response: undefined } as const;
-    }
-    const uids = await insertRequests(tx, caller.companyUid, property.uid, chunks, chunkWarnings);
-    const response: SetCalendarBatchResponse = { data: { request_uids: uids, warnings } };
-    if (idempotency) await storeIdempotentAnswer(tx, caller.tokenUid, idempotency.key, 200, response);
-    return { replay: undefined, uids, response } as const;
-  });
 
   if (outcome.replay) {
     if (outcome.replay.bodyHash !== bodyHash) {
@@ -68,8 +73,9 @@ export async function acceptCalendarBatch(
   }
   countAcceptedBatch(kept.length, warnings);
   try {
+    // No enqueued_at write here: it would cost a second commit per batch. The re-enqueuer asks
+    // the queue itself whether a job exists before re-adding it.
     await deps.calendarJobs.enqueue(outcome.uids);
-    await markEnqueued(deps.db, outcome.uids);
   } catch (err) {
     deps.logger.warn({ err, requestUids: outcome.uids }, 'queue unreachable after commit; the re-enqueuer will add these requests');
   }
@@ -151,8 +157,8 @@ export async function reenqueueStaleRequests(deps: CalendarDeps, limit = 500): P
       const state = await deps.calendarJobs.jobState(uid);
       if (state === 'unknown') toAdd.push(uid);
       else if (state === 'failed') {
-        const reason = await deps.calendarJobs.failedReason(uid);
-        await markError(tx, uid, reason ? `Could not be applied: ${reason}` : 'Could not be applied');
+        const failed = await deps.calendarJobs.failedReason(uid);
+        await markError(tx, uid, describeFailure(failed?.reason ?? '', failed?.attempts ?? 0));
         markedError++;
       } else if (state === 'completed') {
         // The queue says done but Postgres never recorded it: run it again (applying is idempotent).

@@ -7,7 +7,7 @@ export interface CalendarJobs {
   /** Adds one job per request uid, jobId = uid, so adding a uid twice is a no-op. */
   enqueue(uids: readonly string[]): Promise<void>;
   jobState(uid: string): Promise<string>;
-  failedReason(uid: string): Promise<string | undefined>;
+  failedReason(uid: string): Promise<{ reason: string; attempts: number } | undefined>;
   remove(uid: string): Promise<void>;
   isPaused(): Promise<boolean>;
   ping(): Promise<void>;
@@ -43,7 +43,7 @@ export function createCalendarJobs(conn: QueueConnection, registry: JobRegistry,
     jobState: (uid) => withTimeout(queue.getJobState(uid), timeoutMs, 'getJobState'),
     async failedReason(uid) {
       const job = await withTimeout(queue.getJob(uid), timeoutMs, 'getJob');
-      return job?.failedReason;
+      return job ? { reason: job.failedReason ?? '', attempts: job.attemptsMade } : undefined;
     },
     async remove(uid) {
       await withTimeout(queue.remove(uid), timeoutMs, 'remove');

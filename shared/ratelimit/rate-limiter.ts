@@ -25,16 +25,32 @@ function result(count: number, limit: number, windowStart: number, now: number):
   };
 }
 
-/** Fixed one-minute windows in Redis: shared by every API process that points at the same Redis. */
-export function redisRateLimiter(redis: Redis, limit: number, prefix: string): RateLimiter {
+/**
+ * Fixed one-minute windows in Redis: shared by every API process that points at the same Redis.
+ * While Redis cannot be reached the limiter fails open (the request is counted nowhere) rather than
+ * holding every API answer: give it a client built with enableOfflineQueue false so it errs at once.
+ */
+export function redisRateLimiter(
+  redis: Redis,
+  limit: number,
+  prefix: string,
+  onError: (err: unknown) => void = () => {},
+): RateLimiter {
   return {
     async hit(key) {
       const now = Date.now();
       const windowStart = now - (now % WINDOW_MS);
       const redisKey = `${prefix}:rl:${key}:${windowStart}`;
-      const res = await redis.multi().incr(redisKey).pexpire(redisKey, WINDOW_MS * 2).exec();
-      const count = Number(res?.[0]?.[1] ?? 0);
-      return result(count, limit, windowStart, now);
+      try {
+        const res = await redis.multi().incr(redisKey).pexpire(redisKey, WINDOW_MS * 2).exec();
+        const [err, count] = res?.[0] ?? [new Error('rate limit transaction returned nothing'), 0];
+        // A failed INCR must not read as "0 requests so far": it goes to the fail-open path below.
+        if (err) throw err;
+        return result(Number(count), limit, windowStart, now);
+      } catch (err) {
+        onError(err);
+        return result(0, limit, windowStart, now);
+      }
     },
   };
 }

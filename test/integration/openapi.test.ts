@@ -6,6 +6,7 @@ import { apiRouters } from '../../api/app.js';
 import { buildOpenApi, type OpenApi } from '../../api/openapi/document.js';
 import { opsRoutes } from '../../api/routes/ops.routes.js';
 import { setAppDisabled } from '../../shared/auth/token.repository.js';
+import { connectDatabase, type Database } from '../../shared/db/client.js';
 import { bookingsQuerySchema } from '../../shared/bookings/bookings.schema.js';
 import { calendarDataQuerySchema, requestStatusQuerySchema } from '../../shared/calendar/calendar.schema.js';
 import { tasksQuerySchema } from '../../shared/tasks/tasks.schema.js';
@@ -278,9 +279,11 @@ describe('real answers match the declared schemas', () => {
   it('every token-protected operation: rate limited, internal error, dependency down', async () => {
     const limited = await startTestApi(tdb, { env: { RATE_LIMIT_PER_MINUTE: '1' }, ctx: { calendarJobs: api.ctx.calendarJobs } });
     const token = (await createToken(tdb.database.db, w.company, allScopes)).token;
-    const boom = (err: Error) => ({ rateLimiter: { hit: () => Promise.reject(err) }, calendarJobs: api.ctx.calendarJobs });
-    const broken = await startTestApi(tdb, { ctx: boom(new Error('bug')) });
-    const down = await startTestApi(tdb, { ctx: boom(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })) });
+    // A database that throws a plain bug at the first query (500), and one that is not there (503).
+    const buggy = new Proxy({}, { get: () => { throw new Error('bug'); } }) as Database['db'];
+    const deadDb = connectDatabase('postgres://postgres@127.0.0.1:1/nowhere', { max: 1 });
+    const broken = await startTestApi(tdb, { ctx: { database: { ...tdb.database, db: buggy }, calendarJobs: api.ctx.calendarJobs } });
+    const down = await startTestApi(tdb, { ctx: { database: deadDb, calendarJobs: api.ctx.calendarJobs } });
     try {
       await call(limited, 'GET', '/api/v1/tasks', { token });
       for (const op of guardedOps) {
@@ -293,6 +296,7 @@ describe('real answers match the declared schemas', () => {
       }
     } finally {
       await Promise.all([limited.close(), broken.close(), down.close()]);
+      await deadDb.close();
     }
   });
 

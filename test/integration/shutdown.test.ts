@@ -188,8 +188,11 @@ describe('worker process on SIGTERM', () => {
 
     const [second] = await p.startWorkers(1);
     const statuses = await waitForFinal(p.api, token, uids);
-    expect(statuses.every((s) => s.request_status === 'completed')).toBe(true);
-    expect((await requestRows(inFlight)).map((r) => r.attempts)).toEqual([2, 2, 2, 2]);
+    expect(statuses.every((s) => s.request_status === 'completed' && s.days_applied === 10)).toBe(true);
+    // Each left job is either re-run by the other worker once its lock expired (attempt 2), or was
+    // finished by its own single-statement apply, which Postgres completes once the row lock is
+    // released even though its client is gone (then the re-run finds it final). Never both.
+    for (const row of await requestRows(inFlight)) expect([1, 2]).toContain(row.attempts);
     await second?.close();
   });
 });

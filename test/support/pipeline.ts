@@ -23,6 +23,8 @@ export interface Pipeline {
   queue: TestQueue;
   ctx: AppContext;
   startWorkers(n: number, env?: Record<string, string>): Promise<RunningWorker[]>;
+  /** Closes every worker started so far (they finish their jobs in flight). */
+  stopWorkers(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,9 @@ export async function startPipeline(tdb: TestDatabase, kind: 'redis' | 'postgres
       const started = await Promise.all(Array.from({ length: n }, () => startWorker(ctx, queue.conn)));
       workers.push(...started);
       return started;
+    },
+    async stopWorkers() {
+      await Promise.all(workers.splice(0).map((w) => w.close()));
     },
     async close() {
       await Promise.all(workers.map((w) => w.close()));

@@ -1,5 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import { applyRequest, markError, markProcessing } from '../../shared/calendar/calendar.repository.js';
+import { describeFailure, failureKind } from '../../shared/calendar/calendar.failure.js';
 import { WARNING_PAST } from '../../shared/calendar/calendar.schema.js';
 import type { AppContext } from '../../shared/context.js';
 import { calendarDaysApplied, calendarDaysSkipped, calendarRequestsFinished } from '../../shared/metrics/metrics.js';
@@ -8,16 +9,6 @@ import { applyCalendarRequestPayload } from '../../shared/queue/registry.js';
 export interface ApplyCalendarRequestResult {
   daysApplied: number;
   skippedPast: number;
-}
-
-const CONNECTION_CODES = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|CONNECT_TIMEOUT|CONNECTION_|57P0/;
-
-/** What a client may read in request_error: the kind of failure, never internals. */
-function readableError(err: unknown, attempts: number): string {
-  if (err instanceof UnrecoverableError) return `Not applied: ${err.message}`;
-  const text = `${(err as { code?: string }).code ?? ''} ${(err as Error).message ?? ''}`;
-  const kind = CONNECTION_CODES.test(text) ? 'the database was unavailable' : 'an internal error occurred';
-  return `Not applied after ${attempts} attempts: ${kind}`;
 }
 
 /**
@@ -51,18 +42,21 @@ export function applyCalendarRequestHandler(ctx: AppContext) {
       return { daysApplied: outcome.daysApplied, skippedPast };
     } catch (err) {
       const attempts = job.opts.attempts ?? 1;
-      const final = err instanceof UnrecoverableError || job.attemptsMade + 1 >= attempts;
+      const unrecoverable = err instanceof UnrecoverableError;
+      const final = unrecoverable || job.attemptsMade + 1 >= attempts;
+      // The queue keeps only a safe kind of failure; the full error goes to the log.
+      const reason = unrecoverable ? err.message : failureKind(err);
       if (final && uid !== '') {
         log.error({ err }, 'calendar request failed for good');
         // If Postgres is down this fails too; the re-enqueuer records the outcome later.
-        await markError(db, uid, readableError(err, job.attemptsMade + 1)).then(
+        await markError(db, uid, describeFailure(reason, job.attemptsMade + 1)).then(
           () => calendarRequestsFinished.labels('error').inc(),
           (e: unknown) => log.warn({ err: e }, 'could not record the failure yet'),
         );
       } else {
         log.warn({ err }, 'calendar request attempt failed; will retry');
       }
-      throw err;
+      throw unrecoverable ? err : new Error(reason);
     }
   };
 }

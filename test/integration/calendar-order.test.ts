@@ -1,0 +1,160 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCalendarJobs, type CalendarJobs } from '../../shared/queue/calendar-jobs.js';
+import { jobRegistry } from '../../shared/queue/registry.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { createCompany, createProperty, createToken } from '../support/factories.js';
+import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
+import { testConfig } from '../support/api.js';
+
+type Day = { date: string; price?: number; currency?: string; is_available?: number; min_stay?: number; notes?: string };
+type Oracle = Map<string, { price: number | null; currency: string | null; is_available: number | null; min_stay: number | null; notes: string | null }>;
+
+/** A deterministic PRNG so a failure can be replayed. */
+function prng(seed: number) {
+  let s = seed;
+  return () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+}
+
+/** 50 batches over the same 20 days, each setting a random subset of fields to new values. */
+function makeBatches(dates: string[], seed: number): Day[][] {
+  const rnd = prng(seed);
+  return Array.from({ length: 50 }, (_, b) =>
+    dates.map((date, i) => {
+      const day: Day = { date };
+      if (rnd() < 0.5) Object.assign(day, { price: b * 100 + i, currency: b % 2 ? 'USD' : 'EUR' });
+      if (rnd() < 0.5) day.is_available = (b + i) % 2;
+      if (rnd() < 0.5) day.min_stay = 1 + ((b + i) % 7);
+      if (rnd() < 0.5) day.notes = rnd() < 0.2 ? '' : `batch ${b} day ${i}`;
+      if (Object.keys(day).length === 1) day.min_stay = 1 + (b % 5);
+      return day;
+    }),
+  );
+}
+
+/** Last submitted value of each field of each day: what the calendar must end as. */
+function oracleOf(batches: Day[][]): Oracle {
+  const o: Oracle = new Map();
+  for (const batch of batches) {
+    for (const d of batch) {
+      const cur = o.get(d.date) ?? { price: null, currency: null, is_available: null, min_stay: null, notes: null };
+      if (d.price !== undefined) Object.assign(cur, { price: d.price, currency: d.currency });
+      if (d.is_available !== undefined) cur.is_available = d.is_available;
+      if (d.min_stay !== undefined) cur.min_stay = d.min_stay;
+      if (d.notes !== undefined) cur.notes = d.notes === '' ? null : d.notes;
+      o.set(d.date, cur);
+    }
+  }
+  return o;
+}
+
+describe.each(['redis', 'postgres'] as const)('submission order on the %s backend', (kind) => {
+  let tdb: TestDatabase;
+  let p: Pipeline;
+  let token: string;
+  let companyUid: string;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    p = await startPipeline(tdb, kind, { WORKER_CONCURRENCY: '2' });
+    companyUid = await createCompany(tdb.database.db);
+    token = (await createToken(tdb.database.db, companyUid, ['calendar-control'])).token;
+  });
+  afterAll(async () => {
+    await p?.close();
+    await tdb?.drop();
+  });
+
+  async function readBack(propertyUid: string, dates: string[]) {
+    const res = await p.api.get(`/api/v1/get-calendar-data?property_uid=${propertyUid}&from_date=${dates[0]}&to_date=${dates[dates.length - 1]}`, token);
+    expect(res.status).toBe(200);
+    return res.body.data as any[];
+  }
+
+  function expectOracle(read: any[], oracle: Oracle) {
+    for (const day of read) {
+      const want = oracle.get(day.date);
+      expect({ date: day.date, price: day.price, currency: day.currency, is_available: day.is_available, min_stay: day.min_stay, notes: day.notes }).toEqual({ date: day.date, ...want });
+    }
+  }
+
+  it('ends every field as the last submitted batch set it, with 4 workers racing', async () => {
+    const propertyUid = await createProperty(tdb.database.db, companyUid);
+    const dates = futureDates(20, 5);
+    const batches = makeBatches(dates, 7);
+    const uids: string[] = [];
+    for (const days of batches) {
+      const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: propertyUid, days }, token);
+      expect(res.status).toBe(200);
+      uids.push(...res.body.data.request_uids);
+    }
+    await p.startWorkers(4);
+    const statuses = await waitForFinal(p.api, token, uids);
+    expect(new Set(statuses.map((s) => s.request_status))).toEqual(new Set(['completed']));
+    const read = await readBack(propertyUid, dates);
+    expectOracle(read, oracleOf(batches));
+    // The date was last changed by the newest request.
+    expect(new Set(read.map((d) => d.request_uid))).toEqual(new Set([uids[uids.length - 1]]));
+  });
+
+  it('ends the same when the jobs run newest first', async () => {
+    const propertyUid = await createProperty(tdb.database.db, companyUid);
+    const dates = futureDates(20, 40);
+    const batches = makeBatches(dates, 11);
+    // Accept without queueing (a queue that refuses adds), then queue the jobs newest first. The
+    // re-enqueuer is held off meanwhile by taking its advisory lock.
+    const refusing = { ...p.ctx.calendarJobs, enqueue: async () => { throw new Error('queue down'); } } as CalendarJobs;
+    const original = p.ctx.calendarJobs;
+    p.ctx.calendarJobs = refusing;
+    const uids: string[] = [];
+    const lockConn = await tdb.database.sql.reserve();
+    await lockConn`select pg_advisory_lock(724310002)`;
+    try {
+      for (const days of batches) {
+        const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: propertyUid, days }, token);
+        uids.push(...res.body.data.request_uids);
+      }
+    } finally {
+      p.ctx.calendarJobs = original;
+    }
+    const jobs = createCalendarJobs(p.queue.conn, jobRegistry(testConfig()));
+    for (const uid of [...uids].reverse()) await jobs.enqueue([uid]);
+    await jobs.close();
+    const statuses = await waitForFinal(p.api, token, uids);
+    await lockConn`select pg_advisory_unlock(724310002)`;
+    lockConn.release();
+    expect(statuses.every((s) => s.request_status === 'completed')).toBe(true);
+    // It really ran newest first: the newest request finished before the oldest.
+    expect(statuses[statuses.length - 1].finished_dttm <= statuses[0].finished_dttm).toBe(true);
+    const [row] = await tdb.database.sql<{ n: number }[]>`select count(*)::int as n from calendar_requests where uid = any(${uids}) and enqueued_at is not null`;
+    const n = row?.n;
+    expect(n).toBe(0);
+    expectOracle(await readBack(propertyUid, dates), oracleOf(batches));
+  });
+
+  it('changes only the given fields, clears notes with "", and changes nothing when re-applied', async () => {
+    const propertyUid = await createProperty(tdb.database.db, companyUid);
+    const [d] = futureDates(1, 80) as [string];
+    const send = async (day: object) => {
+      const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: propertyUid, days: [{ date: d, ...day }] }, token);
+      await waitForFinal(p.api, token, res.body.data.request_uids);
+      return res.body.data.request_uids[0] as string;
+    };
+    await p.startWorkers(1);
+    const first = await send({ price: 150, currency: 'USD', is_available: 1, min_stay: 2, notes: 'keep me' });
+    await send({ min_stay: 5 });
+    let [day] = await readBack(propertyUid, [d]);
+    expect(day).toMatchObject({ price: 150, currency: 'USD', is_available: 1, min_stay: 5, notes: 'keep me' });
+    const last = await send({ notes: '' });
+    [day] = await readBack(propertyUid, [d]);
+    expect(day).toMatchObject({ price: 150, min_stay: 5, notes: null, request_uid: last });
+
+    // Running the first request again (a duplicate job) must not bring its old values back.
+    await p.ctx.calendarJobs.remove(first);
+    await tdb.database.db.execute(sql`update calendar_requests set status = 'queued' where uid = ${first}`);
+    await p.ctx.calendarJobs.enqueue([first]);
+    await waitForFinal(p.api, token, [first]);
+    [day] = await readBack(propertyUid, [d]);
+    expect(day).toMatchObject({ price: 150, currency: 'USD', is_available: 1, min_stay: 5, notes: null, request_uid: last });
+  });
+});
