@@ -1,5 +1,4 @@
 import { createBullBoard } from '@bull-board/api';
-import type { IServerAdapter } from '@bull-board/api/typings/app';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { Router } from 'express';
@@ -22,7 +21,7 @@ export function adminRoutes(ctx: AppContext): Router | undefined {
     queues: [new BullMQAdapter(ctx.calendarJobs.queue)],
     // @bull-board/express 9.10.1 declares its types against its own copy of @bull-board/api 9.10.1;
     // the classes match at run time, only TypeScript sees two declarations.
-    serverAdapter: board as unknown as IServerAdapter,
+    serverAdapter: board,
     options: { uiConfig: { boardTitle: 'property-ops' } },
   });
   const router = Router();
