@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../../shared/db/client.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { freePort } from './ports.js';
 
 /*
  * Regression tests of the service fixes the fault suite (`npm run test:faults`) led to, small
@@ -82,4 +83,22 @@ describe('a transaction whose connection dies', () => {
     const rows = await db.sql<{ x: number }[]>`select x from fault_probe`;
     expect(rows.map((r) => r.x)).toEqual([7]);
   });
+});
+
+describe('while Postgres cannot be reached', () => {
+  it('keeps failing fast instead of backing off towards 20 s between reconnects', async () => {
+    const dead = connectDatabase(`postgres://postgres@127.0.0.1:${await freePort()}/none`, { max: 2 });
+    try {
+      const took: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const started = Date.now();
+        expect(await dead.sql`select 1`.then(() => 'ok', (err: unknown) => codeOf(err))).toBe('ECONNREFUSED');
+        took.push(Date.now() - started);
+      }
+      // postgres.js' own backoff would make these wait 10-20 s each by now.
+      expect(Math.max(...took.slice(-4))).toBeLessThan(1500);
+    } finally {
+      await dead.sql.end({ timeout: 1 });
+    }
+  }, 30_000);
 });
