@@ -25,6 +25,16 @@ export function createRedis(url: string): Redis {
   return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true });
 }
 
+/** A warning logged at most once per `everyMs`, for failures that repeat on every request. */
+function throttledWarn(logger: Logger, msg: string, everyMs = 5000): (err: unknown) => void {
+  let last = 0;
+  return (err) => {
+    if (Date.now() - last < everyMs) return;
+    last = Date.now();
+    logger.warn({ err }, msg);
+  };
+}
+
 /**
  * Resolves the database (given, or an embedded one under DATA_DIR), migrates it under an advisory
  * lock, and builds the services both process kinds use.
@@ -45,7 +55,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
   const database = connectDatabase(databaseUrl, { max: config.db.poolMax });
   const redis = config.queue.redisUrl ? createRedis(config.queue.redisUrl) : undefined;
   const rateLimiter = redis
-    ? redisRateLimiter(redis, config.rateLimit.perMinute, config.queue.prefix)
+    ? redisRateLimiter(redis, config.rateLimit.perMinute, config.queue.prefix, throttledWarn(logger, 'rate limiter: Redis unavailable, letting requests through uncounted'))
     : postgresRateLimiter(database.db, config.rateLimit.perMinute);
   const queue = queueConnectionFor(config, databaseUrl, redis);
   const calendarJobs = createCalendarJobs(queue, jobRegistry(config));

@@ -25,16 +25,40 @@ function result(count: number, limit: number, windowStart: number, now: number):
   };
 }
 
-/** Fixed one-minute windows in Redis: shared by every API process that points at the same Redis. */
-export function redisRateLimiter(redis: Redis, limit: number, prefix: string): RateLimiter {
+/** How long a request waits for its rate-limit count before it is let through uncounted. */
+const REDIS_TIMEOUT_MS = 250;
+
+/**
+ * Fixed one-minute windows in Redis: shared by every API process that points at the same Redis.
+ *
+ * Fails open: the client is shared with BullMQ and built with `maxRetriesPerRequest: null`, so while
+ * Redis is down a command waits in ioredis' offline queue until Redis is back. Awaited as is, every
+ * request hung for the whole outage (the fault suite measured it), although accepting a batch needs
+ * only Postgres. Losing a few counts during an outage is the better failure than holding every
+ * answer, so after REDIS_TIMEOUT_MS (or on an error) the request passes uncounted.
+ */
+export function redisRateLimiter(redis: Redis, limit: number, prefix: string, onUnavailable: (err: unknown) => void = () => {}): RateLimiter {
   return {
     async hit(key) {
       const now = Date.now();
       const windowStart = now - (now % WINDOW_MS);
       const redisKey = `${prefix}:rl:${key}:${windowStart}`;
-      const res = await redis.multi().incr(redisKey).pexpire(redisKey, WINDOW_MS * 2).exec();
-      const count = Number(res?.[0]?.[1] ?? 0);
-      return result(count, limit, windowStart, now);
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const res = await Promise.race([
+          redis.multi().incr(redisKey).pexpire(redisKey, WINDOW_MS * 2).exec(),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`rate limit count timed out after ${REDIS_TIMEOUT_MS} ms`)), REDIS_TIMEOUT_MS);
+          }),
+        ]);
+        const count = Number(res?.[0]?.[1] ?? 0);
+        return result(count, limit, windowStart, now);
+      } catch (err) {
+        onUnavailable(err);
+        return result(0, limit, windowStart, now);
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
 }

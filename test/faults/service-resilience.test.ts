@@ -1,7 +1,11 @@
 import { sql } from 'drizzle-orm';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedis } from '../../shared/bootstrap.js';
 import { connectDatabase, type Database } from '../../shared/db/client.js';
+import { redisRateLimiter } from '../../shared/ratelimit/rate-limiter.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { testRedisUrl } from '../support/env.js';
 import { freePort } from './ports.js';
 
 /*
@@ -101,4 +105,34 @@ describe('while Postgres cannot be reached', () => {
       await dead.sql.end({ timeout: 1 });
     }
   }, 30_000);
+});
+
+describe('the Redis rate limiter', () => {
+  it('lets a request through uncounted, within a fraction of a second, while Redis cannot be reached', async () => {
+    const redis = createRedis(`redis://127.0.0.1:${await freePort()}`);
+    redis.on('error', () => {});
+    const failures: unknown[] = [];
+    try {
+      const limiter = redisRateLimiter(redis, 5, '{rl-test}', (err) => failures.push(err));
+      const started = Date.now();
+      const r = await limiter.hit('token');
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(r.allowed).toBe(true);
+      expect(failures).toHaveLength(1);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('counts as before when Redis answers', async () => {
+    const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: null });
+    try {
+      const limiter = redisRateLimiter(redis, 3, `{rl-test-${process.pid}-${Date.now()}}`);
+      const allowed = [];
+      for (let i = 0; i < 4; i++) allowed.push((await limiter.hit('token')).allowed);
+      expect(allowed).toEqual([true, true, true, false]);
+    } finally {
+      redis.disconnect();
+    }
+  });
 });
