@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { connectDatabase } from './db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
-import { migrateDatabase } from './db/migrate.js';
+import { migrateWhenReachable } from './db/migrate.js';
 import type { Logger } from './logger.js';
 import { createCalendarJobs } from './queue/calendar-jobs.js';
 import { queueConnectionFor, type QueueConnection } from './queue/connection.js';
@@ -47,7 +47,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     databaseUrl = embeddedDb.url;
   }
   try {
-    await migrateDatabase(databaseUrl);
+    await migrateWhenReachable(databaseUrl, logger);
   } catch (err) {
     await embeddedDb?.stop();
     throw err;

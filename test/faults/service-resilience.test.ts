@@ -3,9 +3,11 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis } from '../../shared/bootstrap.js';
 import { connectDatabase, type Database } from '../../shared/db/client.js';
+import { migrateWhenReachable } from '../../shared/db/migrate.js';
+import { createLogger } from '../../shared/logger.js';
 import { redisRateLimiter } from '../../shared/ratelimit/rate-limiter.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { testRedisUrl } from '../support/env.js';
+import { adminDatabaseUrl, testRedisUrl } from '../support/env.js';
 import { freePort } from './ports.js';
 
 /*
@@ -105,6 +107,23 @@ describe('while Postgres cannot be reached', () => {
       await dead.sql.end({ timeout: 1 });
     }
   }, 30_000);
+
+  it('waits for it at start (bounded), but not for any other failure', async () => {
+    const log = createLogger('silent');
+    const started = Date.now();
+    const unreachable = await migrateWhenReachable(`postgres://postgres@127.0.0.1:${await freePort()}/none`, log, 700).then(
+      () => 'migrated',
+      (err: unknown) => codeOf(err),
+    );
+    expect(unreachable).toBe('ECONNREFUSED');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(700);
+
+    const u = new URL(adminDatabaseUrl);
+    u.pathname = '/pops_database_that_does_not_exist';
+    const quick = Date.now();
+    expect(await migrateWhenReachable(u.toString(), log, 10_000).then(() => 'migrated', (err: unknown) => codeOf(err))).toBe('3D000');
+    expect(Date.now() - quick).toBeLessThan(2000);
+  });
 });
 
 describe('the Redis rate limiter', () => {
