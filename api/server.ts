@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AppContext } from '../shared/context.js';
 import { createApp } from './app.js';
+import { answerClientError } from './middleware/errors.js';
 
 export interface ApiServer {
   server: Server;
@@ -15,6 +16,7 @@ export async function startApiServer(ctx: AppContext): Promise<ApiServer> {
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
   });
+  server.on('clientError', answerClientError);
   const addr = server.address();
   const actualPort = typeof addr === 'object' && addr ? addr.port : port;
   ctx.logger.info({ port: actualPort }, 'API listening');

@@ -4,21 +4,29 @@
  * on BullMQ's Postgres backend in the same database. bin/ is the composition root: the one place
  * allowed to import both api/ and worker/.
  */
-import { startApiServer } from '../api/server.js';
 import { createRuntime } from '../shared/bootstrap.js';
 import { loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/logger.js';
-import { startWorker } from '../worker/worker.js';
+import { startWorker, type RunningWorker } from '../worker/worker.js';
 import { runMain } from './run-main.js';
+import { serveApi } from './serve-api.js';
 
 runMain('start', async (logger) => {
   const config = loadConfig();
   const runtime = await createRuntime(config, logger);
-  const worker = await startWorker(runtime.ctx, runtime.queue);
-  const api = await startApiServer(runtime.ctx);
-  return async () => {
-    await api.close();
-    await worker.close();
+  let worker: RunningWorker | undefined;
+  try {
+    worker = await startWorker(runtime.ctx, runtime.queue);
+    const api = await serveApi(runtime);
+    return async () => {
+      await api.close();
+      await worker?.close();
+      await runtime.close();
+    };
+  } catch (err) {
+    // Stop the embedded Postgres too, or it outlives a failed start.
+    await worker?.close();
     await runtime.close();
-  };
+    throw err;
+  }
 }, createLogger);

@@ -54,8 +54,14 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
   }
   const database = connectDatabase(databaseUrl, { max: config.db.poolMax });
   const redis = config.queue.redisUrl ? createRedis(config.queue.redisUrl) : undefined;
-  const rateLimiter = redis
-    ? redisRateLimiter(redis, config.rateLimit.perMinute, config.queue.prefix, throttledWarn(logger, 'rate limiter: Redis unavailable, letting requests through uncounted'))
+  // The limiter's own client errs at once while Redis is away instead of queueing commands.
+  const limiterRedis = config.queue.redisUrl
+    ? new Redis(config.queue.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 })
+    : undefined;
+  limiterRedis?.on('error', () => {});
+  redis?.on('error', (err) => logger.debug({ err }, 'redis connection error'));
+  const rateLimiter = limiterRedis
+    ? redisRateLimiter(limiterRedis, config.rateLimit.perMinute, config.queue.prefix, throttledWarn(logger, 'rate limiter unavailable: failing open'))
     : postgresRateLimiter(database.db, config.rateLimit.perMinute);
   const queue = queueConnectionFor(config, databaseUrl, redis);
   const calendarJobs = createCalendarJobs(queue, jobRegistry(config));
@@ -70,6 +76,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       await calendarJobs.close().catch(() => {});
       await database.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
+      if (limiterRedis) await limiterRedis.quit().catch(() => limiterRedis.disconnect());
       await embeddedDb?.stop();
     },
   };

@@ -1,5 +1,6 @@
 import type { Job, Worker } from 'bullmq';
 import { reenqueueStaleRequests } from '../shared/calendar/calendar.service.js';
+import { pruneIdempotencyKeys } from '../shared/idempotency/idempotency.repository.js';
 import type { AppContext } from '../shared/context.js';
 import type { QueueConnection } from '../shared/queue/connection.js';
 import { jobRegistry, registeredJobNames, type RegisteredJobName } from '../shared/queue/registry.js';
@@ -41,10 +42,19 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection): Promi
   await worker.waitUntilReady();
 
   let sweeping: Promise<unknown> | undefined;
+  let lastPrune = 0;
+  const sweep = async () => {
+    const deps = { db: ctx.database.db, calendarJobs: ctx.calendarJobs, config: ctx.config, logger: ctx.logger };
+    await reenqueueStaleRequests(deps);
+    // Idempotency keys past their TTL are forgotten a few times an hour (any worker may do it).
+    if (Date.now() - lastPrune > 15 * 60_000) {
+      lastPrune = Date.now();
+      await pruneIdempotencyKeys(ctx.database.db, ctx.config.idempotency.ttlHours);
+    }
+  };
   const timer = setInterval(() => {
     if (sweeping) return;
-    const deps = { db: ctx.database.db, calendarJobs: ctx.calendarJobs, config: ctx.config, logger: ctx.logger };
-    sweeping = reenqueueStaleRequests(deps)
+    sweeping = sweep()
       .catch((err: unknown) => ctx.logger.warn({ err }, 're-enqueue sweep failed'))
       .finally(() => {
         sweeping = undefined;

@@ -1,4 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Logger } from '../../shared/logger.js';
 import { AppError, ErrorCode, unavailable } from '../../shared/errors.js';
 
@@ -6,7 +8,29 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(new AppError(ErrorCode.badParam, `Unknown method ${req.method} ${req.path}`, { status: 404, param: 'path' }));
 };
 
-const PG_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECT_TIMEOUT', 'CONNECTION_DESTROYED', '57P01', '57P02', '57P03', '53300']);
+/**
+ * Codes meaning "the database (or the network to it) is not there right now": socket errors, the
+ * postgres.js pool's own codes, and Postgres' connection-exception class (08xxx), shutdown (57P0x)
+ * and out-of-connections/resources (53xxx) codes. Those are a 503 a client may retry, not a 500.
+ */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_DESTROYED',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+const isUnavailableCode = (code: string) => UNAVAILABLE_CODES.has(code) || /^(08|53)[0-9A-Z]{3}$/.test(code);
 
 function errorCodeOf(err: unknown): string | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
@@ -18,19 +42,28 @@ function errorCodeOf(err: unknown): string | undefined {
 /** Maps anything thrown to the wire envelope. Internals are logged, never sent. */
 export function toAppError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
-  const e = err as { type?: string; status?: number } | null;
+  const e = err as { type?: unknown; status?: unknown; expose?: unknown } | null;
   if (e?.type === 'entity.parse.failed') return new AppError(ErrorCode.badParam, 'Malformed JSON body', { param: 'body' });
   if (e?.type === 'entity.too.large') return new AppError(ErrorCode.badParam, 'Request body too large', { status: 413, param: 'body' });
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
     return new AppError(ErrorCode.badParam, 'Unsupported body encoding', { status: 415, param: 'body' });
   if (e?.type === 'request.aborted') return new AppError(ErrorCode.badParam, 'Request aborted', { param: 'body' });
+  // Any other client error of the body parser (a Content-Length that does not match the body, too
+  // many parameters...): its message is written for clients (`expose`), its status kept.
+  if (typeof e?.type === 'string' && e.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500)
+    return new AppError(ErrorCode.badParam, err instanceof Error ? err.message : 'Bad request body', { status: e.status, param: 'body' });
+  // The same without a `type`: a body that does not inflate under its Content-Encoding (gzip,
+  // deflate, br) arrives as a zlib error with only status 400 and `expose`. zlib's message is not
+  // passed on.
+  if (e?.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500)
+    return new AppError(ErrorCode.badParam, 'Malformed request body', { status: e.status, param: 'body' });
   const code = errorCodeOf(err);
-  if (code && PG_UNAVAILABLE.has(code)) return unavailable();
+  if (code && isUnavailableCode(code)) return unavailable();
   return undefined;
 }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (err: unknown, req, res, _next) => {
+  return (err: unknown, req, res, next) => {
     let appErr = toAppError(err);
     if (!appErr) {
       logger.error({ err, method: req.method, path: req.path }, 'unhandled error');
@@ -38,8 +71,36 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     } else if (appErr.code === ErrorCode.unavailable) {
       logger.warn({ err, path: req.path }, 'dependency unavailable');
     }
-    if (res.headersSent) return;
+    // Too late for an envelope: Express' final handler closes the half-sent response.
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
     for (const [k, v] of Object.entries(appErr.headers)) res.setHeader(k, v);
     res.status(appErr.status).json(appErr.toBody());
   };
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Express sees them (headers or URL over 16 KB, a
+ * malformed request line or header). Node would answer a bare 431/400 without a body; this writes
+ * the same status with the wire envelope. Attach to the server's `clientError` event.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request line and headers too large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request timed out']
+        : [400, 'Malformed HTTP request'];
+  const body = JSON.stringify(new AppError(ErrorCode.badParam, message, { status, param: 'request' }).toBody());
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

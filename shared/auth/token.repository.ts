@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { preparedPer } from '../db/prepared.js';
 import { accessTokens, apps } from '../db/schema.js';
 import { newToken, newUid, sha256 } from '../ids.js';
 import type { Scope } from './scopes.js';
@@ -13,9 +14,8 @@ export interface TokenPrincipal {
   appDisabled: boolean;
 }
 
-/** Looks a presented token up by its hash; the plain token is never stored or compared. */
-export async function findTokenByValue(db: Db, token: string): Promise<TokenPrincipal | undefined> {
-  const rows = await db
+const tokenByHash = preparedPer((db) =>
+  db
     .select({
       tokenUid: accessTokens.uid,
       companyUid: accessTokens.companyUid,
@@ -26,8 +26,14 @@ export async function findTokenByValue(db: Db, token: string): Promise<TokenPrin
     })
     .from(accessTokens)
     .innerJoin(apps, eq(apps.uid, accessTokens.appUid))
-    .where(eq(accessTokens.tokenHash, sha256(token)))
-    .limit(1);
+    .where(eq(accessTokens.tokenHash, sql.placeholder('hash')))
+    .limit(1)
+    .prepare('find_token_by_hash'),
+);
+
+/** Looks a presented token up by its hash; the plain token is never stored or compared. */
+export async function findTokenByValue(db: Db, token: string): Promise<TokenPrincipal | undefined> {
+  const rows = await tokenByHash(db).execute({ hash: sha256(token) });
   const row = rows[0];
   return row ? { ...row, scopes: row.scopes as Scope[] } : undefined;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanParam, commaEnumList, commaList, dateOrDateTime, pageParam } from '../http/wire.js';
+import { booleanParam, commaEnumList, commaList, dateOrDateTime, oneOf, pageParam } from '../http/wire.js';
 
 export const bookingStatuses = [
   'new',
@@ -21,22 +21,33 @@ export type BookingStatus = (typeof bookingStatuses)[number];
 export const platformTypes = ['airgms', 'airbnb', 'homeaway', 'booking', 'vrbo'] as const;
 export type PlatformType = (typeof platformTypes)[number];
 
-/** Query of GET /api/v1/bookings. Unknown parameters are ignored (zod strips them). */
+const dateParam = (what: string) =>
+  dateOrDateTime
+    .optional()
+    .describe(`${what}. YYYY-MM-DD or YYYY-MM-DD HH:MM:SS; a date-only upper bound covers its whole day`);
+
+/**
+ * Query of GET /api/v1/bookings. Unknown parameters are ignored (zod strips them). Where API.md is
+ * silent: a parameter given twice, or with an empty value, is a code-11 error naming it; an empty
+ * or inverted date window is simply an empty answer.
+ */
 export const bookingsQuerySchema = z.object({
-  booking_uids: commaList().optional(),
-  booking_status: z.enum(bookingStatuses, { error: `must be one of: ${bookingStatuses.join(', ')}` }).optional(),
-  platform_type: commaEnumList(platformTypes).optional(),
-  property_uid: commaList().optional(),
-  from_date: dateOrDateTime.optional(),
-  to_date: dateOrDateTime.optional(),
-  from_created_date: dateOrDateTime.optional(),
-  to_created_date: dateOrDateTime.optional(),
-  from_updated_date: dateOrDateTime.optional(),
-  to_updated_date: dateOrDateTime.optional(),
-  from_booked_date: dateOrDateTime.optional(),
-  to_booked_date: dateOrDateTime.optional(),
-  order_by_created_dttm: booleanParam.optional(),
-  page: pageParam,
+  booking_uids: commaList().optional().describe('Comma list of booking uids (at most 500)'),
+  booking_status: oneOf(bookingStatuses).optional().describe('One booking status'),
+  platform_type: commaEnumList(platformTypes).optional().describe('Comma list of platform types'),
+  property_uid: commaList().optional().describe('Comma list of property uids (at most 500)'),
+  from_date: dateParam('Hides bookings whose local checkout is before this'),
+  to_date: dateParam('Hides bookings whose local checkin is after this'),
+  from_created_date: dateParam('created_dttm (UTC) at or after'),
+  to_created_date: dateParam('created_dttm (UTC) at or before'),
+  from_updated_date: dateParam('updated_dttm (UTC) at or after'),
+  to_updated_date: dateParam('updated_dttm (UTC) at or before'),
+  from_booked_date: dateParam('booked_dttm (UTC) at or after'),
+  to_booked_date: dateParam('booked_dttm (UTC) at or before'),
+  order_by_created_dttm: booleanParam
+    .optional()
+    .describe('true/false/1/0: order by created_dttm descending instead of local_checkin_dttm ascending'),
+  page: pageParam.describe('1-based page of 25 bookings'),
 });
 export type BookingsQuery = z.output<typeof bookingsQuerySchema>;
 

@@ -9,7 +9,11 @@ type Executor = Db | Tx;
 
 export type CalendarRequestRow = typeof calendarRequests.$inferSelect;
 
-/** Stores each chunk as a `queued` request; uids come back in submission (sequence) order. */
+/**
+ * Stores each chunk as a `queued` request in one statement; uids come back in submission
+ * (sequence) order. The chunks travel as one JSON parameter: building a drizzle VALUES list with a
+ * jsonb value per row cost more CPU than the rest of the accept path.
+ */
 export async function insertRequests(
   tx: Executor,
   companyUid: string,
@@ -18,19 +22,15 @@ export async function insertRequests(
   warnings: readonly Warnings[],
 ): Promise<string[]> {
   if (chunks.length === 0) return [];
-  const rows = chunks.map((days, i) => ({
-    uid: newUid('rq_'),
-    companyUid,
-    propertyUid,
-    days,
-    daysTotal: days.length,
-    warnings: warnings[i] ?? {},
-  }));
-  const inserted = await tx
-    .insert(calendarRequests)
-    .values(rows)
-    .returning({ uid: calendarRequests.uid, seq: calendarRequests.seq });
-  return inserted.sort((a, b) => a.seq - b.seq).map((r) => r.uid);
+  const rows = chunks.map((days, i) => ({ uid: newUid('rq_'), days, warnings: warnings[i] ?? {} }));
+  const inserted = await tx.execute<{ uid: string; seq: number }>(sql`
+    insert into calendar_requests (uid, company_uid, property_uid, days, days_total, warnings)
+    select r.uid, ${companyUid}, ${propertyUid}, r.days, jsonb_array_length(r.days), r.warnings
+      from rows from (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as (uid text, days jsonb, warnings jsonb))
+           with ordinality as r(uid, days, warnings, ord)
+     order by r.ord
+    returning uid, seq`);
+  return [...inserted].sort((a, b) => Number(a.seq) - Number(b.seq)).map((r) => r.uid);
 }
 
 export async function markEnqueued(db: Executor, uids: readonly string[]): Promise<void> {
@@ -38,16 +38,23 @@ export async function markEnqueued(db: Executor, uids: readonly string[]): Promi
   await db.update(calendarRequests).set({ enqueuedAt: sql`now()` }).where(inArray(calendarRequests.uid, [...uids]));
 }
 
-/** queued -> processing, counting the attempt. Returns undefined when the request does not exist. */
+/**
+ * queued -> processing, counting the attempt. Returns undefined when the request does not exist.
+ * Committed without waiting for the WAL flush: it is a status hint, and losing it in a crash only
+ * leaves the request `queued`, which is retried anyway. Saves an fsync per job.
+ */
 export async function markProcessing(db: Db, uid: string): Promise<{ status: string } | undefined> {
-  const rows = await db.execute<{ status: string }>(sql`
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local synchronous_commit = off`);
+    const rows = await tx.execute<{ status: string }>(sql`
     update calendar_requests
        set status = case when status in ('queued', 'processing') then 'processing' else status end,
            attempts = attempts + case when status in ('queued', 'processing') then 1 else 0 end,
            started_dttm = coalesce(started_dttm, now())
      where uid = ${uid}
      returning status`);
-  return rows[0];
+    return rows[0];
+  });
 }
 
 export interface ApplyOutcome {
@@ -57,8 +64,9 @@ export interface ApplyOutcome {
 }
 
 /**
- * Applies a request's days in one transaction: lock the request row, judge "past" against the
- * property's local date now, upsert every remaining day in one statement, mark it completed.
+ * Applies a request in one statement (one round trip, one commit): lock the request row, judge
+ * "past" against the property's local date now, upsert every remaining day, record the past days
+ * as warnings and mark the request completed.
  *
  * The days are read straight from the request row with jsonb_to_recordset: they already live in
  * Postgres, so shipping them back as unnest arrays would only add a round trip. Each field group
@@ -67,20 +75,18 @@ export interface ApplyOutcome {
  * two requests of one property lock their common days in the same order and cannot deadlock.
  */
 export async function applyRequest(db: Db, uid: string, pastMessage: string): Promise<ApplyOutcome> {
-  return db.transaction(async (tx) => {
-    const found = await tx.execute<{ status: string; days: RequestDay[]; local_today: string }>(sql`
-      select r.status, r.days, to_char((now() at time zone p.time_zone)::date, 'YYYY-MM-DD') as local_today
+  const rows = await db.execute<{ days_applied: number; past: Warnings }>(sql`
+    with req as (
+      select r.uid, r.seq, r.company_uid, r.property_uid, r.days,
+             (now() at time zone p.time_zone)::date as today
         from calendar_requests r join properties p on p.uid = r.property_uid
-       where r.uid = ${uid}
-       for update of r`);
-    const req = found[0];
-    if (!req) return { status: 'missing', daysApplied: 0, pastWarnings: {} };
-    if (req.status === 'completed' || req.status === 'error') return { status: 'already-final', daysApplied: 0, pastWarnings: {} };
-
-    const pastWarnings: Warnings = {};
-    for (const d of req.days) if (d.date < req.local_today) pastWarnings[d.date] = pastMessage;
-
-    const applied = await tx.execute(sql`
+       where r.uid = ${uid} and r.status in ('queued', 'processing')
+         for update of r
+    ), day as (
+      select req.*, d.date, d.price, d.currency, d.is_available, d.min_stay, d.notes
+        from req cross join lateral jsonb_to_recordset(req.days)
+             as d(date date, price numeric(12,2), currency text, is_available boolean, min_stay integer, notes text)
+    ), applied as (
       insert into calendar_days as c (
         company_uid, property_uid, date,
         price, currency, price_seq,
@@ -88,17 +94,15 @@ export async function applyRequest(db: Db, uid: string, pastMessage: string): Pr
         min_stay, min_stay_seq,
         notes, notes_seq,
         last_seq, request_uid, updated_dttm)
-      select r.company_uid, r.property_uid, d.date,
-             d.price, d.currency, case when d.price is not null then r.seq else 0 end,
-             d.is_available, case when d.is_available is not null then r.seq else 0 end,
-             d.min_stay, case when d.min_stay is not null then r.seq else 0 end,
-             nullif(d.notes, ''), case when d.notes is not null then r.seq else 0 end,
-             r.seq, r.uid, now()
-        from calendar_requests r
-        cross join lateral jsonb_to_recordset(r.days)
-             as d(date date, price numeric(12,2), currency text, is_available boolean, min_stay integer, notes text)
-       where r.uid = ${uid} and d.date >= ${req.local_today}::date
-       order by d.date
+      select company_uid, property_uid, date,
+             price, currency, case when price is not null then seq else 0 end,
+             is_available, case when is_available is not null then seq else 0 end,
+             min_stay, case when min_stay is not null then seq else 0 end,
+             nullif(notes, ''), case when notes is not null then seq else 0 end,
+             seq, uid, now()
+        from day
+       where date >= today
+       order by date
       on conflict (property_uid, date) do update set
         price        = case when excluded.price_seq > c.price_seq then excluded.price else c.price end,
         currency     = case when excluded.price_seq > c.price_seq then excluded.currency else c.currency end,
@@ -111,17 +115,23 @@ export async function applyRequest(db: Db, uid: string, pastMessage: string): Pr
         notes_seq    = greatest(c.notes_seq, excluded.notes_seq),
         request_uid  = case when excluded.last_seq > c.last_seq then excluded.request_uid else c.request_uid end,
         updated_dttm = case when excluded.last_seq > c.last_seq then excluded.updated_dttm else c.updated_dttm end,
-        last_seq     = greatest(c.last_seq, excluded.last_seq)`);
-    const daysApplied = applied.count;
-
-    await tx.execute(sql`
-      update calendar_requests
-         set status = 'completed', days_applied = ${daysApplied},
-             warnings = warnings || ${JSON.stringify(pastWarnings)}::jsonb,
-             finished_dttm = now(), request_error = null
-       where uid = ${uid}`);
-    return { status: 'completed', daysApplied, pastWarnings };
-  });
+        last_seq     = greatest(c.last_seq, excluded.last_seq)
+      returning 1
+    ), past as (
+      select coalesce(jsonb_object_agg(to_char(date, 'YYYY-MM-DD'), ${pastMessage}::text), '{}'::jsonb) as w
+        from day where date < today
+    )
+    update calendar_requests r
+       set status = 'completed', days_applied = (select count(*) from applied),
+           warnings = r.warnings || (select w from past),
+           finished_dttm = now(), request_error = null
+      from req
+     where r.uid = req.uid
+    returning r.days_applied, (select w from past) as past`);
+  const done = rows[0];
+  if (done) return { status: 'completed', daysApplied: done.days_applied, pastWarnings: done.past };
+  const [exists] = await db.execute<{ status: string }>(sql`select status from calendar_requests where uid = ${uid}`);
+  return { status: exists ? 'already-final' : 'missing', daysApplied: 0, pastWarnings: {} };
 }
 
 /** Final failure: the request will not be retried. Never overrides a completed request. */

@@ -58,7 +58,7 @@ export function applyDayRules(days: readonly BatchDay[], localToday: string): { 
     const day: RequestDay = {
       date: d.date,
       price: hasPrice ? roundPrice(d.price as number) : null,
-      currency: hasPrice ? (d.currency as string) : null,
+      currency: hasPrice ? (d.currency as string).toUpperCase() : null,
       is_available: isAvailable,
       min_stay: given(d.min_stay) ? d.min_stay : null,
       notes: given(d.notes) ? d.notes : null,

@@ -43,22 +43,26 @@ export async function acceptCalendarBatch(
   const chunkWarnings = assignWarnings(chunks, warnings);
   const bodyHash = idempotency ? sha256(JSON.stringify(idempotency.rawBody)) : '';
 
-  const outcome = await deps.db.transaction(async (tx) => {
-    if (idempotency) {
-      const stored = await claimIdempotencyKey(tx, {
-        tokenUid: caller.tokenUid,
-        companyUid: caller.companyUid,
-        key: idempotency.key,
-        bodyHash,
-        ttlHours: deps.config.idempotency.ttlHours,
+  // Without a key the one multi-row INSERT is atomic by itself: no BEGIN/COMMIT round trips.
+  const outcome = !idempotency
+    ? await (async () => {
+        const uids = await insertRequests(deps.db, caller.companyUid, property.uid, chunks, chunkWarnings);
+        return { replay: undefined, uids, response: { data: { request_uids: uids, warnings } } } as const;
+      })()
+    : await deps.db.transaction(async (tx) => {
+        const stored = await claimIdempotencyKey(tx, {
+          tokenUid: caller.tokenUid,
+          companyUid: caller.companyUid,
+          key: idempotency.key,
+          bodyHash,
+          ttlHours: deps.config.idempotency.ttlHours,
+        });
+        if (stored) return { replay: stored, uids: [], response: undefined } as const;
+        const uids = await insertRequests(tx, caller.companyUid, property.uid, chunks, chunkWarnings);
+        const response: SetCalendarBatchResponse = { data: { request_uids: uids, warnings } };
+        await storeIdempotentAnswer(tx, caller.tokenUid, idempotency.key, 200, response);
+        return { replay: undefined, uids, response } as const;
       });
-      if (stored) return { replay: stored, uids: [], response: undefined } as const;
-    }
-    const uids = await insertRequests(tx, caller.companyUid, property.uid, chunks, chunkWarnings);
-    const response: SetCalendarBatchResponse = { data: { request_uids: uids, warnings } };
-    if (idempotency) await storeIdempotentAnswer(tx, caller.tokenUid, idempotency.key, 200, response);
-    return { replay: undefined, uids, response } as const;
-  });
 
   if (outcome.replay) {
     if (outcome.replay.bodyHash !== bodyHash) {
@@ -67,8 +71,9 @@ export async function acceptCalendarBatch(
     return outcome.replay.response as SetCalendarBatchResponse;
   }
   try {
+    // No enqueued_at write here: it would cost a second commit per batch. The re-enqueuer asks
+    // the queue itself whether a job exists before re-adding it.
     await deps.calendarJobs.enqueue(outcome.uids);
-    await markEnqueued(deps.db, outcome.uids);
   } catch (err) {
     deps.logger.warn({ err, requestUids: outcome.uids }, 'queue unreachable after commit; the re-enqueuer will add these requests');
   }

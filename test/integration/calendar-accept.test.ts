@@ -176,6 +176,21 @@ describe('POST /api/v1/set-calendar-batch', () => {
     expect(long.body.error.param).toBe('Idempotency-Key');
   });
 
+  it('forgets a key after 24 hours, and keeps keys per token', async () => {
+    const [a, b] = futureDates(2);
+    const first = await post(batch([{ date: a, min_stay: 2 }]), { 'Idempotency-Key': 'key-ttl' });
+    // Another token of the same company has keys of its own.
+    const other = (await createToken(tdb.database.db, companyUid, ['calendar-control'])).token;
+    const sameKeyOtherToken = await post(batch([{ date: b, min_stay: 2 }]), { 'Idempotency-Key': 'key-ttl' }, other);
+    expect(sameKeyOtherToken.status).toBe(200);
+    expect(sameKeyOtherToken.body.data.request_uids).not.toEqual(first.body.data.request_uids);
+    await tdb.database.db.update(idempotencyKeys).set({ createdAt: new Date(Date.now() - 25 * 3600_000) }).where(eq(idempotencyKeys.key, 'key-ttl'));
+    const later = await post(batch([{ date: b, min_stay: 3 }]), { 'Idempotency-Key': 'key-ttl' });
+    expect(later.status).toBe(200);
+    expect(later.body.data.request_uids).toHaveLength(1);
+    expect(later.body.data.request_uids).not.toEqual(first.body.data.request_uids);
+  });
+
   it('keeps one answer when the same key is sent twice at once', async () => {
     const body = batch(futureDates(3).map((date) => ({ date, min_stay: 4 })));
     const [x, y] = await Promise.all([post(body, { 'Idempotency-Key': 'key-3' }), post(body, { 'Idempotency-Key': 'key-3' })]);

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRequests } from '../../shared/calendar/calendar.repository.js';
+import { localDate } from '../../shared/calendar/calendar.rules.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
@@ -8,14 +10,15 @@ describe.each(['redis', 'postgres'] as const)('calendar pipeline on the %s backe
   let p: Pipeline;
   let token: string;
   let propertyUid: string;
+  let companyUid: string;
 
   beforeAll(async () => {
     tdb = await createTestDatabase();
     p = await startPipeline(tdb, kind);
     const db = tdb.database.db;
-    const co = await createCompany(db);
-    propertyUid = await createProperty(db, co, { timeZone: 'Europe/Lisbon' });
-    token = (await createToken(db, co, ['calendar-control'])).token;
+    companyUid = await createCompany(db);
+    propertyUid = await createProperty(db, companyUid, { timeZone: 'Europe/Lisbon' });
+    token = (await createToken(db, companyUid, ['calendar-control'])).token;
     await p.startWorkers(1);
   });
   afterAll(async () => {
@@ -43,5 +46,24 @@ describe.each(['redis', 'postgres'] as const)('calendar pipeline on the %s backe
     expect(read.body.data[3]).toMatchObject({ date: dates[3], price: 103, currency: 'EUR', is_available: 1, min_stay: 4, notes: 'n3' });
     expect(read.body.data[3].request_uid).toBe(res.body.data.request_uids[0]);
     expect(read.body.data[150].request_uid).toBe(res.body.data.request_uids[1]);
+  });
+
+  it('skips a day that became past by the time the worker ran, with the past warning on the request', async () => {
+    // A request accepted yesterday for yesterday: stored as the accept path would, queued only now.
+    const yesterday = new Date(Date.parse(localDate('Europe/Lisbon')) - 86_400_000).toISOString().slice(0, 10);
+    const [tomorrow] = futureDates(1, 1) as [string];
+    const day = (date: string) => ({ date, price: null, currency: null, is_available: false, min_stay: null, notes: 'late' });
+    const [uid] = (await insertRequests(tdb.database.db, companyUid, propertyUid, [[day(yesterday), day(tomorrow)]], [{}])) as [string];
+    await p.ctx.calendarJobs.enqueue([uid]);
+    const [status] = await waitForFinal(p.api, token, [uid]);
+    expect(status).toMatchObject({
+      request_status: 'completed',
+      days_total: 2,
+      days_applied: 1,
+      warnings: { [yesterday]: 'Day ignored - can not modify past dates' },
+    });
+    const read = await p.api.get(`/api/v1/get-calendar-data?property_uid=${propertyUid}&from_date=${yesterday}&to_date=${tomorrow}`, token);
+    expect(read.body.data[0]).toMatchObject({ date: yesterday, is_available: null, notes: null });
+    expect(read.body.data[read.body.data.length - 1]).toMatchObject({ date: tomorrow, is_available: 0, notes: 'late', request_uid: uid });
   });
 });

@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+export interface Proc {
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts `node --import tsx <script>` and resolves once `ready(line)` matches a line of its stdout. */
+export async function startProc(script: string, env: Record<string, string>, ready: RegExp, timeoutMs = 60_000, nodeArgs: string[] = []): Promise<Proc> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script} not ready in ${timeoutMs} ms: ${stderr}`)), timeoutMs);
+    let buf = '';
+    child.stdout?.on('data', (c: Buffer) => {
+      buf += c.toString();
+      if (ready.test(buf)) {
+        clearTimeout(timer);
+        resolve();
+      }
+      if (buf.length > 100_000) buf = buf.slice(-10_000);
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited ${code}: ${stderr}`));
+    });
+  });
+  child.removeAllListeners('exit');
+  return {
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+      }),
+  };
+}

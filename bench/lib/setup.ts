@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
+import postgres from 'postgres';
+import { issueToken } from '../../shared/auth/token.repository.js';
+import { connectDatabase, type Database } from '../../shared/db/client.js';
+import { migrateDatabase } from '../../shared/db/migrate.js';
+import { companies, properties } from '../../shared/db/schema.js';
+
+export const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export interface BenchEnv {
+  name: string;
+  url: string;
+  prefix: string;
+  database: Database;
+  redis: Redis;
+  token: string;
+  propertyUids: string[];
+  cleanup(): Promise<void>;
+}
+
+/** A scratch database and Redis prefix of its own, with one company, its properties and a token. */
+export async function createBenchEnv(propertyCount: number): Promise<BenchEnv> {
+  const name = `pops_bench_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  await admin.end();
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  const url = u.toString();
+  await migrateDatabase(url);
+  const database = connectDatabase(url, { max: 4 });
+  const db = database.db;
+  await db.insert(companies).values({ uid: 'co_bench', name: 'Bench' });
+  const propertyUids = Array.from({ length: propertyCount }, (_, i) => `pr_bench_${i}`);
+  await db.insert(properties).values(propertyUids.map((uid) => ({ uid, companyUid: 'co_bench', name: uid, timeZone: 'UTC' })));
+  const { token } = await issueToken(db, 'co_bench', { scopes: ['calendar-control'] });
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const prefix = `{${name}}`;
+  return {
+    name,
+    url,
+    prefix,
+    database,
+    redis,
+    token,
+    propertyUids,
+    async cleanup() {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length) await redis.del(...keys);
+      } while (cursor !== '0');
+      await redis.quit();
+      await database.close();
+      const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await a.unsafe(`drop database if exists "${name}" with (force)`);
+      await a.end();
+    },
+  };
+}
+
+export function redisUsedMemory(info: string): number {
+  return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? NaN);
+}
+
+/** CPU seconds used so far by every process whose command name starts with `comm`. */
+export function cpuSecondsOf(comm: string): number {
+  const hz = 100;
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (!name.startsWith(comm)) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      /* the process ended meanwhile */
+    }
+  }
+  return ticks / hz;
+}
+
+export function futureDays(n: number, offsetDays: number, seed: number) {
+  const start = Date.now() + offsetDays * 86_400_000;
+  return Array.from({ length: n }, (_, i) => ({
+    date: new Date(start + i * 86_400_000).toISOString().slice(0, 10),
+    price: 100 + ((i * 7 + seed) % 300),
+    currency: 'USD',
+    is_available: (i + seed) % 2,
+    min_stay: 1 + ((i + seed) % 5),
+    notes: `rate ${seed}-${i}`,
+  }));
+}

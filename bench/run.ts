@@ -1,0 +1,181 @@
+/*
+ * `npm run bench`: the calendar pipeline measured on this machine, every figure against a baseline
+ * measured in the same run. `npm run bench -- --scale` runs the end-to-end apply with 1, 2 and 4
+ * worker processes. Uses the local Postgres and Redis (BENCH_DATABASE_URL / BENCH_REDIS_URL) in a
+ * scratch database and key prefix that it removes afterwards. Not a test: it asserts nothing.
+ */
+import { closedLoop } from './lib/load.js';
+import { freePort, startProc, type Proc } from './lib/procs.js';
+import { cpuSecondsOf, createBenchEnv, futureDays, redisUrl, redisUsedMemory, type BenchEnv } from './lib/setup.js';
+
+const PROPERTIES = 200;
+const DAYS = 365;
+const scale = process.argv.includes('--scale');
+const cores = (await import('node:os')).availableParallelism();
+
+function serviceEnv(env: BenchEnv, port: number): Record<string, string> {
+  return {
+    DATABASE_URL: env.url,
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: env.prefix,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    WORKER_CONCURRENCY: process.env.BENCH_WORKER_CONCURRENCY ?? '4',
+    DB_POOL_MAX: '10',
+  };
+}
+
+const startApi = (env: BenchEnv, port: number) => startProc('bin/api.ts', serviceEnv(env, port), /API listening/);
+const startWorkers = (env: BenchEnv, n: number) =>
+  Promise.all(Array.from({ length: n }, () => startProc('bin/worker.ts', serviceEnv(env, 0), /worker started/)));
+
+async function post(url: string, body: unknown): Promise<any> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (res.status !== 200) throw new Error(`POST ${url} -> ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** (a) The same rows upserted straight into calendar_days with one unnest statement per 1000 rows. */
+async function rawUnnest(env: BenchEnv): Promise<number> {
+  const s = env.database.sql;
+  const rows = env.propertyUids.flatMap((p, pi) => futureDays(DAYS, 2, pi).map((d) => ({ p, ...d })));
+  const t0 = performance.now();
+  for (let i = 0; i < rows.length; i += 1000) {
+    const c = rows.slice(i, i + 1000);
+    await s`
+      insert into calendar_days as c (company_uid, property_uid, date, price, currency, price_seq, is_available, availability_seq,
+                                      min_stay, min_stay_seq, notes, notes_seq, last_seq, request_uid, updated_dttm)
+      select 'co_bench', u.p, u.d, u.price, u.cur, 1, u.avail, 1, u.ms, 1, u.notes, 1, 1, 'raw', now()
+        from unnest(${s.array(c.map((r) => r.p))}::text[], ${s.array(c.map((r) => r.date))}::date[], ${s.array(c.map((r) => r.price))}::numeric[],
+                    ${s.array(c.map((r) => r.currency))}::text[], ${s.array(c.map((r) => r.is_available === 1))}::bool[],
+                    ${s.array(c.map((r) => r.min_stay))}::int[], ${s.array(c.map((r) => r.notes))}::text[])
+             as u(p, d, price, cur, avail, ms, notes)
+      on conflict (property_uid, date) do update set
+        price = case when excluded.price_seq > c.price_seq then excluded.price else c.price end,
+        currency = case when excluded.price_seq > c.price_seq then excluded.currency else c.currency end,
+        price_seq = greatest(c.price_seq, excluded.price_seq),
+        is_available = case when excluded.availability_seq > c.availability_seq then excluded.is_available else c.is_available end,
+        availability_seq = greatest(c.availability_seq, excluded.availability_seq),
+        min_stay = case when excluded.min_stay_seq > c.min_stay_seq then excluded.min_stay else c.min_stay end,
+        min_stay_seq = greatest(c.min_stay_seq, excluded.min_stay_seq),
+        notes = case when excluded.notes_seq > c.notes_seq then excluded.notes else c.notes end,
+        notes_seq = greatest(c.notes_seq, excluded.notes_seq),
+        last_seq = greatest(c.last_seq, excluded.last_seq)`;
+  }
+  const secs = (performance.now() - t0) / 1000;
+  await s`truncate calendar_days`;
+  return rows.length / secs;
+}
+
+/** (b) 200 properties x 365 days through HTTP (10 connections), applied by `workers` processes. */
+async function endToEnd(env: BenchEnv, apiUrl: string, workers: number, seed: number) {
+  const s = env.database.sql;
+  await s`truncate calendar_days`;
+  const before = (await s<{ n: number }[]>`select count(*)::int as n from calendar_requests where status = 'completed'`)[0]?.n ?? 0;
+  const procs = await startWorkers(env, workers);
+  const pgCpu0 = cpuSecondsOf('postgres');
+  const nodeCpu0 = cpuSecondsOf('node');
+  const t0 = performance.now();
+  let next = 0;
+  let requests = 0;
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (next < env.propertyUids.length) {
+        const i = next++;
+        const res = await post(`${apiUrl}/api/v1/set-calendar-batch?access_token=${env.token}`, { property_uid: env.propertyUids[i], days: futureDays(DAYS, 2, seed + i) });
+        requests += res.data.request_uids.length;
+      }
+    }),
+  );
+  const accepted = performance.now();
+  for (;;) {
+    const done = (await s<{ n: number }[]>`select count(*)::int as n from calendar_requests where status = 'completed'`)[0]?.n ?? 0;
+    if (done - before >= requests) break;
+    if (performance.now() - t0 > 600_000) throw new Error('end-to-end run did not drain in 10 minutes');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const secs = (performance.now() - t0) / 1000;
+  const pgShare = (cpuSecondsOf('postgres') - pgCpu0) / (secs * cores);
+  const nodeShare = (cpuSecondsOf('node') - nodeCpu0) / (secs * cores);
+  const days = (await s<{ n: number }[]>`select count(*)::int as n from calendar_days`)[0]?.n ?? 0;
+  return { procs, daysPerSec: days / secs, secs, acceptSecs: (accepted - t0) / 1000, days, pgShare, nodeShare };
+}
+
+/** (e) p50 of submit -> completed for a 30-day batch, one at a time, on an otherwise idle system. */
+async function idleLatency(env: BenchEnv, apiUrl: string, runs: number) {
+  const times: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    const t0 = performance.now();
+    const res = await post(`${apiUrl}/api/v1/set-calendar-batch?access_token=${env.token}`, { property_uid: env.propertyUids[r % PROPERTIES], days: futureDays(30, 400, r) });
+    const uid = res.data.request_uids[0] as string;
+    for (;;) {
+      const st = await fetch(`${apiUrl}/api/v1/get-request-status?request_uid=${uid}&access_token=${env.token}`).then((x) => x.json() as Promise<any>);
+      if (st.data.request_status === 'completed') break;
+      await new Promise((r2) => setTimeout(r2, 1));
+    }
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: times[Math.floor(runs / 2)] ?? NaN, p90: times[Math.floor(runs * 0.9)] ?? NaN };
+}
+
+const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+const rows: [string, string, string][] = [];
+const row = (what: string, value: string, goal = '') => {
+  rows.push([what, value, goal]);
+  process.stderr.write(`  ${what}: ${value}\n`);
+};
+
+const env = await createBenchEnv(PROPERTIES);
+const apiPort = await freePort();
+let api: Proc | undefined;
+const workersToStop: Proc[] = [];
+try {
+  api = await startApi(env, apiPort);
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const memBefore = redisUsedMemory(await env.redis.info('memory'));
+
+  if (scale) {
+    for (const n of [1, 2, 4]) {
+      const r = await endToEnd(env, apiUrl, n, n * 1000);
+      await Promise.all(r.procs.map((p) => p.stop()));
+      row(`${n} worker process${n > 1 ? 'es' : ''}`, `${fmt(r.daysPerSec)} days/s (${fmt(r.secs, 1)} s; Postgres CPU ${fmt(r.pgShare * 100)}%, Node CPU ${fmt(r.nodeShare * 100)}% of ${cores} cores)`);
+    }
+  } else {
+    const raw = await rawUnnest(env);
+    row('(a) raw unnest upsert, same 73,000 rows', `${fmt(raw)} rows/s`);
+    const e2e = await endToEnd(env, apiUrl, Number(process.env.BENCH_WORKERS ?? 2), 0);
+    workersToStop.push(...e2e.procs);
+    row('(b) end-to-end days applied, HTTP -> queue -> workers', `${fmt(e2e.daysPerSec)} days/s (${fmt(e2e.days)} days in ${fmt(e2e.secs, 1)} s, ${e2e.procs.length} workers)`);
+    row('(c) ratio b / a', fmt(e2e.daysPerSec / raw, 2), '>= 0.5');
+    const idle = await idleLatency(env, apiUrl, 50);
+    row('(e) submit -> completed, 30-day batch, idle (p50 / p90)', `${fmt(idle.p50, 1)} ms / ${fmt(idle.p90, 1)} ms`, 'p50 < 25 ms');
+    await Promise.all(workersToStop.splice(0).map((p) => p.stop()));
+    const memAfter = redisUsedMemory(await env.redis.info('memory'));
+    row('(f) Redis used_memory before / after', `${fmt(memBefore / 1048576, 1)} MiB / ${fmt(memAfter / 1048576, 1)} MiB`);
+
+    const body = (i: number) => JSON.stringify({ property_uid: env.propertyUids[i % PROPERTIES], days: futureDays(DAYS, 2, i) });
+    const full = await closedLoop(`${apiUrl}/api/v1/set-calendar-batch?access_token=${env.token}`, body, { connections: 10, seconds: 10 });
+    const barePort = await freePort();
+    const bare = await startProc('bench/bare-server.ts', { PORT: String(barePort) }, /listening/);
+    const base = await closedLoop(`http://127.0.0.1:${barePort}/`, body, { connections: 10, seconds: 10 });
+    await bare.stop();
+    row('(d) 365-day batches accepted, full API', `${fmt(full.rps)} req/s, p50 ${fmt(full.p50, 1)} ms, p99 ${fmt(full.p99, 1)} ms, ${full.errors} errors`, 'p99 < 50 ms');
+    row('(d) same, bare node:http + JSON.parse', `${fmt(base.rps)} req/s, p50 ${fmt(base.p50, 1)} ms, p99 ${fmt(base.p99, 1)} ms`);
+    row('(d) ratio full / bare', fmt(full.rps / base.rps, 2), '>= 0.35');
+    const queued = (await env.database.sql<{ n: number }[]>`select count(*)::int as n from calendar_requests where status = 'queued'`)[0]?.n ?? 0;
+    row('    requests left queued by (d) (no worker ran)', fmt(queued));
+  }
+} finally {
+  await Promise.all(workersToStop.map((p) => p.stop()));
+  await api?.stop();
+  await env.cleanup();
+}
+
+const w = [Math.max(...rows.map((r) => r[0].length)), Math.max(...rows.map((r) => r[1].length))];
+process.stdout.write(`\n${'measure'.padEnd(w[0] ?? 0)} | ${'result'.padEnd(w[1] ?? 0)} | goal\n`);
+process.stdout.write(`${'-'.repeat(w[0] ?? 0)}-|-${'-'.repeat(w[1] ?? 0)}-|-----\n`);
+for (const [a, b, c] of rows) process.stdout.write(`${a.padEnd(w[0] ?? 0)} | ${b.padEnd(w[1] ?? 0)} | ${c}\n`);
+process.exit(0);

@@ -1,0 +1,192 @@
+import { Presets, SingleBar } from 'cli-progress';
+import { and, eq } from 'drizzle-orm';
+import { isScope, scopes, type Scope } from '../../shared/auth/scopes.js';
+import { issueToken, revokeToken, setAppDisabled } from '../../shared/auth/token.repository.js';
+import type { Db } from '../../shared/db/client.js';
+import { apps, companies, properties } from '../../shared/db/schema.js';
+import { DEFAULT_DEMO_BOOKINGS, seedDemo, type DemoSeed } from '../../shared/demo/seed.js';
+import { newUid } from '../../shared/ids.js';
+
+/** The command line is wrong as written: exit code 2, nothing touched. */
+export class UsageError extends Error {}
+/** The command was well formed but could not be done (unknown company, app or token): exit code 1. */
+export class CommandError extends Error {}
+
+export interface Io {
+  /** The result (a uid, a token): one line on stdout, so `$(npm run -s cli -- ...)` captures it. */
+  result(line: string): void;
+  /** Notes for the person: stderr. */
+  note(line: string): void;
+}
+
+type Values = Record<string, string | undefined>;
+
+export interface Command {
+  usage: string;
+  options: Record<string, { required?: boolean }>;
+  /** Checks the arguments, before any database is opened, and returns the work to do. */
+  prepare(values: Values): (db: Db, io: Io) => Promise<void>;
+}
+
+export const commands: Record<string, Command> = {
+  'company create': {
+    usage: 'company create --name <name>',
+    options: { name: { required: true } },
+    prepare(v) {
+      const name = nonEmpty(v, 'name');
+      return async (db, io) => {
+        const uid = newUid('co_');
+        await db.insert(companies).values({ uid, name });
+        io.result(uid);
+      };
+    },
+  },
+
+  'property create': {
+    usage: 'property create --company <uid> --name <name> --time-zone <IANA zone, e.g. Europe/Lisbon>',
+    options: { company: { required: true }, name: { required: true }, 'time-zone': { required: true } },
+    prepare(v) {
+      const [company, name, zone] = [nonEmpty(v, 'company'), nonEmpty(v, 'name'), timeZone(nonEmpty(v, 'time-zone'))];
+      return async (db, io) => {
+        await requireCompany(db, company);
+        const uid = newUid('pr_');
+        await db.insert(properties).values({ uid, companyUid: company, name, timeZone: zone });
+        io.result(uid);
+      };
+    },
+  },
+
+  'token issue': {
+    usage: 'token issue --company <uid> --scopes <scope,scope,...|all> [--app-name <name> | --app <app uid>]',
+    options: { company: { required: true }, scopes: { required: true }, 'app-name': {}, app: {} },
+    prepare(v) {
+      if (v['app-name'] !== undefined && v.app !== undefined) {
+        throw new UsageError('give --app-name (a new app) or --app (an existing one), not both');
+      }
+      const company = nonEmpty(v, 'company');
+      const granted = scopeList(nonEmpty(v, 'scopes'));
+      const appUid = v.app;
+      return async (db, io) => {
+        await requireCompany(db, company);
+        if (appUid) await requireApp(db, company, appUid);
+        const issued = await issueToken(db, company, { scopes: granted, appName: v['app-name'], appUid });
+        io.result(issued.token);
+        io.note(`token uid ${issued.tokenUid}, app uid ${issued.appUid}, scopes ${granted.join(',')}`);
+        io.note('The token is shown this once: only its hash is stored.');
+      };
+    },
+  },
+
+  'token revoke': {
+    usage: 'token revoke --company <uid> --token <token uid or the token itself>',
+    options: { company: { required: true }, token: { required: true } },
+    prepare(v) {
+      const [company, token] = [nonEmpty(v, 'company'), nonEmpty(v, 'token')];
+      return async (db, io) => {
+        if (!(await revokeToken(db, company, token))) {
+          throw new CommandError(`no live token matches --token in company ${company} (unknown, already revoked, or another company's)`);
+        }
+        io.result('revoked');
+      };
+    },
+  },
+
+  'app disable': appToggle(true),
+  'app enable': appToggle(false),
+
+  seed: {
+    usage: `seed [--bookings <n, default ${DEFAULT_DEMO_BOOKINGS}>] [--name <company name>] [--seed <number>]`,
+    options: { bookings: {}, name: {}, seed: {} },
+    prepare(v) {
+      const bookings = v.bookings === undefined ? DEFAULT_DEMO_BOOKINGS : wholeNumber(v.bookings, 'bookings', 10_000_000);
+      const seed = v.seed === undefined ? undefined : wholeNumber(v.seed, 'seed', 2 ** 32 - 1);
+      return async (db, io) => {
+        const bar = new SingleBar(
+          { stream: process.stderr, format: 'Seeding [{bar}] {percentage}% | {value}/{total} bookings | {duration}s', hideCursor: true },
+          Presets.shades_classic,
+        );
+        const started = performance.now();
+        bar.start(bookings, 0);
+        let demo: DemoSeed;
+        try {
+          demo = await seedDemo(db, {
+            bookings,
+            seed,
+            companyName: v.name ?? `Demo Stays (${bookings} bookings)`,
+            onProgress: (done) => bar.update(done),
+          });
+        } finally {
+          bar.stop();
+        }
+        const seconds = ((performance.now() - started) / 1000).toFixed(1);
+        io.note(
+          `Seeded company ${demo.companyUid}: ${demo.bookings} bookings, ${demo.tasks} tasks, ${demo.propertyUids.length} properties in ${seconds} s.`,
+        );
+        io.note(`Token with every scope (token uid ${demo.tokenUid}), shown this once:`);
+        io.result(demo.token);
+      };
+    },
+  },
+};
+
+function appToggle(disabled: boolean): Command {
+  return {
+    usage: `app ${disabled ? 'disable' : 'enable'} --company <uid> --app <app uid>`,
+    options: { company: { required: true }, app: { required: true } },
+    prepare(v) {
+      const [company, app] = [nonEmpty(v, 'company'), nonEmpty(v, 'app')];
+      return async (db, io) => {
+        await requireApp(db, company, app);
+        await setAppDisabled(db, company, app, disabled);
+        io.result(disabled ? 'disabled' : 'enabled');
+      };
+    },
+  };
+}
+
+function nonEmpty(v: Values, key: string): string {
+  const value = v[key]?.trim();
+  if (!value) throw new UsageError(`--${key} must not be empty`);
+  return value;
+}
+
+function wholeNumber(text: string, key: string, max: number): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n > max) {
+    throw new UsageError(`--${key} must be a whole number from 0 to ${max}, got "${text}"`);
+  }
+  return n;
+}
+
+function scopeList(text: string): Scope[] {
+  const given = text.split(',').map((s) => s.trim()).filter(Boolean);
+  if (given.length === 1 && given[0] === 'all') return [...scopes];
+  const unknown = given.filter((s) => !isScope(s));
+  if (unknown.length > 0 || given.length === 0) {
+    throw new UsageError(`unknown scope ${unknown.map((s) => `"${s}"`).join(', ') || '(none given)'}; scopes are: ${scopes.join(', ')} (or all)`);
+  }
+  return [...new Set(given as Scope[])];
+}
+
+/** An IANA zone as Intl knows it (the same names Postgres accepts), stored in its canonical spelling. */
+function timeZone(zone: string): string {
+  try {
+    if (/^[+-]\d/.test(zone)) throw new RangeError('offset');
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    throw new UsageError(`--time-zone "${zone}" is not an IANA time zone (for example America/New_York, Europe/Lisbon, UTC)`);
+  }
+}
+
+async function requireCompany(db: Db, uid: string): Promise<void> {
+  const rows = await db.select({ uid: companies.uid }).from(companies).where(eq(companies.uid, uid));
+  if (rows.length === 0) throw new CommandError(`unknown company ${uid}`);
+}
+
+async function requireApp(db: Db, companyUid: string, appUid: string): Promise<void> {
+  const rows = await db
+    .select({ uid: apps.uid })
+    .from(apps)
+    .where(and(eq(apps.companyUid, companyUid), eq(apps.uid, appUid)));
+  if (rows.length === 0) throw new CommandError(`unknown app ${appUid} in company ${companyUid}`);
+}

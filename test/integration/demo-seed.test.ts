@@ -1,0 +1,106 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scopes } from '../../shared/auth/scopes.js';
+import { bookingStatuses, platformTypes } from '../../shared/bookings/bookings.schema.js';
+import { taskStatuses, taskTypes } from '../../shared/demo/demo-data.js';
+import { seedDemo, type DemoSeed } from '../../shared/demo/seed.js';
+import { startTestApi, type TestApi } from '../support/api.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+
+const now = new Date('2030-06-15T12:00:00Z');
+
+describe('demo seed', () => {
+  let tdb: TestDatabase;
+  let api: TestApi;
+  let demo: DemoSeed;
+  const progress: number[] = [];
+  const rows = async <T>(query: ReturnType<typeof sql>) => (await tdb.database.db.execute(query)) as unknown as T[];
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    api = await startTestApi(tdb);
+    demo = await seedDemo(tdb.database.db, { bookings: 1234, now, chunkSize: 500, onProgress: (done) => progress.push(done) });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await tdb?.drop();
+  });
+
+  it('writes exactly the bookings asked for, in chunks, reporting progress after each', async () => {
+    const [count] = await rows<{ n: number }>(sql`select count(*)::int as n from bookings where company_uid = ${demo.companyUid}`);
+    expect(count!.n).toBe(1234);
+    expect(demo.bookings).toBe(1234);
+    expect(progress).toEqual([500, 1000, 1234]);
+  });
+
+  it('covers every booking status and platform', async () => {
+    const statuses = await rows<{ v: string }>(sql`select distinct booking_status as v from bookings where company_uid = ${demo.companyUid}`);
+    const platforms = await rows<{ v: string }>(sql`select distinct platform_type as v from bookings where company_uid = ${demo.companyUid}`);
+    expect(statuses.map((r) => r.v).sort()).toEqual([...bookingStatuses].sort());
+    expect(platforms.map((r) => r.v).sort()).toEqual([...platformTypes].sort());
+  });
+
+  it('spreads stays over past and future, on properties in several time zones', async () => {
+    const [spread] = await rows<{ past: number; future: number; zones: number; bad: number }>(sql`
+      select count(*) filter (where b.local_checkout_dttm < ${'2030-06-15 00:00:00'})::int as past,
+             count(*) filter (where b.local_checkin_dttm > ${'2030-06-16 00:00:00'})::int as future,
+             count(distinct p.time_zone)::int as zones,
+             count(*) filter (where b.local_checkout_dttm <= b.local_checkin_dttm
+                                 or b.booked_dttm > ${'2030-06-15 12:00:00'}
+                                 or b.updated_dttm < b.created_dttm)::int as bad
+      from bookings b join properties p on p.uid = b.property_uid
+      where b.company_uid = ${demo.companyUid}`);
+    expect(spread!.past).toBeGreaterThan(300);
+    expect(spread!.future).toBeGreaterThan(300);
+    expect(spread!.zones).toBeGreaterThanOrEqual(2);
+    expect(spread!.bad).toBe(0);
+  });
+
+  it('stores price components whose sum is the total, and leaves some door codes null', async () => {
+    const [check] = await rows<{ mismatched: number; no_code: number; with_code: number }>(sql`
+      select count(*) filter (where price_total <> price_base + price_extras + price_fee + price_tax)::int as mismatched,
+             count(*) filter (where door_access_code is null)::int as no_code,
+             count(*) filter (where door_access_code is not null)::int as with_code
+      from bookings where company_uid = ${demo.companyUid}`);
+    expect(check!.mismatched).toBe(0);
+    expect(check!.no_code).toBeGreaterThan(0);
+    expect(check!.with_code).toBeGreaterThan(0);
+  });
+
+  it('creates a team with inactive members and tasks of every type and status', async () => {
+    const team = await rows<{ active: boolean; n: number }>(sql`
+      select active, count(*)::int as n from team_members where company_uid = ${demo.companyUid} group by active`);
+    expect(team.map((r) => r.active).sort()).toEqual([false, true]);
+    const kinds = await rows<{ task_type: string; task_status: string; unassigned_with_member: number }>(sql`
+      select task_type, task_status,
+             count(*) filter (where (task_status = 'unassigned') = (team_member_uid is not null))::int as unassigned_with_member
+      from tasks where company_uid = ${demo.companyUid} group by 1, 2`);
+    expect(kinds).toHaveLength(taskTypes.length * taskStatuses.length);
+    // Unassigned tasks have no team member, every other status has one.
+    expect(kinds.every((k) => k.unassigned_with_member === 0)).toBe(true);
+  });
+
+  it('returns a token with every scope that reads the demo bookings over the API', async () => {
+    const [token] = await rows<{ scopes: string[] }>(sql`select scopes from access_tokens where uid = ${demo.tokenUid}`);
+    expect([...token!.scopes].sort()).toEqual([...scopes].sort());
+    const res = await api.get('/api/v1/bookings', demo.token);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(25);
+    expect(res.body.meta).toEqual({ page: 1, has_next_page: true });
+    // smart-locks is among the scopes: the door code key is present.
+    expect(res.body.data[0]).toHaveProperty('door_access_code');
+    expect(demo.propertyUids).toContain(res.body.data[0].property_uid);
+  });
+
+  it('gives the same statuses, dates and prices for the same seed', async () => {
+    const shape = async (companyUid: string) =>
+      rows<{ s: string }>(sql`
+        select booking_status || ' ' || platform_type || ' ' || local_checkin_dttm || ' ' || price_total || ' ' || currency as s
+        from bookings where company_uid = ${companyUid} order by 1`);
+    const a = await seedDemo(tdb.database.db, { bookings: 200, now, seed: 7 });
+    const b = await seedDemo(tdb.database.db, { bookings: 200, now, seed: 7 });
+    const c = await seedDemo(tdb.database.db, { bookings: 200, now, seed: 8 });
+    expect(await shape(a.companyUid)).toEqual(await shape(b.companyUid));
+    expect(await shape(a.companyUid)).not.toEqual(await shape(c.companyUid));
+  });
+});

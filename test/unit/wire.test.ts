@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { bookingsQuerySchema } from '../../shared/bookings/bookings.schema.js';
+import { AppError } from '../../shared/errors.js';
+import { parseInput } from '../../shared/http/validation.js';
+import {
+  booleanParam,
+  commaEnumList,
+  commaList,
+  dateOrDateTime,
+  isRealDate,
+  lowerBound,
+  PAGE_SIZE,
+  pageOf,
+  pageParam,
+  upperBound,
+} from '../../shared/http/wire.js';
+
+/** The code-11 error parseInput throws, for asserting on its param and message. */
+function parseError(schema: z.ZodType, input: unknown): AppError {
+  try {
+    parseInput(schema, input);
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
+  throw new Error(`expected ${JSON.stringify(input)} to be rejected`);
+}
+
+describe('isRealDate', () => {
+  it('knows leap days', () => {
+    expect(isRealDate(2024, 2, 29)).toBe(true);
+    expect(isRealDate(2023, 2, 29)).toBe(false);
+    expect(isRealDate(2000, 2, 29)).toBe(true);
+    expect(isRealDate(1900, 2, 29)).toBe(false);
+  });
+
+  it('rejects days and months that do not exist', () => {
+    expect(isRealDate(2025, 2, 30)).toBe(false);
+    expect(isRealDate(2025, 4, 31)).toBe(false);
+    expect(isRealDate(2025, 13, 1)).toBe(false);
+    expect(isRealDate(2025, 0, 1)).toBe(false);
+    expect(isRealDate(2025, 1, 0)).toBe(false);
+    expect(isRealDate(0, 1, 1)).toBe(false);
+  });
+
+  it('does not read a year below 100 as a 20th-century year', () => {
+    expect(isRealDate(25, 1, 1)).toBe(true);
+    expect(isRealDate(4, 2, 29)).toBe(true);
+    expect(isRealDate(3, 2, 29)).toBe(false);
+  });
+});
+
+describe('dateOrDateTime', () => {
+  it('reads a date as the start of that day and remembers it was date-only', () => {
+    expect(dateOrDateTime.parse('2025-03-01')).toEqual({ value: '2025-03-01 00:00:00', dateOnly: true });
+  });
+
+  it('keeps a date-time as given', () => {
+    expect(dateOrDateTime.parse('2025-03-01 23:59:59')).toEqual({ value: '2025-03-01 23:59:59', dateOnly: false });
+  });
+
+  it.each(['2025-02-30', '2025-13-01', '2025-1-1', '2025-01-01 25:00:00', '2025-01-01 24:00:00', '2025-01-01 10:60:00',
+    '2025-01-01 10:00:60', '2025-01-01T10:00:00', '2025-01-01 10:00', '2025-01-01 ', '20250101', '', 'yesterday'])(
+    'rejects %j',
+    (s) => {
+      expect(dateOrDateTime.safeParse(s).success).toBe(false);
+    },
+  );
+
+  it('rejects an impossible date even in a date-time', () => {
+    expect(dateOrDateTime.safeParse('2025-02-30 10:00:00').success).toBe(false);
+  });
+});
+
+describe('date bounds', () => {
+  it('stretches a date-only upper bound to the last second of the day', () => {
+    expect(upperBound(dateOrDateTime.parse('2025-03-01'))).toBe('2025-03-01 23:59:59');
+  });
+
+  it('keeps a date-time upper bound exact', () => {
+    expect(upperBound(dateOrDateTime.parse('2025-03-01 12:30:00'))).toBe('2025-03-01 12:30:00');
+  });
+
+  it('starts a date-only lower bound at midnight', () => {
+    expect(lowerBound(dateOrDateTime.parse('2025-03-01'))).toBe('2025-03-01 00:00:00');
+    expect(lowerBound(dateOrDateTime.parse('2025-03-01 08:00:00'))).toBe('2025-03-01 08:00:00');
+  });
+});
+
+describe('commaList', () => {
+  it('splits, trims, drops blanks and repeats', () => {
+    expect(commaList().parse(' a, b,,a ,c,')).toEqual(['a', 'b', 'c']);
+  });
+
+  it('rejects a list with no value in it', () => {
+    expect(commaList().safeParse('').success).toBe(false);
+    expect(commaList().safeParse(' , ,').success).toBe(false);
+  });
+
+  it('rejects more values than the maximum', () => {
+    expect(commaList(3).parse('a,b,c')).toEqual(['a', 'b', 'c']);
+    expect(commaList(3).safeParse('a,b,c,d').success).toBe(false);
+  });
+
+  it('rejects a value longer than 200 characters', () => {
+    expect(commaList().safeParse(`a,${'x'.repeat(201)}`).success).toBe(false);
+  });
+
+  it('rejects a parameter given twice', () => {
+    const err = parseError(z.object({ ids: commaList() }), { ids: ['a', 'b'] });
+    expect(err.param).toBe('ids');
+    expect(err.message).toContain('must be given once');
+  });
+});
+
+describe('commaEnumList', () => {
+  const list = commaEnumList(['airbnb', 'vrbo'] as const);
+
+  it('accepts known values', () => {
+    expect(list.parse('vrbo,airbnb')).toEqual(['vrbo', 'airbnb']);
+  });
+
+  it('names the parameter, not a position inside it, and quotes the bad value', () => {
+    const err = parseError(z.object({ platform_type: list }), { platform_type: 'airbnb,expedia' });
+    expect(err.code).toBe(11);
+    expect(err.param).toBe('platform_type');
+    expect(err.message).toContain('"expedia"');
+  });
+});
+
+describe('pageParam', () => {
+  it('defaults to page 1', () => {
+    expect(pageParam.parse(undefined)).toBe(1);
+  });
+
+  it('reads a positive integer', () => {
+    expect(pageParam.parse('3')).toBe(3);
+  });
+
+  it.each(['0', '-1', '1.5', 'abc', '', ' 2', '1e3', '2000000'])('rejects %j', (p) => {
+    expect(pageParam.safeParse(p).success).toBe(false);
+  });
+
+  it('rejects a page given twice', () => {
+    expect(pageParam.safeParse(['1', '2']).success).toBe(false);
+  });
+});
+
+describe('booleanParam', () => {
+  it.each([
+    ['true', true],
+    ['TRUE', true],
+    ['1', true],
+    ['false', false],
+    ['False', false],
+    ['0', false],
+  ])('reads %j as %s', (s, want) => {
+    expect(booleanParam.parse(s)).toBe(want);
+  });
+
+  it.each(['yes', '', '2'])('rejects %j', (s) => {
+    expect(booleanParam.safeParse(s).success).toBe(false);
+  });
+});
+
+describe('pageOf', () => {
+  const rows = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+  it('says there is a next page only when the extra row came back', () => {
+    expect(pageOf(rows(PAGE_SIZE + 1), 2)).toEqual({ data: rows(PAGE_SIZE), meta: { page: 2, has_next_page: true } });
+    expect(pageOf(rows(PAGE_SIZE), 2).meta.has_next_page).toBe(false);
+    expect(pageOf(rows(0), 9)).toEqual({ data: [], meta: { page: 9, has_next_page: false } });
+  });
+});
+
+describe('bookingsQuerySchema', () => {
+  it('ignores parameters it does not know', () => {
+    expect(parseInput(bookingsQuerySchema, { access_token: 't', foo: 'bar', page: '2' })).toEqual({ page: 2 });
+  });
+
+  it('names booking_status when its value is unknown', () => {
+    const err = parseError(bookingsQuerySchema, { booking_status: 'confirmed' });
+    expect(err.status).toBe(400);
+    expect(err.param).toBe('booking_status');
+    expect(err.details?.[0]?.path).toBe('booking_status');
+  });
+
+  it.each(['from_date', 'to_date', 'from_created_date', 'to_created_date', 'from_updated_date', 'to_updated_date',
+    'from_booked_date', 'to_booked_date'])('names %s when its date is impossible', (param) => {
+    expect(parseError(bookingsQuerySchema, { [param]: '2025-02-30' }).param).toBe(param);
+  });
+});
