@@ -2,6 +2,7 @@
 import { createRuntime } from '../shared/bootstrap.js';
 import { loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/logger.js';
+import { startMetricsServer } from '../shared/metrics/metrics-server.js';
 import { startWorker } from '../worker/worker.js';
 import { runMain } from './run-main.js';
 
@@ -12,8 +13,17 @@ runMain(
     if (!config.db.url) throw new Error('npm run worker needs DATABASE_URL (npm start runs an embedded database with its own worker)');
     const runtime = await createRuntime(config, logger);
     const worker = await startWorker(runtime.ctx, runtime.queue);
+    const metrics = await startMetricsServer({
+      port: config.metricsPort,
+      host: config.http.host,
+      queues: [runtime.ctx.calendarJobs.queue],
+      timeoutMs: config.healthTimeoutMs,
+      logger,
+    });
     return async () => {
+      // Jobs in flight finish first (bounded by SHUTDOWN_TIMEOUT_MS); metrics stay up meanwhile.
       await worker.close();
+      await metrics.close();
       await runtime.close();
     };
   },

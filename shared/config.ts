@@ -36,8 +36,17 @@ const envSchema = z.object({
   REENQUEUE_AFTER_MS: int(30_000, 0),
   IDEMPOTENCY_TTL_HOURS: int(24, 1),
   SHUTDOWN_TIMEOUT_MS: int(30_000, 0),
+  /** Bound on each dependency check of GET /readyz and on the queue counts read per scrape. */
+  HEALTH_TIMEOUT_MS: int(1500, 50),
+  /** The worker process serves GET /metrics and /livez here (0: any free port). */
   METRICS_PORT: int(9464).pipe(z.number().max(65535)),
-  ADMIN_TOKEN: z.string().min(16).optional(),
+  /** Opens the queue dashboard under /admin/queues; unset (or empty): no dashboard at all. */
+  ADMIN_TOKEN: z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v))
+    .pipe(z.string().min(16, 'must be at least 16 characters').optional())
+    .optional(),
   SEED_DEMO: z
     .enum(['auto', 'true', 'false'])
     .default('auto'),
@@ -66,6 +75,7 @@ function shape(env: Env) {
     idempotency: { ttlHours: env.IDEMPOTENCY_TTL_HOURS },
     log: { level: env.LOG_LEVEL },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    healthTimeoutMs: env.HEALTH_TIMEOUT_MS,
     metricsPort: env.METRICS_PORT,
     adminToken: env.ADMIN_TOKEN,
     seedDemo: env.SEED_DEMO,

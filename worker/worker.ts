@@ -2,6 +2,8 @@ import type { Job, Worker } from 'bullmq';
 import { reenqueueStaleRequests } from '../shared/calendar/calendar.service.js';
 import { pruneIdempotencyKeys } from '../shared/idempotency/idempotency.repository.js';
 import type { AppContext } from '../shared/context.js';
+import { withLogContext } from '../shared/logger.js';
+import { calendarRequestsFinished, calendarRequestsReenqueued, jobDuration } from '../shared/metrics/metrics.js';
 import type { QueueConnection } from '../shared/queue/connection.js';
 import { jobRegistry, registeredJobNames, type RegisteredJobName } from '../shared/queue/registry.js';
 import { applyCalendarRequestHandler } from './handlers/apply-calendar-request.js';
@@ -10,7 +12,11 @@ type Handler = (job: Job) => Promise<unknown>;
 
 export interface RunningWorker {
   worker: Worker;
-  /** Stops taking jobs, lets the ones in flight finish, stops the re-enqueuer. */
+  /**
+   * Stops taking jobs and lets the ones in flight finish, for at most SHUTDOWN_TIMEOUT_MS; a job
+   * still running then is left to BullMQ's stall detection (its lock expires and another worker
+   * runs it again, which is safe: handlers are idempotent). Stops the re-enqueuer.
+   */
   close(): Promise<void>;
 }
 
@@ -23,13 +29,27 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection): Promi
     if (typeof handlers[name] !== 'function') throw new Error(`No handler registered for job ${name}`);
   }
 
+  const inFlight = new Set<string>();
   const worker = conn.createWorker(
     registry.calendar.queue,
-    async (job) => {
-      const handler = handlers[job.name as RegisteredJobName] as Handler | undefined;
-      if (!handler) throw new Error(`No handler for job ${job.name}`);
-      return handler(job);
-    },
+    // Every line logged while a job runs carries its request uid (jobId = request uid).
+    (job) =>
+      withLogContext({ requestUid: job.id, jobId: job.id }, async () => {
+        const handler = handlers[job.name as RegisteredJobName] as Handler | undefined;
+        if (!handler) throw new Error(`No handler for job ${job.name}`);
+        const done = jobDuration.startTimer({ job: job.name });
+        inFlight.add(job.id ?? '');
+        try {
+          const result = await handler(job);
+          done({ outcome: 'completed' });
+          return result;
+        } catch (err) {
+          done({ outcome: 'failed' });
+          throw err;
+        } finally {
+          inFlight.delete(job.id ?? '');
+        }
+      }),
     {
       concurrency: ctx.config.queue.concurrency,
       // A worker killed mid-job leaves its lock to expire; the job is then retried by another worker.
@@ -38,14 +58,18 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection): Promi
       maxStalledCount: 3,
     },
   );
-  worker.on('error', (err) => ctx.logger.warn({ err }, 'worker connection error'));
+  let closing = false;
+  // While stopping, connections being cut (a database going down with us) are expected noise.
+  worker.on('error', (err) => (closing ? ctx.logger.debug({ err }, 'worker connection error while closing') : ctx.logger.warn({ err }, 'worker connection error')));
   await worker.waitUntilReady();
 
   let sweeping: Promise<unknown> | undefined;
   let lastPrune = 0;
   const sweep = async () => {
     const deps = { db: ctx.database.db, calendarJobs: ctx.calendarJobs, config: ctx.config, logger: ctx.logger };
-    await reenqueueStaleRequests(deps);
+    const r = await reenqueueStaleRequests(deps);
+    calendarRequestsReenqueued.inc(r.readded);
+    calendarRequestsFinished.labels('error').inc(r.markedError);
     // Idempotency keys past their TTL are forgotten a few times an hour (any worker may do it).
     if (Date.now() - lastPrune > 15 * 60_000) {
       lastPrune = Date.now();
@@ -66,8 +90,22 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection): Promi
   return {
     worker,
     async close() {
+      closing = true;
       clearInterval(timer);
-      await worker.close();
+      let timeout: NodeJS.Timeout | undefined;
+      const timedOut = await Promise.race([
+        worker.close().then(() => false),
+        new Promise<boolean>((resolve) => {
+          timeout = setTimeout(() => resolve(true), ctx.config.shutdownTimeoutMs);
+        }),
+      ]);
+      clearTimeout(timeout);
+      if (timedOut) {
+        ctx.logger.warn(
+          { requestUids: [...inFlight], timeoutMs: ctx.config.shutdownTimeoutMs },
+          'jobs still running at the shutdown timeout: left for another worker to retry',
+        );
+      }
       await sweeping;
     },
   };

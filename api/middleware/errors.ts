@@ -71,6 +71,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     } else if (appErr.code === ErrorCode.unavailable) {
       logger.warn({ err, path: req.path }, 'dependency unavailable');
     }
+    res.locals.errorCode = appErr.code;
     // Too late for an envelope: Express' final handler closes the half-sent response.
     if (res.headersSent) {
       next(err);

@@ -5,6 +5,7 @@ import { conflict, notFound } from '../errors.js';
 import { sha256 } from '../ids.js';
 import { claimIdempotencyKey, storeIdempotentAnswer } from '../idempotency/idempotency.repository.js';
 import type { Logger } from '../logger.js';
+import { countAcceptedBatch } from '../metrics/calendar-metrics.js';
 import { findProperty } from '../properties/property.repository.js';
 import type { CalendarJobs } from '../queue/calendar-jobs.js';
 import { findRequests, findStaleRequests, insertRequests, markEnqueued, markError, readCalendarRange, type CalendarRequestRow } from './calendar.repository.js';
@@ -70,6 +71,7 @@ export async function acceptCalendarBatch(
     }
     return outcome.replay.response as SetCalendarBatchResponse;
   }
+  countAcceptedBatch(kept.length, warnings);
   try {
     // No enqueued_at write here: it would cost a second commit per batch. The re-enqueuer asks
     // the queue itself whether a job exists before re-adding it.

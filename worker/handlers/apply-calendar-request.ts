@@ -3,13 +3,13 @@ import { applyRequest, markError, markProcessing } from '../../shared/calendar/c
 import { describeFailure, failureKind } from '../../shared/calendar/calendar.failure.js';
 import { WARNING_PAST } from '../../shared/calendar/calendar.schema.js';
 import type { AppContext } from '../../shared/context.js';
+import { calendarDaysApplied, calendarDaysSkipped, calendarRequestsFinished } from '../../shared/metrics/metrics.js';
 import { applyCalendarRequestPayload } from '../../shared/queue/registry.js';
 
 export interface ApplyCalendarRequestResult {
   daysApplied: number;
   skippedPast: number;
 }
-
 
 /**
  * Applies one calendar request. Idempotent: a request already completed is left alone, so a retry
@@ -33,6 +33,11 @@ export function applyCalendarRequestHandler(ctx: AppContext) {
       const outcome = await applyRequest(db, uid, WARNING_PAST);
       if (outcome.status === 'missing') throw new UnrecoverableError('the request no longer exists');
       const skippedPast = Object.keys(outcome.pastWarnings).length;
+      if (outcome.status === 'completed') {
+        calendarDaysApplied.inc(outcome.daysApplied);
+        calendarDaysSkipped.labels('past').inc(skippedPast);
+        calendarRequestsFinished.labels('completed').inc();
+      }
       log.info({ daysApplied: outcome.daysApplied, skippedPast }, 'calendar request applied');
       return { daysApplied: outcome.daysApplied, skippedPast };
     } catch (err) {
@@ -44,8 +49,9 @@ export function applyCalendarRequestHandler(ctx: AppContext) {
       if (final && uid !== '') {
         log.error({ err }, 'calendar request failed for good');
         // If Postgres is down this fails too; the re-enqueuer records the outcome later.
-        await markError(db, uid, describeFailure(reason, job.attemptsMade + 1)).catch((e: unknown) =>
-          log.warn({ err: e }, 'could not record the failure yet'),
+        await markError(db, uid, describeFailure(reason, job.attemptsMade + 1)).then(
+          () => calendarRequestsFinished.labels('error').inc(),
+          (e: unknown) => log.warn({ err: e }, 'could not record the failure yet'),
         );
       } else {
         log.warn({ err }, 'calendar request attempt failed; will retry');

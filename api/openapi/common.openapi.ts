@@ -1,0 +1,166 @@
+import { annotate, registerSchema } from './extend-zod.js';
+import type { OpenAPIRegistry, ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import type { Scope } from '../../shared/auth/scopes.js';
+import { ErrorCode } from '../../shared/errors.js';
+import { PAGE_SIZE } from '../../shared/http/wire.js';
+
+/*
+ * Pieces every operation of the document shares: the error envelope with its code numbers, the
+ * page envelope, the headers, the security schemes, and helpers that document query parameters.
+ * The schemas of requests and answers themselves come from shared/<noun>/<noun>.schema.ts.
+ */
+
+export const errorDetailSchema = z.object({
+  path: z.string().describe('The offending parameter, e.g. days[3].min_stay'),
+  message: z.string(),
+});
+
+/** `{error: {code, message, param?, details?}}` where code is one of `codes`. */
+function errorEnvelope(codes: readonly [number, ...number[]], codeText: string) {
+  return z
+    .object({
+      error: z.object({
+        // zod-to-openapi renders only the first value of a multi-value literal: state them all.
+        code: z.literal(codes).describe(codeText).openapi({ type: 'integer', enum: [...codes] }),
+        message: z.string().describe('Human-readable; never internals'),
+        param: z.string().optional().describe('Code 11: the offending parameter (days[3].min_stay, body, path, Idempotency-Key)'),
+        details: z.array(errorDetailSchema).optional().describe('Code 11 schema failures: every issue found (at most 50)'),
+      }),
+    })
+    .describe('The error envelope: `data` and `error` never appear together');
+}
+
+/** The error envelopes by code, as registered components (so the code numbers show in the document). */
+export function registerErrorSchemas(registry: OpenAPIRegistry) {
+  return {
+    badParam: registerSchema(registry, 'BadParamError', errorEnvelope([ErrorCode.badParam], '11: a parameter is missing, malformed, out of range or names an unknown object')),
+    unauthorized: registerSchema(registry, 'UnauthorizedError', errorEnvelope([ErrorCode.unauthorized], '12: access token missing, unknown or revoked')),
+    forbidden: registerSchema(registry, 'ForbiddenError', errorEnvelope([ErrorCode.appDisabled, ErrorCode.missingScope], '13: the app behind the token is disabled; 14: the token lacks the scope the method needs')),
+    internal: registerSchema(registry, 'InternalError', errorEnvelope([ErrorCode.internal], '0: internal error (details are logged, never sent)')),
+    unavailable: registerSchema(registry, 'UnavailableError', errorEnvelope([ErrorCode.unavailable], '15: a dependency (Postgres, the queue) is unreachable right now; retry later')),
+    rateLimited: registerSchema(registry, 'RateLimitedError', errorEnvelope([ErrorCode.rateLimited], '16: too many requests per minute for this token')),
+  };
+}
+export type ErrorSchemas = ReturnType<typeof registerErrorSchemas>;
+
+const requestIdHeader = z.string().describe('The request id: the X-Request-Id the client sent (1-128 of [A-Za-z0-9_.:@/+=-]) or a generated UUID. It is on every log line of the request.');
+
+export const plainHeaders = z.object({ 'X-Request-Id': requestIdHeader });
+
+/** Headers of every answer of a token-protected method (after the token was recognised). */
+export const rateLimitHeaders = z.object({
+  'X-Request-Id': requestIdHeader,
+  RateLimit: z.string().describe('IETF draft: `limit=1000, remaining=998, reset=42` (reset in seconds)').openapi({ example: 'limit=1000, remaining=998, reset=42' }),
+  'RateLimit-Policy': z.string().describe('`1000;w=60`: requests per 60-second window per token').openapi({ example: '1000;w=60' }),
+});
+
+export const requestHeaders = z.object({
+  'X-Request-Id': z.string().optional().describe('Optional: your own id for this request, echoed back and written on every log line of it. Else one is generated.'),
+});
+
+export function jsonContent(schema: z.ZodType, example?: unknown, examples?: Record<string, { summary: string; value: unknown }>) {
+  return {
+    'application/json': {
+      schema,
+      ...(example !== undefined ? { example } : {}),
+      ...(examples ? { examples } : {}),
+    },
+  };
+}
+
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
+
+/** The error answers of an operation, each with its envelope schema, code numbers and an example. */
+export function errorResponses(
+  e: ErrorSchemas,
+  statuses: readonly ErrorStatus[],
+  texts: Partial<Record<ErrorStatus, { description: string; example: unknown }>> = {},
+): Record<string, ResponseConfig> {
+  const defaults: Record<ErrorStatus, { schema: z.ZodType; description: string; example: unknown; headers?: z.ZodObject }> = {
+    400: { schema: e.badParam, description: 'Code 11: a parameter is missing, malformed or out of range', example: { error: { code: 11, message: 'Invalid parameter page: must be a positive integer', param: 'page', details: [{ path: 'page', message: 'must be a positive integer' }] } } },
+    401: { schema: e.unauthorized, description: 'Code 12: access token missing, unknown or revoked', example: { error: { code: 12, message: 'Access token is missing or invalid' } } },
+    403: { schema: e.forbidden, description: 'Code 13: the app is disabled; code 14: the token lacks the scope', example: { error: { code: 14, message: 'This method requires one of the scopes: tasks' } } },
+    404: { schema: e.badParam, description: 'Code 11: an unknown object, or one of another company', example: { error: { code: 11, message: 'Unknown property_uid pr_x', param: 'property_uid' } } },
+    409: { schema: e.badParam, description: 'Code 11: a conflict', example: { error: { code: 11, message: 'Conflict', param: 'body' } } },
+    413: { schema: e.badParam, description: 'Code 11: the body is larger than BODY_LIMIT_BYTES (default 2 MiB)', example: { error: { code: 11, message: 'Request body too large', param: 'body' } } },
+    415: { schema: e.badParam, description: 'Code 11: a body encoding or charset the service does not read', example: { error: { code: 11, message: 'Unsupported body encoding', param: 'body' } } },
+    429: { schema: e.rateLimited, description: 'Code 16: over the per-token limit; retry after Retry-After seconds', example: { error: { code: 16, message: 'Too many requests: at most 1000 per minute for this token' } }, headers: rateLimitHeaders.extend({ 'Retry-After': z.string().describe('Seconds until the window resets').openapi({ example: '42' }) }) },
+    500: { schema: e.internal, description: 'Code 0: internal error', example: { error: { code: 0, message: 'Internal error' } } },
+    503: { schema: e.unavailable, description: 'Code 15: Postgres or the queue is unreachable right now', example: { error: { code: 15, message: 'Service temporarily unavailable, try again shortly' } } },
+  };
+  const out: Record<string, ResponseConfig> = {};
+  for (const status of statuses) {
+    const d = { ...defaults[status], ...texts[status] };
+    out[String(status)] = { description: d.description, headers: d.headers ?? plainHeaders, content: jsonContent(d.schema, d.example) };
+  }
+  return out;
+}
+
+/** Errors of every token-protected method; add 404/409/413/415 per operation. */
+export const guardedErrors = [400, 401, 403, 429, 500, 503] as const;
+
+export const securitySchemes = {
+  accessToken: { type: 'apiKey', in: 'query', name: 'access_token', description: 'The token as the `access_token` query parameter (what iGMS clients send).' },
+  bearerAuth: { type: 'http', scheme: 'bearer', description: 'The same token as `Authorization: Bearer <token>`.' },
+} as const;
+
+/**
+ * Security of a method that needs any one of `scopes`: either scheme, each alternative naming one
+ * scope (OpenAPI 3.1 lets non-OAuth requirements list roles).
+ */
+export function anyScope(scopes: readonly Scope[]): RouteConfig['security'] {
+  return scopes.flatMap((s): Record<string, string[]>[] => [{ accessToken: [s] }, { bearerAuth: [s] }]);
+}
+
+export const scopesText = (scopes: readonly Scope[]) =>
+  `\n\nScope: ${scopes.length === 1 ? '' : 'any one of '}${scopes.map((s) => `\`${s}\``).join(', ')}.`;
+
+export const pageMetaSchema = z.object({
+  page: z.number().int().min(1).describe('The page asked for'),
+  has_next_page: z.boolean().describe('Exact: true only if the next page holds at least one item'),
+});
+
+/** `{data: [T...], meta: {page, has_next_page}}`, pages of PAGE_SIZE. */
+export const pageOfSchema = (item: z.ZodType) =>
+  z.object({ data: z.array(item).max(PAGE_SIZE).describe(`At most ${PAGE_SIZE} items; a page past the end is []`), meta: pageMetaSchema });
+
+/* Documentation of query parameters whose zod schema parses text into something else. */
+
+export const commaListDoc = (what: string, example: string, items: Record<string, unknown> = { type: 'string' }) => ({
+  type: 'array' as const,
+  items,
+  description: `${what}, comma-separated (a,b,c); blanks are ignored; at most 500 values.`,
+  example: example.split(','),
+  param: { style: 'form' as const, explode: false, example },
+});
+
+export const dateBoundDoc = (description: string, example: string) => ({
+  type: 'string' as const,
+  pattern: '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2})?$',
+  description: `${description} YYYY-MM-DD or YYYY-MM-DD HH:MM:SS, a real date.`,
+  example,
+});
+
+export const pageDoc = {
+  type: 'integer' as const,
+  minimum: 1,
+  maximum: 1_000_000,
+  default: 1,
+  pattern: undefined,
+  description: `1-based page number; ${PAGE_SIZE} items per page.`,
+  example: 1,
+};
+
+/**
+ * The query schema of a route with documentation added to some of its fields. Keys are checked
+ * against the schema's own shape, so a renamed parameter cannot leave a stale entry here.
+ */
+export function documentedQuery<S extends z.ZodObject>(schema: S, docs: { [K in keyof S['shape']]?: Record<string, unknown> }): z.ZodObject {
+  const shape: Record<string, z.ZodType> = { ...schema.shape };
+  for (const [key, meta] of Object.entries(docs)) {
+    const field = shape[key];
+    if (field && meta) shape[key] = annotate(field, meta);
+  }
+  return z.object(shape);
+}

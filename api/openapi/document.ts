@@ -1,0 +1,96 @@
+import './extend-zod.js';
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import type { Config } from '../../shared/config.js';
+import { registerBookingsPaths } from './bookings.openapi.js';
+import { registerCalendarPaths } from './calendar.openapi.js';
+import { registerErrorSchemas, securitySchemes } from './common.openapi.js';
+import { registerOpsPaths } from './ops.openapi.js';
+import { registerTasksPaths } from './tasks.openapi.js';
+
+export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+
+export interface OpenApi {
+  document: OpenApiDocument;
+  /** Every path of the document (`/api/v1/bookings`, `/livez`, ...): the closed set of route labels. */
+  paths: ReadonlySet<string>;
+  /** The zod schema the document declares for an answer, to check real answers against. */
+  responseSchema(method: string, path: string, status: number): z.ZodType | undefined;
+  /** The zod schema of an operation's JSON body. */
+  bodySchema(method: string, path: string): z.ZodType | undefined;
+}
+
+const description = `
+The iGMS ("AirGMS") public API wire format for short-term-rental integrators: same paths, same
+\`access_token\` query parameter, same \`{data, meta}\` / \`{error}\` envelopes, same numeric error codes.
+
+**Envelopes.** Success: \`{"data": ..., "meta": {...}}\` (\`meta\` only on lists). Error:
+\`{"error": {"code": N, "message": "...", "param"?: "...", "details"?: [{path, message}]}}\`.
+
+| code | meaning | HTTP |
+|---|---|---|
+| 0 | internal error (no internals leaked) | 500 |
+| 11 | a parameter is missing, malformed, out of range, or names an unknown object | 400; 404 unknown object; 409 conflict; 413 body too large; 415 unsupported encoding |
+| 12 | access token missing, unknown or revoked | 401 |
+| 13 | the app behind the token is disabled | 403 |
+| 14 | the token lacks the scope the method needs | 403 |
+| 15 | unavailable right now (a dependency is down) | 503 |
+| 16 | too many requests per minute for this token | 429, with Retry-After and RateLimit headers |
+
+**Conventions.** Date-times are \`YYYY-MM-DD HH:MM:SS\`; \`local_*\` fields are the property's wall-clock
+time, \`created_dttm\`, \`updated_dttm\`, \`booked_dttm\` and the request times are UTC. Unknown query
+parameters and body keys are ignored. A token sees only its own company's objects: another
+company's object is answered exactly as one that does not exist (404, code 11). Rate limit: 1000
+requests per minute per token (RATE_LIMIT_PER_MINUTE), shared by all API processes.
+
+**Operations.** \`/livez\`, \`/readyz\`, \`/metrics\`, \`/openapi.json\` and \`/docs\` need no token. The queue
+dashboard (\`/admin/queues\`, bull-board) exists only when ADMIN_TOKEN is set and asks for it (HTTP
+Basic with any user name, or \`Authorization: Bearer\`).
+`.trim();
+
+/** Builds the document from the wire schemas, with the limits this process is configured with. */
+export function buildOpenApi(config: Config): OpenApi {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'accessToken', securitySchemes.accessToken);
+  registry.registerComponent('securitySchemes', 'bearerAuth', securitySchemes.bearerAuth);
+  const errors = registerErrorSchemas(registry);
+  registerBookingsPaths(registry, errors);
+  registerCalendarPaths(registry, errors, config);
+  registerTasksPaths(registry, errors);
+  registerOpsPaths(registry, errors);
+
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: { title: 'property-ops API', version: '1.0.0', description },
+    tags: [
+      { name: 'Bookings', description: 'Reservations of the company\'s properties' },
+      { name: 'Calendar', description: 'Prices, availability, minimum stay and notes per day, applied by workers' },
+      { name: 'Tasks', description: 'Cleaning and maintenance tasks' },
+      { name: 'Operations', description: 'Health, metrics and this documentation; no token' },
+    ],
+  });
+
+  const schemas = new Map<string, z.ZodType>();
+  const bodies = new Map<string, z.ZodType>();
+  const paths = new Set<string>();
+  for (const def of registry.definitions) {
+    if (def.type !== 'route') continue;
+    paths.add(def.route.path);
+    const body = def.route.request?.body?.content['application/json'];
+    if (body && 'schema' in body && body.schema instanceof z.ZodType) bodies.set(`${def.route.method} ${def.route.path}`, body.schema);
+    for (const [status, response] of Object.entries(def.route.responses)) {
+      if (!('content' in response) || !response.content) continue;
+      const media = Object.values(response.content)[0];
+      const schema = media && 'schema' in media ? media.schema : undefined;
+      if (schema instanceof z.ZodType) {
+        schemas.set(`${def.route.method} ${def.route.path} ${status}`, schema);
+      }
+    }
+  }
+  return {
+    document,
+    paths,
+    responseSchema: (method, path, status) => schemas.get(`${method.toLowerCase()} ${path} ${status}`),
+    bodySchema: (method, path) => bodies.get(`${method.toLowerCase()} ${path}`),
+  };
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** Answers of the operations endpoints GET /livez and GET /readyz (no token). */
+
+export const livenessSchema = z.object({
+  data: z.object({ status: z.literal('live') }),
+});
+export type Liveness = z.infer<typeof livenessSchema>;
+
+export const dependencies = ['postgres', 'queue'] as const;
+export type Dependency = (typeof dependencies)[number];
+
+export const readinessSchema = z.object({
+  data: z.object({
+    status: z.literal('ready'),
+    checks: z
+      .object({ postgres: z.literal('ok'), queue: z.literal('ok') })
+      .describe('Each dependency answered within HEALTH_TIMEOUT_MS: Postgres `select 1`, the queue its job counts'),
+  }),
+});
+export type Readiness = z.infer<typeof readinessSchema>;

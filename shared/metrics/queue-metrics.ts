@@ -1,0 +1,32 @@
+import type { Queue } from 'bullmq';
+import { metricsRegistry, queueJobs, queueStates, queueUp } from './metrics.js';
+
+/**
+ * Reads the job counts of each queue into the gauges, each read bounded by `timeoutMs`: a scrape
+ * must answer even when the queue does not.
+ */
+export async function refreshQueueGauges(queues: readonly Queue[], timeoutMs: number): Promise<void> {
+  await Promise.all(
+    queues.map(async (queue) => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('queue counts timed out')), timeoutMs);
+      });
+      try {
+        const counts = await Promise.race([queue.getJobCounts(...queueStates), timeout]);
+        for (const state of queueStates) queueJobs.labels(queue.name, state).set(counts[state] ?? 0);
+        queueUp.labels(queue.name).set(1);
+      } catch {
+        queueUp.labels(queue.name).set(0);
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+}
+
+/** The Prometheus text of this process, with the queue gauges read now. */
+export async function renderMetrics(queues: readonly Queue[], timeoutMs: number): Promise<{ contentType: string; body: string }> {
+  await refreshQueueGauges(queues, timeoutMs);
+  return { contentType: metricsRegistry.contentType, body: await metricsRegistry.metrics() };
+}

@@ -1,0 +1,328 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import type { Router } from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { apiRouters } from '../../api/app.js';
+import { buildOpenApi, type OpenApi } from '../../api/openapi/document.js';
+import { opsRoutes } from '../../api/routes/ops.routes.js';
+import { setAppDisabled } from '../../shared/auth/token.repository.js';
+import { connectDatabase, type Database } from '../../shared/db/client.js';
+import { bookingsQuerySchema } from '../../shared/bookings/bookings.schema.js';
+import { calendarDataQuerySchema, requestStatusQuerySchema } from '../../shared/calendar/calendar.schema.js';
+import { tasksQuerySchema } from '../../shared/tasks/tasks.schema.js';
+import { startTestApi, type TestApi } from '../support/api.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { bookingRow, createBookings, createCompany, createProperty, createTask, createTeamMember, createToken } from '../support/factories.js';
+import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
+
+/*
+ * The OpenAPI document is valid OpenAPI 3.1, documents every route the app serves, and every
+ * answer the API really gives (success and error, on every endpoint) parses with the zod schema
+ * the document declares for that status, key for key.
+ */
+
+type Doc = { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, any> } };
+type Res = { status: number; body: any; headers: Headers };
+
+let tdb: TestDatabase;
+let p: Pipeline;
+let api: TestApi;
+let openapi: OpenApi;
+let served: Doc;
+const seen = new Set<string>();
+const w = {} as {
+  company: string; property: string; all: string; tasksOnly: string; disabled: string; calendarOnly: string;
+  task: string; completedTask: string; cleaner: string; requestUid: string; requestUid2: string;
+};
+const allScopes = ['messaging', 'smart-locks', 'calendar-control', 'listings', 'tasks'] as const;
+
+async function call(target: TestApi, method: 'GET' | 'POST', path: string, opts: { token?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Res> {
+  const res = await fetch(target.baseUrl + path, {
+    method,
+    headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+    ...(opts.body !== undefined ? { body: opts.body } : {}),
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* text answers: metrics, docs */
+  }
+  return { status: res.status, body, headers: res.headers };
+}
+
+/** The answer must be declared for its status, and parse with that schema without losing a key. */
+function expectDeclared(method: string, path: string, res: Res, status?: number) {
+  if (status !== undefined) expect(res.status, JSON.stringify(res.body)).toBe(status);
+  const schema = openapi.responseSchema(method, path, res.status);
+  expect(schema, `${method} ${path} answered ${res.status}, which the document does not declare: ${JSON.stringify(res.body)}`).toBeDefined();
+  const parsed = (schema as z.ZodType).safeParse(res.body);
+  expect(parsed.success, `${method} ${path} ${res.status}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+  // zod drops undeclared keys: equality proves the answer has none.
+  expect(parsed.data).toEqual(res.body);
+  expect(res.headers.get('x-request-id')).toBeTruthy();
+  seen.add(`${method.toLowerCase()} ${path} ${res.status}`);
+}
+
+const batchPath = '/api/v1/set-calendar-batch';
+/** Each token-protected operation, with a token of the company that lacks its scope. */
+const guardedOps: Array<{ method: 'GET' | 'POST'; path: string; body?: unknown; wrongScope: 'calendarOnly' | 'tasksOnly' }> = [
+  { method: 'GET', path: '/api/v1/bookings', wrongScope: 'calendarOnly' },
+  { method: 'POST', path: batchPath, body: { property_uid: 'x', days: [] }, wrongScope: 'tasksOnly' },
+  { method: 'GET', path: '/api/v1/get-request-status?request_uid=rq_x', wrongScope: 'tasksOnly' },
+  { method: 'GET', path: '/api/v1/get-calendar-data?property_uid=x&from_date=2030-01-01&to_date=2030-01-02', wrongScope: 'tasksOnly' },
+  { method: 'GET', path: '/api/v1/tasks', wrongScope: 'calendarOnly' },
+  { method: 'POST', path: '/api/v1/update-task', body: { task_uid: 'x' }, wrongScope: 'calendarOnly' },
+];
+const pathOf = (url: string) => url.split('?')[0] as string;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  p = await startPipeline(tdb, 'redis', { CALENDAR_MAX_DAYS: '20', CALENDAR_CHUNK_DAYS: '5', BODY_LIMIT_BYTES: '4096' });
+  api = p.api;
+  openapi = buildOpenApi(api.ctx.config);
+  const db = tdb.database.db;
+  w.company = await createCompany(db);
+  w.property = await createProperty(db, w.company, { timeZone: 'Europe/Lisbon' });
+  w.all = (await createToken(db, w.company, allScopes)).token;
+  w.tasksOnly = (await createToken(db, w.company, ['tasks'])).token;
+  w.calendarOnly = (await createToken(db, w.company, ['calendar-control'])).token;
+  const disabled = await createToken(db, w.company, allScopes);
+  await setAppDisabled(db, w.company, disabled.appUid, true);
+  w.disabled = disabled.token;
+  await createBookings(db, [bookingRow(w.company, w.property, { doorAccessCode: '7312' }), bookingRow(w.company, w.property, { doorAccessCode: null })]);
+  w.cleaner = await createTeamMember(db, w.company);
+  w.task = (await createTask(db, w.company, w.property)).taskUid;
+  w.completedTask = (await createTask(db, w.company, w.property, { taskStatus: 'completed', teamMemberUid: w.cleaner })).taskUid;
+  await p.startWorkers(1);
+  const dates = futureDates(8);
+  const res = await api.post(batchPath, { property_uid: w.property, days: dates.map((date, i) => ({ date, price: 100 + i, currency: 'usd' })) }, w.all);
+  [w.requestUid, w.requestUid2] = res.body.data.request_uids;
+  await waitForFinal(api, w.all, res.body.data.request_uids);
+  served = (await api.get('/openapi.json')).body;
+});
+afterAll(async () => {
+  await p?.close();
+  await tdb?.drop();
+});
+
+describe('the document', () => {
+  it('is valid OpenAPI 3.1 and is what GET /openapi.json serves', async () => {
+    const result = await new Validator().validate(structuredClone(served));
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect((served as any).openapi).toBe('3.1.0');
+    expect(served).toEqual(JSON.parse(JSON.stringify(openapi.document)));
+  });
+
+  it('documents every route the app serves, and no other', () => {
+    const routes = (router: Router, base: string) =>
+      (router.stack as Array<{ route?: { path: string; methods: Record<string, boolean> } }>).flatMap((l) =>
+        l.route ? Object.keys(l.route.methods).map((m) => `${m} ${base}${l.route?.path}`) : [],
+      );
+    const served = [
+      ...apiRouters.flatMap((make) => routes(make(api.ctx), '/api/v1')),
+      ...routes(opsRoutes(api.ctx, openapi, { isDraining: () => false }), ''),
+    ].sort();
+    const documented = Object.entries(openapi.document.paths ?? {}).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`)).sort();
+    expect(documented).toEqual(served);
+  });
+
+  it('declares every query parameter the query schemas read', () => {
+    const queries: Record<string, z.ZodObject> = {
+      '/api/v1/bookings': bookingsQuerySchema,
+      '/api/v1/get-request-status': requestStatusQuerySchema,
+      '/api/v1/get-calendar-data': calendarDataQuerySchema,
+      '/api/v1/tasks': tasksQuerySchema,
+    };
+    for (const [path, schema] of Object.entries(queries)) {
+      const params = (served.paths[path]?.get.parameters as any[]).filter((x) => x.in === 'query');
+      expect(params.map((x) => x.name).sort(), path).toEqual(Object.keys(schema.shape).sort());
+      for (const param of params) expect(param.description, `${path} ${param.name}`).toBeTruthy();
+    }
+  });
+
+  it('gives every token-protected operation both security schemes and the error codes of each status', () => {
+    const codes: Record<string, number[]> = { 400: [11], 401: [12], 403: [13, 14], 404: [11], 409: [11], 413: [11], 415: [11], 429: [16], 500: [0], 503: [15] };
+    expect(Object.keys((served as any).components.securitySchemes).sort()).toEqual(['accessToken', 'bearerAuth']);
+    for (const [path, item] of Object.entries(served.paths)) {
+      for (const op of Object.values(item)) {
+        if (path.startsWith('/api/v1/')) {
+          const schemes = new Set((op.security as Record<string, string[]>[]).flatMap((r) => Object.keys(r)));
+          expect([...schemes].sort(), path).toEqual(['accessToken', 'bearerAuth']);
+          for (const s of [401, 403, 429, 500, 503]) expect(op.responses[s], `${path} ${s}`).toBeDefined();
+        }
+        for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
+          if (Number(status) < 400) continue;
+          const ref: string = response.content['application/json'].schema.$ref;
+          const schema = served.components.schemas[ref.split('/').pop() as string];
+          expect(schema.properties.error.properties.code.enum, `${path} ${status}`).toEqual(codes[status]);
+        }
+      }
+    }
+  });
+
+  it('has examples that parse with the schemas they illustrate', () => {
+    let checked = 0;
+    for (const [path, item] of Object.entries(served.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const body = op.requestBody?.content?.['application/json'];
+        if (body) {
+          expect(body.example, `${method} ${path} body example`).toBeDefined();
+          expect(openapi.bodySchema(method, path)?.safeParse(body.example).success, `${method} ${path} body example`).toBe(true);
+          checked++;
+        }
+        for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
+          const media = response.content?.['application/json'];
+          if (!media) continue;
+          const examples = media.examples ? Object.values(media.examples).map((e: any) => e.value) : [media.example];
+          expect(examples.length, `${method} ${path} ${status}`).toBeGreaterThan(0);
+          for (const example of examples) {
+            if (path === '/openapi.json') continue;
+            const parsed = openapi.responseSchema(method, path, Number(status))?.safeParse(example);
+            expect(parsed?.success, `${method} ${path} ${status} example: ${JSON.stringify(parsed?.error?.issues)}`).toBe(true);
+            expect(parsed?.data).toEqual(example);
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+  });
+
+  it('keeps the recorded decisions of the schemas as descriptions', () => {
+    const task = served.components.schemas.UpdateTaskBody;
+    expect(task.properties.hr.description).toContain('rounds to the nearest second');
+    expect(task.properties.cleaner_uid.description).toContain('"" unassigns');
+    expect(served.components.schemas.Booking.properties.door_access_code.description).toContain('smart-locks');
+    expect(served.components.schemas.SetCalendarBatchBody.properties.days.maxItems).toBe(20);
+  });
+});
+
+describe('real answers match the declared schemas', () => {
+  it('bookings: a page with and without door codes, and bad parameters', async () => {
+    const withCodes = await call(api, 'GET', '/api/v1/bookings', { token: w.all });
+    expectDeclared('get', '/api/v1/bookings', withCodes, 200);
+    expect(withCodes.body.data.map((b: any) => b.door_access_code).sort()).toEqual(['7312', null]);
+    const calendarToken = (await createToken(tdb.database.db, w.company, ['messaging'])).token;
+    const without = await call(api, 'GET', `/api/v1/bookings?access_token=${calendarToken}&order_by_created_dttm=true&from_date=2030-01-01`);
+    expectDeclared('get', '/api/v1/bookings', without, 200);
+    expect(without.body.data[0]).not.toHaveProperty('door_access_code');
+    expectDeclared('get', '/api/v1/bookings', await call(api, 'GET', '/api/v1/bookings?platform_type=airbnb,myspace', { token: w.all }), 400);
+  });
+
+  it('set-calendar-batch: accepted, malformed, unknown property, reused key, too large, bad encoding', async () => {
+    const [d1, d2] = futureDates(2, 30);
+    const body = JSON.stringify({ property_uid: w.property, days: [{ date: d1, price: 10, currency: 'eur' }, { date: d2 }, { date: '2020-01-01', min_stay: 2 }] });
+    expectDeclared('post', batchPath, await call(api, 'POST', batchPath, { token: w.all, body, headers: { 'idempotency-key': 'k-1' } }), 200);
+    expectDeclared('post', batchPath, await call(api, 'POST', batchPath, { token: w.all, body: JSON.stringify({ property_uid: w.property, days: [{ date: d1 }] }), headers: { 'idempotency-key': 'k-1' } }), 409);
+    expectDeclared('post', batchPath, await call(api, 'POST', batchPath, { token: w.all, body: JSON.stringify({ property_uid: w.property, days: [{ date: d1, min_stay: 0 }] }) }), 400);
+    expectDeclared('post', batchPath, await call(api, 'POST', batchPath, { token: w.all, body: '{"property_uid": ' }), 400);
+    expectDeclared('post', batchPath, await call(api, 'POST', batchPath, { token: w.all, body: JSON.stringify({ property_uid: 'pr_nope', days: [] }) }), 404);
+    expectDeclared('post', batchPath, await call(api, 'POST', batchPath, { token: w.all, body: JSON.stringify({ property_uid: w.property, days: [], pad: 'x'.repeat(5000) }) }), 413);
+    expectDeclared('post', batchPath, await call(api, 'POST', batchPath, { token: w.all, body, headers: { 'content-encoding': 'x-squash' } }), 415);
+  });
+
+  it('get-request-status: one, a list, unknown, missing', async () => {
+    const path = '/api/v1/get-request-status';
+    const one = await call(api, 'GET', `${path}?request_uid=${w.requestUid}`, { token: w.all });
+    expectDeclared('get', path, one, 200);
+    expect(one.body.data.request_status).toBe('completed');
+    const many = await call(api, 'GET', `${path}?request_uids=${w.requestUid2},${w.requestUid}`, { token: w.all });
+    expectDeclared('get', path, many, 200);
+    expect(many.body.data.map((s: any) => s.request_uid)).toEqual([w.requestUid2, w.requestUid]);
+    expectDeclared('get', path, await call(api, 'GET', `${path}?request_uids=${w.requestUid},rq_nope`, { token: w.all }), 404);
+    expectDeclared('get', path, await call(api, 'GET', path, { token: w.all }), 400);
+  });
+
+  it('get-calendar-data: a range, a bad range, an unknown property', async () => {
+    const path = '/api/v1/get-calendar-data';
+    const [from, to] = [futureDates(1)[0], futureDates(1, 10)[0]];
+    const res = await call(api, 'GET', `${path}?property_uid=${w.property}&from_date=${from}&to_date=${to}`, { token: w.all });
+    expectDeclared('get', path, res, 200);
+    expect(res.body.data).toHaveLength(9);
+    expect(res.body.data[0]).toMatchObject({ price: 100, currency: 'USD', request_uid: w.requestUid });
+    expect(res.body.data[8]).toMatchObject({ price: null, request_uid: null });
+    expectDeclared('get', path, await call(api, 'GET', `${path}?property_uid=${w.property}&from_date=2030-01-01&to_date=2032-01-01`, { token: w.all }), 400);
+    expectDeclared('get', path, await call(api, 'GET', `${path}?property_uid=pr_nope&from_date=2030-01-01&to_date=2030-01-02`, { token: w.all }), 404);
+  });
+
+  it('tasks and update-task: pages, changes, refusals', async () => {
+    expectDeclared('get', '/api/v1/tasks', await call(api, 'GET', `/api/v1/tasks?property_uids=${w.property}`, { token: w.all }), 200);
+    expectDeclared('get', '/api/v1/tasks', await call(api, 'GET', '/api/v1/tasks?page=0', { token: w.all }), 400);
+    const path = '/api/v1/update-task';
+    const updated = await call(api, 'POST', path, { token: w.all, body: JSON.stringify({ task_uid: w.task, cleaner_uid: w.cleaner, hr: 2, description: '' }) });
+    expectDeclared('post', path, updated, 200);
+    expect(updated.body.data[0]).toMatchObject({ team_member_uid: w.cleaner, task_status: 'assigned', description: null });
+    expectDeclared('post', path, await call(api, 'POST', path, { token: w.all, body: JSON.stringify({ task_uid: w.task, hr: -1 }) }), 400);
+    expectDeclared('post', path, await call(api, 'POST', path, { token: w.all, body: JSON.stringify({ task_uid: 'tk_nope' }) }), 404);
+    expectDeclared('post', path, await call(api, 'POST', path, { token: w.all, body: JSON.stringify({ task_uid: w.completedTask, cleaner_uid: '' }) }), 409);
+    expectDeclared('post', path, await call(api, 'POST', path, { token: w.all, body: JSON.stringify({ task_uid: w.task, description: 'x'.repeat(5000) }) }), 413);
+    expectDeclared('post', path, await call(api, 'POST', path, { token: w.all, body: '{}', headers: { 'content-encoding': 'x-squash' } }), 415);
+  });
+
+  it('every token-protected operation: no token, unknown token, missing scope, disabled app', async () => {
+    for (const op of guardedOps) {
+      const body = op.body === undefined ? undefined : JSON.stringify(op.body);
+      expectDeclared(op.method, pathOf(op.path), await call(api, op.method, op.path, { ...(body ? { body } : {}) }), 401);
+      expectDeclared(op.method, pathOf(op.path), await call(api, op.method, op.path, { token: 'not-a-token', ...(body ? { body } : {}) }), 401);
+      const scope = await call(api, op.method, op.path, { token: w[op.wrongScope], ...(body ? { body } : {}) });
+      expectDeclared(op.method, pathOf(op.path), scope, 403);
+      expect(scope.body.error.code).toBe(14);
+      const disabled = await call(api, op.method, op.path, { token: w.disabled, ...(body ? { body } : {}) });
+      expectDeclared(op.method, pathOf(op.path), disabled, 403);
+      expect(disabled.body.error.code).toBe(13);
+    }
+  });
+
+  it('every token-protected operation: rate limited, internal error, dependency down', async () => {
+    const limited = await startTestApi(tdb, { env: { RATE_LIMIT_PER_MINUTE: '1' }, ctx: { calendarJobs: api.ctx.calendarJobs } });
+    const token = (await createToken(tdb.database.db, w.company, allScopes)).token;
+    // A database that throws a plain bug at the first query (500), and one that is not there (503).
+    const buggy = new Proxy({}, { get: () => { throw new Error('bug'); } }) as Database['db'];
+    const deadDb = connectDatabase('postgres://postgres@127.0.0.1:1/nowhere', { max: 1 });
+    const broken = await startTestApi(tdb, { ctx: { database: { ...tdb.database, db: buggy }, calendarJobs: api.ctx.calendarJobs } });
+    const down = await startTestApi(tdb, { ctx: { database: deadDb, calendarJobs: api.ctx.calendarJobs } });
+    try {
+      await call(limited, 'GET', '/api/v1/tasks', { token });
+      for (const op of guardedOps) {
+        const body = op.body === undefined ? {} : { body: JSON.stringify(op.body) };
+        const res = await call(limited, op.method, op.path, { token, ...body });
+        expectDeclared(op.method, pathOf(op.path), res, 429);
+        expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+        expectDeclared(op.method, pathOf(op.path), await call(broken, op.method, op.path, { token, ...body }), 500);
+        expectDeclared(op.method, pathOf(op.path), await call(down, op.method, op.path, { token, ...body }), 503);
+      }
+    } finally {
+      await Promise.all([limited.close(), broken.close(), down.close()]);
+      await deadDb.close();
+    }
+  });
+
+  it('operations endpoints: livez, readyz up and down, metrics, openapi.json, docs', async () => {
+    expectDeclared('get', '/livez', await call(api, 'GET', '/livez'), 200);
+    expectDeclared('get', '/readyz', await call(api, 'GET', '/readyz'), 200);
+    const queueDown = await startTestApi(tdb, { ctx: { calendarJobs: { ...api.ctx.calendarJobs, ping: () => Promise.reject(new Error('down')) } } });
+    try {
+      expectDeclared('get', '/readyz', await call(queueDown, 'GET', '/readyz'), 503);
+    } finally {
+      await queueDown.close();
+    }
+    const metrics = await call(api, 'GET', '/metrics');
+    expectDeclared('get', '/metrics', metrics, 200);
+    expect(metrics.headers.get('content-type')).toContain('text/plain');
+    expectDeclared('get', '/openapi.json', await call(api, 'GET', '/openapi.json'), 200);
+    const docs = await call(api, 'GET', '/docs');
+    expectDeclared('get', '/docs', docs, 200);
+    expect(docs.headers.get('content-type')).toContain('text/html');
+    for (const op of Object.values(served.paths).flatMap((item) => Object.values(item))) expect(docs.body).toContain(`id="${op.operationId}"`);
+  });
+
+  it('produced every answer the document declares', () => {
+    const declared = Object.entries(served.paths).flatMap(([path, item]) =>
+      Object.entries(item).flatMap(([method, op]) => Object.keys(op.responses).map((status) => `${method} ${path} ${status}`)),
+    );
+    expect(declared.filter((d) => !seen.has(d))).toEqual([]);
+  });
+});

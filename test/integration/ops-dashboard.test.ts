@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi } from '../support/api.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { createCompany, createProperty, createToken } from '../support/factories.js';
+import { futureDates, startPipeline, type Pipeline } from '../support/pipeline.js';
+
+const ADMIN = 'admin-token-for-the-dashboard-1';
+const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+let tdb: TestDatabase;
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+});
+afterAll(async () => {
+  await tdb?.drop();
+});
+
+describe('/admin/queues without ADMIN_TOKEN', () => {
+  it('does not exist: 404 like any unknown path, whatever credentials are sent', async () => {
+    const api = await startTestApi(tdb);
+    try {
+      const attempts: Array<Record<string, string>> = [{}, { authorization: basic('admin', ADMIN) }, { authorization: 'Bearer anything-at-all-here' }];
+      for (const headers of attempts) {
+        const res = await fetch(`${api.baseUrl}/admin/queues`, { headers });
+        expect(res.status).toBe(404);
+        expect(((await res.json()) as any).error.code).toBe(11);
+      }
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe.each(['redis', 'postgres'] as const)('/admin/queues with ADMIN_TOKEN, queue on %s', (kind) => {
+  let p: Pipeline;
+  beforeAll(async () => {
+    p = await startPipeline(tdb, kind, { ADMIN_TOKEN: ADMIN });
+    const company = await createCompany(tdb.database.db);
+    const property = await createProperty(tdb.database.db, company);
+    const token = (await createToken(tdb.database.db, company, ['calendar-control'])).token;
+    const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: property, days: futureDates(2).map((date) => ({ date, min_stay: 2 })) }, token);
+    expect(res.status).toBe(200);
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  it('asks for the admin token (HTTP Basic) and refuses a wrong one', async () => {
+    for (const authorization of [undefined, basic('admin', 'wrong-token-wrong-token'), 'Bearer wrong-token-wrong-token', basic('admin', '')]) {
+      const headers: Record<string, string> = authorization ? { authorization } : {};
+      const res = await fetch(`${p.api.baseUrl}/admin/queues`, { headers });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
+      expect(((await res.json()) as any).error.code).toBe(12);
+    }
+  });
+
+  it('serves the dashboard page, its assets and its API with the token, as Basic or Bearer', async () => {
+    const page = await fetch(`${p.api.baseUrl}/admin/queues`, { headers: { authorization: basic('anyone', ADMIN) } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('<base href="/admin/queues/" />');
+    const asset = /src="(static\/js\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(asset).toBeDefined();
+    const assetUrl = `${p.api.baseUrl}/admin/queues/${asset}`;
+    expect((await fetch(assetUrl, { headers: { authorization: basic('anyone', ADMIN) } })).status).toBe(200);
+    expect((await fetch(assetUrl)).status).toBe(401);
+
+    const res = await fetch(`${p.api.baseUrl}/admin/queues/api/queues?activeQueue=calendar&status=latest&page=1&jobsPerPage=10`, { headers: { authorization: `Bearer ${ADMIN}` } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    const calendar = body.queues.find((q: any) => q.name.endsWith('calendar'));
+    expect(calendar).toBeDefined();
+    expect(calendar.counts.waiting).toBe(1);
+    expect(calendar.jobs).toHaveLength(1);
+  });
+});

@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRequests } from '../../shared/calendar/calendar.repository.js';
+import type { AppContext } from '../../shared/context.js';
+import { createCalendarJobs } from '../../shared/queue/calendar-jobs.js';
+import { jobRegistry } from '../../shared/queue/registry.js';
+import { startWorker, type RunningWorker } from '../../worker/worker.js';
+import { startTestApi, testConfig, type TestApi } from '../support/api.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
+import { fastQueueEnv, futureDates, waitForFinal } from '../support/pipeline.js';
+import { testQueueConnection, type TestQueue } from '../support/queue.js';
+import { captureLogs, until, type CapturedLogs } from './ops.fixture.js';
+
+/*
+ * What the logs hold, read from a real logger writing into memory: the request id on every line of
+ * a request, the request uid on every line of a job, and never a token or a door code.
+ */
+
+const DOOR_CODE = 'DOOR-7731-XYZ';
+const ADMIN = 'admin-token-kept-out-of-logs-9';
+
+let tdb: TestDatabase;
+let queue: TestQueue;
+let apiLogs: CapturedLogs;
+let jobLogs: CapturedLogs;
+let api: TestApi;
+let worker: RunningWorker;
+let company: string;
+let property: string;
+let token: string;
+let lockToken: string;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  queue = testQueueConnection(tdb, 'redis');
+  const env = { ...fastQueueEnv, ADMIN_TOKEN: ADMIN };
+  const calendarJobs = createCalendarJobs(queue.conn, jobRegistry(testConfig(env)));
+  apiLogs = captureLogs();
+  jobLogs = captureLogs();
+  api = await startTestApi(tdb, { env, ctx: { logger: apiLogs.logger, calendarJobs } });
+  const workerCtx: AppContext = { ...api.ctx, logger: jobLogs.logger };
+  worker = await startWorker(workerCtx, queue.conn);
+  const db = tdb.database.db;
+  company = await createCompany(db);
+  property = await createProperty(db, company);
+  token = (await createToken(db, company, ['calendar-control', 'messaging'])).token;
+  lockToken = (await createToken(db, company, ['smart-locks'])).token;
+  await createBookings(db, [bookingRow(company, property, { doorAccessCode: DOOR_CODE })]);
+});
+afterAll(async () => {
+  await worker?.close();
+  await api?.close();
+  await api?.ctx.calendarJobs.close();
+  await queue?.cleanup();
+  await tdb?.drop();
+});
+
+/** The lines logged from sending a request to a moment after its answer (no other request runs). */
+async function linesOf(send: () => Promise<Response>): Promise<{ res: Response; lines: Array<Record<string, any>> }> {
+  const from = apiLogs.lines().length;
+  const res = await send();
+  await res.arrayBuffer();
+  await until('the request line', () => apiLogs.lines().slice(from).some((l) => l.res));
+  return { res, lines: apiLogs.lines().slice(from) };
+}
+
+describe('request logs', () => {
+  it('put the client X-Request-Id on every line of the request, services included, and echo it', async () => {
+    // A queue that cannot take the job makes the service log a warning inside the request.
+    const down = await startTestApi(tdb, {
+      env: fastQueueEnv,
+      ctx: { logger: apiLogs.logger, calendarJobs: { ...api.ctx.calendarJobs, enqueue: () => Promise.reject(new Error('queue down')) } },
+    });
+    try {
+      const { res, lines } = await linesOf(() =>
+        fetch(`${down.baseUrl}/api/v1/set-calendar-batch?access_token=${token}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-request-id': 'trace-abc-123' },
+          body: JSON.stringify({ property_uid: property, days: [{ date: futureDates(1)[0], min_stay: 2 }] }),
+        }),
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-request-id')).toBe('trace-abc-123');
+      expect(lines.map((l) => l.msg)).toContain('queue unreachable after commit; the re-enqueuer will add these requests');
+      expect(lines.length).toBeGreaterThanOrEqual(2);
+      for (const line of lines) expect(line.reqId, JSON.stringify(line)).toBe('trace-abc-123');
+      const done = lines.find((l) => l.res);
+      expect(done).toMatchObject({ level: 30, req: { method: 'POST', url: '/api/v1/set-calendar-batch?access_token=[redacted]' }, res: { statusCode: 200 } });
+      expect(done?.responseTime).toBeTypeOf('number');
+    } finally {
+      await down.close();
+    }
+  });
+
+  it('generates an id when none (or an unusable one) is sent, distinct per request, on error lines too', async () => {
+    const ids = new Set<string>();
+    for (const given of [undefined, 'has spaces in it', 'x'.repeat(200)]) {
+      const { res, lines } = await linesOf(() => fetch(`${api.baseUrl}/api/v1/bookings?page=zero`, { headers: { authorization: `Bearer ${token}`, ...(given ? { 'x-request-id': given } : {}) } }));
+      const id = res.headers.get('x-request-id') as string;
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      ids.add(id);
+      for (const line of lines) expect(line.reqId).toBe(id);
+      expect(lines.find((l) => l.res)).toMatchObject({ errorCode: 11, res: { statusCode: 400 } });
+    }
+    expect(ids.size).toBe(3);
+  });
+
+  it('never contain a token (query or header), the admin token or a door code', async () => {
+    const before = apiLogs.raw().length;
+    const bogus = 'bogus-secret-token-that-is-long-123';
+    const answers = [
+      await fetch(`${api.baseUrl}/api/v1/bookings?access_token=${lockToken}&page=1`),
+      await fetch(`${api.baseUrl}/api/v1/bookings`, { headers: { authorization: `Bearer ${lockToken}` } }),
+      await fetch(`${api.baseUrl}/api/v1/bookings?page=1&access_token=${bogus}`),
+      await fetch(`${api.baseUrl}/api/v1/bookings?Access_Token=${bogus}`),
+      await fetch(`${api.baseUrl}/no/such/path?access_token=${bogus}`, { headers: { authorization: `Bearer ${bogus}` } }),
+      await fetch(`${api.baseUrl}/admin/queues`, { headers: { authorization: `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}` } }),
+      await fetch(`${api.baseUrl}/admin/queues`, { headers: { authorization: `Bearer ${ADMIN}x` } }),
+    ];
+    const bodies = await Promise.all(answers.map((r) => r.text()));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 401, 401, 404, 200, 401]);
+    expect(bodies[0]).toContain(DOOR_CODE);
+    await until('every request line', () => apiLogs.lines().filter((l) => l.res).length >= 7);
+    const logged = apiLogs.raw().slice(before);
+    expect(logged).toContain('access_token=[redacted]');
+    for (const secret of [lockToken, token, bogus, ADMIN, DOOR_CODE, Buffer.from(`admin:${ADMIN}`).toString('base64')]) {
+      expect(logged).not.toContain(secret);
+    }
+    expect(apiLogs.raw()).not.toContain(DOOR_CODE);
+  });
+});
+
+describe('job logs', () => {
+  it('put the request uid on every line of a job, retries and failures included', async () => {
+    const res = await api.post('/api/v1/set-calendar-batch', { property_uid: property, days: futureDates(3).map((date) => ({ date, price: 80, currency: 'EUR' })) }, token);
+    expect(res.status).toBe(200);
+    // A request that cannot be applied (a price too large for its column) logs each attempt.
+    const [failing] = await insertRequests(tdb.database.db, company, property, [[{ date: futureDates(1)[0] as string, price: 1e15, currency: 'EUR', is_available: null, min_stay: null, notes: null }]], [{}]);
+    await api.ctx.calendarJobs.enqueue([failing as string]);
+    const uids = [...res.body.data.request_uids, failing];
+    await waitForFinal(api, token, uids);
+
+    const lines = jobLogs.lines().filter((l) => l.jobId !== undefined || l.requestUid !== undefined);
+    const applied = lines.filter((l) => l.msg === 'calendar request applied');
+    expect(applied.map((l) => l.requestUid)).toEqual(expect.arrayContaining(res.body.data.request_uids));
+    const attempts = lines.filter((l) => l.requestUid === failing);
+    expect(attempts.map((l) => l.msg)).toEqual([
+      'calendar request attempt failed; will retry',
+      'calendar request attempt failed; will retry',
+      'calendar request failed for good',
+    ]);
+    for (const line of lines) {
+      expect(line.requestUid, JSON.stringify(line)).toBe(line.jobId);
+      expect(line.requestUid).toMatch(/^rq_/);
+    }
+    // The raw text too: each key once per line (the handler's own binding and the job context merge).
+    for (const raw of jobLogs.raw().split('\n').filter((l) => l.includes('"jobId"'))) {
+      expect(raw.match(/"requestUid"/g)).toHaveLength(1);
+    }
+  });
+});
