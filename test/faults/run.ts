@@ -89,6 +89,8 @@ function serviceEnv(databaseUrl: string, redisUrl: string, apiPort: number): Rec
     RATE_LIMIT_PER_MINUTE: '1000000',
     CALENDAR_CHUNK_DAYS: String(CHUNK_DAYS),
     SHUTDOWN_TIMEOUT_MS: '5000',
+    // Each worker serves metrics on a port of its own: several on one machine must not collide.
+    METRICS_PORT: '0',
   };
 }
 
