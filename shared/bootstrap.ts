@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { connectDatabase } from './db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
-import { migrateDatabase } from './db/migrate.js';
+import { migrateWhenReachable } from './db/migrate.js';
 import type { Logger } from './logger.js';
 import { createCalendarJobs } from './queue/calendar-jobs.js';
 import { queueConnectionFor, type QueueConnection } from './queue/connection.js';
@@ -25,6 +25,16 @@ export function createRedis(url: string): Redis {
   return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true });
 }
 
+/** A warning logged at most once per `everyMs`, for failures that repeat on every request. */
+function throttledWarn(logger: Logger, msg: string, everyMs = 5000): (err: unknown) => void {
+  let last = 0;
+  return (err) => {
+    if (Date.now() - last < everyMs) return;
+    last = Date.now();
+    logger.warn({ err }, msg);
+  };
+}
+
 /**
  * Resolves the database (given, or an embedded one under DATA_DIR), migrates it under an advisory
  * lock, and builds the services both process kinds use.
@@ -37,7 +47,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     databaseUrl = embeddedDb.url;
   }
   try {
-    await migrateDatabase(databaseUrl);
+    await migrateWhenReachable(databaseUrl, logger);
   } catch (err) {
     await embeddedDb?.stop();
     throw err;
@@ -51,9 +61,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
   limiterRedis?.on('error', () => {});
   redis?.on('error', (err) => logger.debug({ err }, 'redis connection error'));
   const rateLimiter = limiterRedis
-    ? redisRateLimiter(limiterRedis, config.rateLimit.perMinute, config.queue.prefix, (err) =>
-        logger.warn({ err }, 'rate limiter unavailable: failing open'),
-      )
+    ? redisRateLimiter(limiterRedis, config.rateLimit.perMinute, config.queue.prefix, throttledWarn(logger, 'rate limiter unavailable: failing open'))
     : postgresRateLimiter(database.db, config.rateLimit.perMinute);
   const queue = queueConnectionFor(config, databaseUrl, redis);
   const calendarJobs = createCalendarJobs(queue, jobRegistry(config));

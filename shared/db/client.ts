@@ -11,6 +11,45 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * Works around a crash in postgres.js 3.4.9 (the latest release; porsager/postgres#1154, #1208,
+ * fixes proposed in #1168/#1176/#1209, unreleased): when a transaction's connection dies (Postgres
+ * restarted, backend terminated), `sql.begin` answers the callback's error by writing ROLLBACK on
+ * that connection, whose socket is already null; the write runs from a setImmediate and throws
+ * `TypeError: Cannot read properties of null (reading 'write')` outside any promise, which kills
+ * the process (the API and every worker, at every Postgres restart under load; the fault suite
+ * reproduces it), or leaves the connection unable to send anything again.
+ *
+ * `begin` also rejects the transaction as soon as its connection closes, in the same tick as the
+ * failed query. So when the callback fails, we let that tick pass and look: if the transaction was
+ * already rejected, the connection is gone and the server has rolled back; the callback's promise
+ * is then never settled, so postgres.js writes nothing (the pending promise is referenced by
+ * nothing and is collected). Otherwise (SQL errors, a Redis error inside a transaction) the error
+ * is rethrown and ROLLBACK runs on the live session as usual. Remove once postgres.js ships a fix.
+ */
+function guardTransactions(db: Db): Db {
+  const transaction = db.transaction.bind(db);
+  const guarded = ((fn: Parameters<Db['transaction']>[0], config?: Parameters<Db['transaction']>[1]) => {
+    let connectionLost = false;
+    const outer = transaction(async (tx) => {
+      try {
+        return await fn(tx);
+      } catch (err) {
+        await new Promise((r) => setImmediate(r));
+        if (connectionLost) return new Promise<never>(() => {});
+        throw err;
+      }
+    }, config);
+    // While the callback still runs, only a closed connection rejects the transaction.
+    outer.catch(() => {
+      connectionLost = true;
+    });
+    return outer;
+  }) as Db['transaction'];
+  db.transaction = guarded;
+  return db;
+}
+
 export function connectDatabase(url: string, opts: { max?: number; applicationName?: string } = {}): Database {
   const sql = postgres(url, {
     max: opts.max ?? 10,
@@ -18,8 +57,15 @@ export function connectDatabase(url: string, opts: { max?: number; applicationNa
     connection: { application_name: opts.applicationName ?? 'property-ops' },
     // Fail fast while Postgres is down instead of queueing requests behind a dead socket.
     connect_timeout: 5,
+    // postgres.js waits before reconnecting a closed connection, 3^n / 100 s after the n-th failed
+    // connect, counted across the whole pool and capped at 20 s. A few seconds of Postgres
+    // downtime under load is dozens of failures, so after Postgres was back every query kept
+    // waiting (up to 20 s, holding the HTTP answer) or failing for about 40 s (the fault suite
+    // measured it). Capped at 1 s: recovery within a second, answers while down stay fast 503s,
+    // and the attempts while down stay at about one per connection per second.
+    backoff: (retries: number) => Math.min(0.1 * 2 ** Math.max(0, retries - 1), 1),
   });
-  const db = drizzle(sql, { schema });
+  const db = guardTransactions(drizzle(sql, { schema }));
   return {
     db,
     sql,

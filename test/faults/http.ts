@@ -1,0 +1,71 @@
+/*
+ * The client side: every answer the API gives is recorded with the fault phase it happened in, so
+ * the suite can say what the API answered while Postgres or Redis was down.
+ */
+
+export interface Answer {
+  status: number;
+  /** Error code of the envelope, when there is one. */
+  code: number | undefined;
+  body: any;
+  /** ms from sending to the full answer. */
+  latencyMs: number;
+  /** Phase label(s) active when the request was sent and when the answer arrived. */
+  phase: string;
+  what: string;
+}
+
+export class ApiClient {
+  readonly answers: Answer[] = [];
+  /** Labels of the faults in progress, e.g. "postgres-down". Set by the fault injector. */
+  readonly phases = new Set<string>();
+
+  constructor(
+    readonly baseUrl: string,
+    private readonly token: string,
+    private readonly timeoutMs = 20_000,
+  ) {}
+
+  private phaseNow(): string {
+    return [...this.phases].sort().join('+') || 'normal';
+  }
+
+  async request(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+    const started = Date.now();
+    const before = this.phaseNow();
+    const what = `${method} ${path.split('?')[0] ?? path}`;
+    let answer: Answer;
+    try {
+      const res = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json', ...headers },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      const text = await res.text();
+      let parsed: any = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        /* keep the text */
+      }
+      const code = typeof parsed?.error?.code === 'number' ? (parsed.error.code as number) : undefined;
+      answer = { status: res.status, code, body: parsed, latencyMs: Date.now() - started, phase: '', what };
+    } catch (err) {
+      // No answer at all (connection refused/reset, or our timeout): status 0.
+      answer = { status: 0, code: undefined, body: String(err), latencyMs: Date.now() - started, phase: '', what };
+    }
+    const after = this.phaseNow();
+    answer.phase = before === after ? before : `${before}->${after}`;
+    this.answers.push(answer);
+    return answer;
+  }
+
+  get(path: string): Promise<Answer> {
+    return this.request('GET', path);
+  }
+
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Answer> {
+    return this.request('POST', path, body, headers);
+  }
+}

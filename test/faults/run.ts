@@ -1,0 +1,258 @@
+/*
+ * `npm run test:faults`: the fault suite. Starts its own Postgres and redis-server, one API
+ * process and three worker processes, streams calendar batches over HTTP while killing workers
+ * mid-job, restarting (and flushing) Redis and restarting / crashing Postgres, then proves that no
+ * accepted day was lost or applied out of submission order. Exits 1 when any check fails.
+ *
+ * Settings (env): FAULTS_SEED, FAULTS_PROPERTIES (20), FAULTS_BATCHES (16 per property),
+ * FAULTS_STREAM_MS (60000), FAULTS_KEEP=1 keeps the temp folder (logs, data) even on success.
+ */
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { issueToken } from '../../shared/auth/token.repository.js';
+import { connectDatabase } from '../../shared/db/client.js';
+import { companies, properties } from '../../shared/db/schema.js';
+import { migrateDatabase } from '../../shared/db/migrate.js';
+import { newUid } from '../../shared/ids.js';
+import { installAudit } from './audit.js';
+import { planBatches, utcToday } from './batches.js';
+import { FaultPostgres, FaultRedis, ServiceProcess, waitForLog } from './cluster.js';
+import { freePort } from './ports.js';
+import { FaultInjector } from './faults.js';
+import { ApiClient } from './http.js';
+import { renderReport } from './report.js';
+import { submitStream } from './stream.js';
+import { verify, waitForFinal } from './verify.js';
+
+const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
+const SEED = num('FAULTS_SEED', Date.now() % 1_000_000);
+const PROPERTIES = num('FAULTS_PROPERTIES', 20);
+const BATCHES = num('FAULTS_BATCHES', 16);
+const STREAM_MS = num('FAULTS_STREAM_MS', 60_000);
+const WORKERS = 3;
+const CHUNK_DAYS = 100;
+const QUEUE_PREFIX = '{faults}';
+const JOB_ATTEMPTS = 20;
+const MIN_ACCEPTED_DAYS = 20_000;
+const DRAIN_TIMEOUT_MS = 180_000;
+/** Hard stop for the whole run: a hang anywhere still ends well under 10 minutes. */
+const SUITE_TIMEOUT_MS = 8 * 60_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The pino lines with message `msg` in the matching log files: how many, the sum of their `count`, the highest `attempt`. */
+function countLogged(dir: string, file: RegExp, msg: string): { lines: number; count: number; maxAttempt: number } {
+  const out = { lines: 0, count: 0, maxAttempt: 0 };
+  for (const f of readdirSync(dir).filter((x) => file.test(x))) {
+    for (const line of readFileSync(path.join(dir, f), 'utf8').split('\n')) {
+      if (!line.includes(`"msg":"${msg}"`)) continue;
+      out.lines++;
+      try {
+        const entry = JSON.parse(line) as { count?: number; attempt?: number };
+        out.count += Number(entry.count ?? 0);
+        out.maxAttempt = Math.max(out.maxAttempt, Number(entry.attempt ?? 0));
+      } catch {
+        /* not a log line */
+      }
+    }
+  }
+  return out;
+}
+const log = (m: string) => process.stdout.write(`${m}\n`);
+
+/*
+ * The services run with short timings so recovery fits in the run: a killed worker's job is
+ * retried after ~2 s (lock + stall check), the re-enqueuer looks every second for requests idle
+ * for a second whose job is missing. JOB_ATTEMPTS is 20 with a 200 ms exponential backoff: a job
+ * failing through a Postgres outage of ~5-8 s spends about 6 attempts (200 ms * (2^n - 1) of
+ * waiting), so 20 leaves a wide margin and no request ends `error` merely because Postgres was
+ * down. (The production default, 8 attempts from 1 s, rides out about 2 minutes the same way.)
+ */
+function serviceEnv(databaseUrl: string, redisUrl: string, apiPort: number): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX,
+    HOST: '127.0.0.1',
+    PORT: String(apiPort),
+    LOG_LEVEL: 'info',
+    DB_POOL_MAX: '10',
+    WORKER_CONCURRENCY: '4',
+    JOB_ATTEMPTS: String(JOB_ATTEMPTS),
+    JOB_BACKOFF_MS: '200',
+    JOB_LOCK_MS: '2000',
+    JOB_STALLED_INTERVAL_MS: '2000',
+    REENQUEUE_INTERVAL_MS: '1000',
+    REENQUEUE_AFTER_MS: '1000',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    CALENDAR_CHUNK_DAYS: String(CHUNK_DAYS),
+    SHUTDOWN_TIMEOUT_MS: '5000',
+    // Each worker serves metrics on a port of its own: several on one machine must not collide.
+    METRICS_PORT: '0',
+  };
+}
+
+async function main(): Promise<boolean> {
+  const t0 = Date.now();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pops-faults-'));
+  // Postgres runs as the `postgres` user when we are root: it must be able to reach its folder.
+  chmodSync(dir, 0o755);
+  log(`fault suite: seed ${SEED}, ${PROPERTIES} properties x ${BATCHES} batches, stream ${STREAM_MS} ms, logs in ${dir}`);
+
+  const children: ServiceProcess[] = [];
+  const pg = await FaultPostgres.create(dir);
+  const redis = new FaultRedis(await freePort(), path.join(dir, 'redis.log'));
+  let db: ReturnType<typeof connectDatabase> | undefined;
+  let ok = false;
+  try {
+    await redis.start();
+    await migrateDatabase(pg.url);
+    db = connectDatabase(pg.url, { max: 4, applicationName: 'fault-suite' });
+    await installAudit(db.sql);
+    const companyUid = newUid('co_');
+    await db.db.insert(companies).values({ uid: companyUid, name: 'Fault suite' });
+    const propertyUids = Array.from({ length: PROPERTIES }, () => newUid('pr_'));
+    const probeProperty = newUid('pr_');
+    await db.db.insert(properties).values([...propertyUids, probeProperty].map((uid, i) => ({ uid, companyUid, name: `Fault ${i}`, timeZone: 'UTC' })));
+    const { token } = await issueToken(db.db, companyUid, { scopes: ['calendar-control'] });
+
+    const apiPort = await freePort();
+    const env = serviceEnv(pg.url, redis.url, apiPort);
+    let spawned = 0;
+    const spawnWorker = () => {
+      const w = new ServiceProcess(`worker-${++spawned}`, 'bin/worker.ts', env, path.join(dir, `worker-${spawned}.log`));
+      children.push(w);
+      return w;
+    };
+    const api = new ServiceProcess('api', 'bin/api.ts', env, path.join(dir, 'api.log'));
+    children.push(api);
+    const workers = Array.from({ length: WORKERS }, spawnWorker);
+    await Promise.all([waitForLog(api, 'API listening', 60_000), ...workers.map((w) => waitForLog(w, 'worker started', 60_000))]);
+    log(`  cluster up in ${((Date.now() - t0) / 1000).toFixed(1)} s: postgres :${pg.port}, redis :${redis.port}, api :${apiPort}, ${WORKERS} workers`);
+
+    const today = utcToday();
+    const plan = planBatches(SEED, PROPERTIES, BATCHES, today);
+    const client = new ApiClient(`http://127.0.0.1:${apiPort}`, token);
+    // Probes ask for the status of a request accepted earlier in the run.
+    const someAcceptedUid = () => client.answers.find((a) => a.status === 200 && a.body?.data?.request_uids?.length)?.body.data.request_uids[0] as string | undefined;
+    const faults = new FaultInjector({
+      client,
+      sql: db.sql,
+      postgres: pg,
+      redis,
+      queuePrefix: QUEUE_PREFIX,
+      workers,
+      spawnWorker,
+      probe: { propertyUid: probeProperty, requestUid: someAcceptedUid, today },
+    });
+
+    // The fault timeline, as fractions of the stream, so a shorter or longer stream keeps its shape.
+    const at = (f: number) => f * STREAM_MS;
+    const timeline: [number, () => Promise<void>][] = [
+      [at(0.05), () => faults.killWorkerMidJob()],
+      [at(0.13), () => faults.restartRedis(3000, 3000)],
+      [at(0.25), () => faults.killWorkerMidJob()],
+      [at(0.33), () => faults.restartPostgres('stop', 2000, 5000)],
+      [at(0.5), () => faults.killWorkerMidJob()],
+      [at(0.58), () => faults.flushRedis(3000)],
+      [at(0.67), () => faults.restartPostgres('crash', 2000, 3000)],
+      [at(0.8), () => faults.killWorkerMidJob()],
+    ];
+    const streamStart = Date.now();
+    const runFaults = (async () => {
+      for (const [when, run] of timeline) {
+        const wait = streamStart + when - Date.now();
+        if (wait > 0) await sleep(wait);
+        await run();
+      }
+    })();
+    const streamDone = submitStream(client, plan, propertyUids, { durationMs: STREAM_MS, retryForMs: 90_000, runId: `faults-${SEED}` });
+    const [stream] = await Promise.all([streamDone, runFaults]);
+    const streamMs = stream.lastAcceptedAt - streamStart;
+    const quietAt = Date.now();
+    log(`  stream done: ${stream.accepted.flat().length} batches accepted, ${stream.refused.length} refused; waiting for the workers`);
+
+    const uids = stream.accepted.flat().flatMap((a) => a.requestUids);
+    const drain = await waitForFinal(db.sql, uids, DRAIN_TIMEOUT_MS);
+    const drainMs = Date.now() - quietAt;
+    const verdict = await verify(client, db.sql, stream, propertyUids, { today, chunkDays: CHUNK_DAYS });
+    const reenqueued = countLogged(dir, /^worker-/, 're-enqueued stale calendar requests').count;
+    const retried = countLogged(dir, /^worker-/, 'calendar request attempt failed; will retry');
+    const failedForGood = countLogged(dir, /^worker-/, 'calendar request failed for good').lines;
+
+    log(
+      renderReport({
+        verdict,
+        faults: faults.events,
+        answers: client.answers,
+        outageProbes: faults.outageProbes,
+        retried: stream.retried,
+        reenqueued,
+        retriedJobs: retried.lines,
+        maxJobAttempt: retried.maxAttempt,
+        jobAttempts: JOB_ATTEMPTS,
+        drainMs,
+        streamMs,
+        totalMs: Date.now() - t0,
+      }),
+    );
+
+    const failures: string[] = [];
+    const check = (cond: boolean, what: string) => !cond && failures.push(what);
+    check(drain.drained, `${drain.pending} requests still not final after ${DRAIN_TIMEOUT_MS} ms`);
+    check(verdict.daysLost === 0, `${verdict.daysLost} accepted days lost`);
+    check(verdict.daysApplied === verdict.daysAccepted, `days applied ${verdict.daysApplied} != accepted ${verdict.daysAccepted}`);
+    check(verdict.daysAccepted >= MIN_ACCEPTED_DAYS, `only ${verdict.daysAccepted} days accepted (need ${MIN_ACCEPTED_DAYS})`);
+    check((verdict.statuses.completed ?? 0) === verdict.requests, 'not every request completed');
+    check(verdict.datesWrong === 0, `${verdict.datesWrong} calendar dates differ from the last accepted values`);
+    check(verdict.datesExtra === 0, `${verdict.datesExtra} calendar dates nobody set`);
+    check(verdict.phantomRequests === 0, `${verdict.phantomRequests} stored requests no 200 answer named`);
+    check(verdict.audit.completedTwice.length === 0, `completed more than once: ${verdict.audit.completedTwice.slice(0, 5).join(', ')}`);
+    check(verdict.audit.leftFinal.length === 0, `left a final status: ${JSON.stringify(verdict.audit.leftFinal.slice(0, 5))}`);
+    check(verdict.audit.finishedRewritten.length === 0, `finished_dttm rewritten: ${verdict.audit.finishedRewritten.slice(0, 5).join(', ')}`);
+    check(failedForGood === 0, `${failedForGood} jobs failed for good (JOB_ATTEMPTS exhausted?)`);
+    check(stream.refused.length === 0, `batches never accepted: ${JSON.stringify(stream.refused.slice(0, 3).map((r) => [r.status, r.body]))}`);
+    check(faults.events.length === timeline.length, `${faults.events.length} of ${timeline.length} faults injected`);
+    const unexpected = client.answers.filter((a) => a.status !== 200 && !(a.status === 503 && a.code === 15));
+    check(unexpected.length === 0, `unexpected answers: ${JSON.stringify(unexpected.slice(0, 5).map((a) => [a.what, a.phase, a.status, a.body]))}`);
+    const duringOutage = client.answers.filter((a) => a.phase.includes('postgres-down') && !a.phase.includes('->'));
+    check(duringOutage.every((a) => a.status === 503 && a.code === 15), 'an answer sent and received while Postgres was down was not 503 code 15');
+    const badProbes = faults.outageProbes.filter((a) => !(a.status === 503 && a.code === 15));
+    check(faults.outageProbes.length >= 6 && badProbes.length === 0, `probes during Postgres outages: ${JSON.stringify(badProbes.slice(0, 5).map((a) => [a.what, a.status, a.body]))}`);
+    // While Redis is down an accept may wait for the enqueue timeout (2 s), never for Redis itself.
+    const slowRedis = client.answers.filter((a) => a.phase.includes('redis-down') && a.latencyMs > 3500);
+    check(slowRedis.length === 0, `${slowRedis.length} answers took over 3.5 s while Redis was down (the API must not hang on Redis)`);
+    // While Postgres is down an answer is a quick 503 (connect_timeout is 5 s), never a hang.
+    const slowPg = client.answers.filter((a) => a.phase.includes('postgres-down') && a.latencyMs > 6000);
+    check(slowPg.length === 0, `${slowPg.length} answers took over 6 s while Postgres was down`);
+    const crashed = children.filter((c) => c.exited && c.proc.signalCode !== 'SIGKILL');
+    check(crashed.length === 0, `service processes exited on their own: ${crashed.map((c) => `${c.name} (${String(c.proc.exitCode)})`).join(', ')}`);
+    for (const p of verdict.problems.slice(0, 15)) log(`  ! ${p}`);
+    for (const f of failures) log(`  FAIL ${f}`);
+    ok = failures.length === 0;
+    log(ok ? `PASS: nothing lost (${((Date.now() - t0) / 1000).toFixed(1)} s)` : `FAILED (seed ${SEED}; logs and data kept in ${dir})`);
+    return ok;
+  } finally {
+    await Promise.all(children.map((c) => c.kill('SIGTERM')));
+    await db?.close().catch(() => {});
+    await redis.kill().catch(() => {});
+    await pg.stop().catch(() => {});
+    if (ok && !process.env.FAULTS_KEEP) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const watchdog = setTimeout(() => {
+  log(`FAILED: the fault suite did not finish within ${SUITE_TIMEOUT_MS} ms`);
+  process.exit(1);
+}, SUITE_TIMEOUT_MS);
+watchdog.unref();
+
+main().then(
+  (ok) => process.exit(ok ? 0 : 1),
+  (err: unknown) => {
+    log(`FAILED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,145 @@
+import { sql } from 'drizzle-orm';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase, type Database } from '../../shared/db/client.js';
+import { migrateWhenReachable } from '../../shared/db/migrate.js';
+import { createLogger } from '../../shared/logger.js';
+import { redisRateLimiter } from '../../shared/ratelimit/rate-limiter.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { adminDatabaseUrl } from '../support/env.js';
+import { freePort } from './ports.js';
+
+/*
+ * Regression tests of the behaviour the fault suite (`npm run test:faults`) depends on, small
+ * enough to run with `npm test`; the database ones fail without the fixes the suite led to.
+ */
+
+let tdb: TestDatabase;
+let db: Database;
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  db = connectDatabase(tdb.url, { max: 3 });
+  await db.sql`create table fault_probe (x int)`;
+});
+afterAll(async () => {
+  await db?.close();
+  await tdb?.drop();
+});
+
+const codeOf = (err: any): string => String(err?.code ?? err?.cause?.code ?? err);
+
+describe('a transaction whose connection dies', () => {
+  it('rejects, does not crash the process (postgres.js ROLLBACK on a null socket), and the pool keeps working', async () => {
+    let killed = 0;
+    for (let i = 0; i < 20 && killed < 5; i++) {
+      let reportPid: (pid: number) => void = () => {};
+      const pid = new Promise<number>((r) => (reportPid = r));
+      const tx = db.db.transaction(async (t) => {
+        await t.execute(sql`insert into fault_probe values (${i})`);
+        const [row] = await t.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`);
+        reportPid(row?.pid ?? 0);
+        await t.execute(sql`select pg_sleep(10)`);
+      });
+      const outcome = tx.then(() => 'committed', (err: unknown) => codeOf(err));
+      // postgres.js may fail the first query on a reconnected connection with the FATAL of the
+      // previous session (57P01): then the transaction never started, and we try again.
+      const first = await Promise.race([pid, outcome]);
+      if (typeof first === 'string') {
+        expect(first).toBe('57P01');
+        continue;
+      }
+      await tdb.database.sql`select pg_terminate_backend(${first})`;
+      expect(await outcome).toMatch(/CONNECTION_CLOSED|57P01|ECONNRESET/);
+      killed++;
+    }
+    expect(killed).toBe(5);
+    // Without the guard the crash comes from a setImmediate after the rejection: give it the chance.
+    await new Promise((r) => setTimeout(r, 300));
+    // The pool still answers (a reconnected connection may first fail once with the old FATAL).
+    let count: number | undefined;
+    for (let i = 0; i < 5 && count === undefined; i++) {
+      count = await db.sql<{ n: number }[]>`select count(*)::int as n from fault_probe`.then((r) => r[0]?.n, () => undefined);
+    }
+    expect(count).toBe(0);
+  });
+
+  it('still rolls back on a live session when the callback fails for any other reason', async () => {
+    let failed = '57P01';
+    // (57P01: the old FATAL of a connection reconnected after the test above; the tx never ran.)
+    for (let i = 0; i < 5 && failed === '57P01'; i++) {
+      failed = await db.db
+        .transaction(async (t) => {
+          await t.execute(sql`insert into fault_probe values (42)`);
+          await t.execute(sql`select 1 / 0`);
+        })
+        .then(() => 'committed', (err: unknown) => codeOf(err));
+    }
+    expect(failed).toBe('22012');
+    // An error that merely looks like a lost connection (a Redis ECONNRESET inside a transaction).
+    const redisLike = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    const outcome = await db.db
+      .transaction(async (t) => {
+        await t.execute(sql`insert into fault_probe values (43)`);
+        throw redisLike;
+      })
+      .then(() => 'committed', (err: unknown) => err);
+    expect(outcome).toBe(redisLike);
+    await db.db.transaction(async (t) => t.execute(sql`insert into fault_probe values (7)`));
+    const rows = await db.sql<{ x: number }[]>`select x from fault_probe`;
+    expect(rows.map((r) => r.x)).toEqual([7]);
+  });
+});
+
+describe('while Postgres cannot be reached', () => {
+  it('keeps failing fast instead of backing off towards 20 s between reconnects', async () => {
+    const dead = connectDatabase(`postgres://postgres@127.0.0.1:${await freePort()}/none`, { max: 2 });
+    try {
+      const took: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const started = Date.now();
+        expect(await dead.sql`select 1`.then(() => 'ok', (err: unknown) => codeOf(err))).toBe('ECONNREFUSED');
+        took.push(Date.now() - started);
+      }
+      // postgres.js' own backoff would make these wait 10-20 s each by now.
+      expect(Math.max(...took.slice(-4))).toBeLessThan(1500);
+    } finally {
+      await dead.sql.end({ timeout: 1 });
+    }
+  }, 30_000);
+
+  it('waits for it at start (bounded), but not for any other failure', async () => {
+    const log = createLogger('silent');
+    const started = Date.now();
+    const unreachable = await migrateWhenReachable(`postgres://postgres@127.0.0.1:${await freePort()}/none`, log, 700).then(
+      () => 'migrated',
+      (err: unknown) => codeOf(err),
+    );
+    expect(unreachable).toBe('ECONNREFUSED');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(700);
+
+    const u = new URL(adminDatabaseUrl);
+    u.pathname = '/pops_database_that_does_not_exist';
+    const quick = Date.now();
+    expect(await migrateWhenReachable(u.toString(), log, 10_000).then(() => 'migrated', (err: unknown) => codeOf(err))).toBe('3D000');
+    expect(Date.now() - quick).toBeLessThan(2000);
+  });
+});
+
+describe('the Redis rate limiter', () => {
+  it('lets a request through uncounted, within a fraction of a second, while Redis cannot be reached', async () => {
+    // Built as bootstrap builds the limiter's own client.
+    const redis = new Redis(`redis://127.0.0.1:${await freePort()}`, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 });
+    redis.on('error', () => {});
+    const failures: unknown[] = [];
+    try {
+      const limiter = redisRateLimiter(redis, 5, '{rl-test}', (err) => failures.push(err));
+      const started = Date.now();
+      const r = await limiter.hit('token');
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(r.allowed).toBe(true);
+      expect(failures).toHaveLength(1);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
