@@ -67,15 +67,19 @@ export function redisUsedMemory(info: string): number {
   return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? NaN);
 }
 
-/** CPU seconds used so far by every process whose command name starts with `comm`. */
-export function cpuSecondsOf(comm: string): number {
+/**
+ * CPU seconds used so far by the processes whose command name starts with `comm`, or by exactly the
+ * given pids. (Clock ticks of 1/100 s, as on every Linux this runs on.)
+ */
+export function cpuSecondsOf(comm: string | number[]): number {
   const hz = 100;
   let ticks = 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+  const pids = Array.isArray(comm) ? comm.map(String) : readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  for (const pid of pids) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (!name.startsWith(comm)) continue;
+      if (typeof comm === 'string' && !name.startsWith(comm)) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       ticks += Number(fields[11]) + Number(fields[12]);
     } catch {

@@ -41,20 +41,20 @@ export async function markEnqueued(db: Executor, uids: readonly string[]): Promi
 /**
  * queued -> processing, counting the attempt. Returns undefined when the request does not exist.
  * Committed without waiting for the WAL flush: it is a status hint, and losing it in a crash only
- * leaves the request `queued`, which is retried anyway. Saves an fsync per job.
+ * leaves the request `queued`, which is retried anyway. `set_config(..., true)` inside the one
+ * statement makes its implicit transaction commit asynchronously (one round trip, not the four of
+ * BEGIN / SET LOCAL / UPDATE / COMMIT); the session keeps synchronous_commit on.
  */
 export async function markProcessing(db: Db, uid: string): Promise<{ status: string } | undefined> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`set local synchronous_commit = off`);
-    const rows = await tx.execute<{ status: string }>(sql`
+  const rows = await db.execute<{ status: string }>(sql`
     update calendar_requests
        set status = case when status in ('queued', 'processing') then 'processing' else status end,
            attempts = attempts + case when status in ('queued', 'processing') then 1 else 0 end,
            started_dttm = coalesce(started_dttm, now())
+      from (select set_config('synchronous_commit', 'off', true)) as async_commit
      where uid = ${uid}
      returning status`);
-    return rows[0];
-  });
+  return rows[0];
 }
 
 export interface ApplyOutcome {
