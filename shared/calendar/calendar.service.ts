@@ -6,7 +6,7 @@ import { sha256 } from '../ids.js';
 import { claimIdempotencyKey, storeIdempotentAnswer } from '../idempotency/idempotency.repository.js';
 import type { Logger } from '../logger.js';
 import { countAcceptedBatch } from '../metrics/calendar-metrics.js';
-import { findProperty } from '../properties/property.repository.js';
+import { findProperty, findPropertyCached } from '../properties/property.repository.js';
 import type { CalendarJobs } from '../queue/calendar-jobs.js';
 import { findRequests, findStaleRequests, insertRequests, markEnqueued, markError, readCalendarRange, type CalendarRequestRow } from './calendar.repository.js';
 import { describeFailure } from './calendar.failure.js';
@@ -36,7 +36,7 @@ export async function acceptCalendarBatch(
   body: SetCalendarBatchBody,
   idempotency?: { key: string; rawBody: unknown },
 ): Promise<SetCalendarBatchResponse> {
-  const property = await findProperty(deps.db, caller.companyUid, body.property_uid);
+  const property = await findPropertyCached(deps.db, caller.companyUid, body.property_uid);
   if (!property) throw notFound('property_uid', `Unknown property_uid ${body.property_uid}`);
 
   const { kept, warnings } = applyDayRules(body.days, localDate(property.timeZone));
