@@ -4,6 +4,7 @@
  * worker processes. Uses the local Postgres and Redis (BENCH_DATABASE_URL / BENCH_REDIS_URL) in a
  * scratch database and key prefix that it removes afterwards. Not a test: it asserts nothing.
  */
+import { CALENDAR_DAYS_ON_CONFLICT } from '../shared/calendar/calendar.repository.js';
 import { closedLoop } from './lib/load.js';
 import { freePort, startProc, type Proc } from './lib/procs.js';
 import { cpuSecondsOf, createBenchEnv, futureDays, redisUrl, redisUsedMemory, type BenchEnv } from './lib/setup.js';
@@ -54,17 +55,7 @@ async function rawUnnest(env: BenchEnv): Promise<number> {
                     ${s.array(c.map((r) => r.currency))}::text[], ${s.array(c.map((r) => r.is_available === 1))}::bool[],
                     ${s.array(c.map((r) => r.min_stay))}::int[], ${s.array(c.map((r) => r.notes))}::text[])
              as u(p, d, price, cur, avail, ms, notes)
-      on conflict (property_uid, date) do update set
-        price = case when excluded.price_seq > c.price_seq then excluded.price else c.price end,
-        currency = case when excluded.price_seq > c.price_seq then excluded.currency else c.currency end,
-        price_seq = greatest(c.price_seq, excluded.price_seq),
-        is_available = case when excluded.availability_seq > c.availability_seq then excluded.is_available else c.is_available end,
-        availability_seq = greatest(c.availability_seq, excluded.availability_seq),
-        min_stay = case when excluded.min_stay_seq > c.min_stay_seq then excluded.min_stay else c.min_stay end,
-        min_stay_seq = greatest(c.min_stay_seq, excluded.min_stay_seq),
-        notes = case when excluded.notes_seq > c.notes_seq then excluded.notes else c.notes end,
-        notes_seq = greatest(c.notes_seq, excluded.notes_seq),
-        last_seq = greatest(c.last_seq, excluded.last_seq)`;
+      ${s.unsafe(CALENDAR_DAYS_ON_CONFLICT)}`;
   }
   const secs = (performance.now() - t0) / 1000;
   await s`truncate calendar_days`;

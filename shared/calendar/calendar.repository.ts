@@ -57,6 +57,27 @@ export async function markProcessing(db: Db, uid: string): Promise<{ status: str
   return rows[0];
 }
 
+/**
+ * The submission-order rule as SQL: on an existing day, each field group (price+currency,
+ * availability, min stay, notes) takes the incoming value only when the incoming request's
+ * sequence is higher than the one that last wrote the group. Shared with the benchmark's raw
+ * baseline so both measure the same statement.
+ */
+export const CALENDAR_DAYS_ON_CONFLICT = `on conflict (property_uid, date) do update set
+        price        = case when excluded.price_seq > c.price_seq then excluded.price else c.price end,
+        currency     = case when excluded.price_seq > c.price_seq then excluded.currency else c.currency end,
+        price_seq    = greatest(c.price_seq, excluded.price_seq),
+        is_available = case when excluded.availability_seq > c.availability_seq then excluded.is_available else c.is_available end,
+        availability_seq = greatest(c.availability_seq, excluded.availability_seq),
+        min_stay     = case when excluded.min_stay_seq > c.min_stay_seq then excluded.min_stay else c.min_stay end,
+        min_stay_seq = greatest(c.min_stay_seq, excluded.min_stay_seq),
+        notes        = case when excluded.notes_seq > c.notes_seq then excluded.notes else c.notes end,
+        notes_seq    = greatest(c.notes_seq, excluded.notes_seq),
+        request_uid  = case when excluded.last_seq > c.last_seq then excluded.request_uid else c.request_uid end,
+        updated_dttm = case when excluded.last_seq > c.last_seq then excluded.updated_dttm else c.updated_dttm end,
+        last_seq     = greatest(c.last_seq, excluded.last_seq)`;
+const calendarDaysOnConflict = sql.raw(CALENDAR_DAYS_ON_CONFLICT);
+
 export interface ApplyOutcome {
   status: 'completed' | 'already-final' | 'missing';
   daysApplied: number;
@@ -103,19 +124,7 @@ export async function applyRequest(db: Db, uid: string, pastMessage: string): Pr
         from day
        where date >= today
        order by date
-      on conflict (property_uid, date) do update set
-        price        = case when excluded.price_seq > c.price_seq then excluded.price else c.price end,
-        currency     = case when excluded.price_seq > c.price_seq then excluded.currency else c.currency end,
-        price_seq    = greatest(c.price_seq, excluded.price_seq),
-        is_available = case when excluded.availability_seq > c.availability_seq then excluded.is_available else c.is_available end,
-        availability_seq = greatest(c.availability_seq, excluded.availability_seq),
-        min_stay     = case when excluded.min_stay_seq > c.min_stay_seq then excluded.min_stay else c.min_stay end,
-        min_stay_seq = greatest(c.min_stay_seq, excluded.min_stay_seq),
-        notes        = case when excluded.notes_seq > c.notes_seq then excluded.notes else c.notes end,
-        notes_seq    = greatest(c.notes_seq, excluded.notes_seq),
-        request_uid  = case when excluded.last_seq > c.last_seq then excluded.request_uid else c.request_uid end,
-        updated_dttm = case when excluded.last_seq > c.last_seq then excluded.updated_dttm else c.updated_dttm end,
-        last_seq     = greatest(c.last_seq, excluded.last_seq)
+      ${calendarDaysOnConflict}
       returning 1
     ), past as (
       select coalesce(jsonb_object_agg(to_char(date, 'YYYY-MM-DD'), ${pastMessage}::text), '{}'::jsonb) as w

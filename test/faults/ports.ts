@@ -4,18 +4,7 @@ import net from 'node:net';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../shared/net.js';
 
 /** Resolves once something accepts TCP connections on the port, or throws after `timeoutMs`. */
 export async function waitForPort(port: number, timeoutMs: number): Promise<void> {
