@@ -10,7 +10,7 @@ import { connectDatabase, type Database } from '../../shared/db/client.js';
 import { bookingsQuerySchema } from '../../shared/bookings/bookings.schema.js';
 import { calendarDataQuerySchema, requestStatusQuerySchema } from '../../shared/calendar/calendar.schema.js';
 import { tasksQuerySchema } from '../../shared/tasks/tasks.schema.js';
-import { startTestApi, type TestApi } from '../support/api.js';
+import { readAnswer, startTestApi, type TestApi } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany, createProperty, createTask, createTeamMember, createToken } from '../support/factories.js';
 import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
@@ -42,14 +42,7 @@ async function call(target: TestApi, method: 'GET' | 'POST', path: string, opts:
     headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
     ...(opts.body !== undefined ? { body: opts.body } : {}),
   });
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* text answers: metrics, docs */
-  }
-  return { status: res.status, body, headers: res.headers };
+  return readAnswer(res);
 }
 
 /** The answer must be declared for its status, and parse with that schema without losing a key. */

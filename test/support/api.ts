@@ -19,6 +19,18 @@ export interface TestApi {
   post(path: string, body: unknown, token?: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
+/** Status, body (parsed JSON, or the text when it is not JSON) and headers of an answer. */
+export async function readAnswer(res: Response): Promise<{ status: number; body: any; headers: Headers }> {
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON (metrics, docs): keep the text so the assertion shows it */
+  }
+  return { status: res.status, body, headers: res.headers };
+}
+
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env });
 }
@@ -45,16 +57,6 @@ export async function startTestApi(
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const withToken = (path: string, token?: string) =>
     token === undefined ? path : `${path}${path.includes('?') ? '&' : '?'}access_token=${encodeURIComponent(token)}`;
-  const read = async (res: Response) => {
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      /* not JSON: keep the text so the assertion shows it */
-    }
-    return { status: res.status, body, headers: res.headers };
-  };
   return {
     baseUrl,
     ctx,
@@ -64,9 +66,9 @@ export async function startTestApi(
       await ownJobs?.close();
       await ownQueue?.cleanup();
     },
-    get: async (path, token) => read(await fetch(baseUrl + withToken(path, token))),
+    get: async (path, token) => readAnswer(await fetch(baseUrl + withToken(path, token))),
     post: async (path, body, token, headers = {}) =>
-      read(
+      readAnswer(
         await fetch(baseUrl + withToken(path, token), {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...headers },
