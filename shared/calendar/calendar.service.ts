@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, notFound, shown } from '../errors.js';
 import { sha256 } from '../ids.js';
 import { claimIdempotencyKey, storeIdempotentAnswer } from '../idempotency/idempotency.repository.js';
 import type { Logger } from '../logger.js';
@@ -37,7 +37,7 @@ export async function acceptCalendarBatch(
   idempotency?: { key: string; rawBody: unknown },
 ): Promise<SetCalendarBatchResponse> {
   const property = await findPropertyCached(deps.db, caller.companyUid, body.property_uid);
-  if (!property) throw notFound('property_uid', `Unknown property_uid ${body.property_uid}`);
+  if (!property) throw notFound('property_uid', `Unknown property_uid ${shown(body.property_uid)}`);
 
   const { kept, warnings } = applyDayRules(body.days, localDate(property.timeZone));
   const chunks = chunk(kept, deps.config.calendar.chunkDays);
@@ -111,14 +111,14 @@ export async function getRequestStatuses(
   const rows = await findRequests(deps.db, companyUid, uids);
   const byUid = new Map(rows.map((r) => [r.uid, r]));
   const missing = uids.find((u) => !byUid.has(u));
-  if (missing !== undefined) throw notFound(param, `Unknown request_uid ${missing}`);
+  if (missing !== undefined) throw notFound(param, `Unknown request_uid ${shown(missing)}`);
   const paused = rows.some((r) => r.status === 'queued') ? await deps.isPaused().catch(() => false) : false;
   return uids.map((u) => toStatusView(byUid.get(u) as CalendarRequestRow, paused));
 }
 
 export async function getCalendarData(db: Db, companyUid: string, propertyUid: string, from: string, to: string): Promise<CalendarDayView[]> {
   const property = await findProperty(db, companyUid, propertyUid);
-  if (!property) throw notFound('property_uid', `Unknown property_uid ${propertyUid}`);
+  if (!property) throw notFound('property_uid', `Unknown property_uid ${shown(propertyUid)}`);
   const rows = await readCalendarRange(db, companyUid, propertyUid, from, to);
   return rows.map((r) => ({
     property_uid: propertyUid,

@@ -88,7 +88,8 @@ describe.each(['redis', 'postgres'] as const)('/admin/queues with ADMIN_TOKEN, q
     expect(((await csrf.json()) as any).error).toMatchObject({ code: 11, param: 'Content-Type' });
     const noType = await fetch(pause, { method: 'PUT', headers: auth });
     expect(noType.status).toBe(415);
-    for (const headers of [{ origin: 'https://evil.example' }, { origin: 'null' }, { origin: `http://${own}`, 'sec-fetch-site': 'cross-site' }]) {
+    const crossSite: Array<Record<string, string>> = [{ origin: 'https://evil.example' }, { origin: 'null' }, { origin: `http://${own}`, 'sec-fetch-site': 'cross-site' }];
+    for (const headers of crossSite) {
       const res = await fetch(pause, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json', ...headers }, body: '{}' });
       expect(res.status).toBe(403);
       expect(((await res.json()) as any).error).toMatchObject({ code: 11, param: 'Origin' });
