@@ -1,4 +1,5 @@
 import { ConfigError } from '../shared/config.js';
+import { EmbeddedInUseError } from '../shared/db/postmaster-owner.js';
 import type { Logger } from '../shared/logger.js';
 
 /** Signals closer together than this are one signal delivered twice (see onSignal). */
@@ -43,7 +44,8 @@ export function runMain(
       process.on('SIGINT', () => onSignal('SIGINT'));
     },
     (err: unknown) => {
-      if (err instanceof ConfigError) {
+      // Mistakes of set-up a person fixes: one plain message, no stack.
+      if (err instanceof ConfigError || err instanceof EmbeddedInUseError) {
         process.stderr.write(`${err.message}\n`);
       } else {
         logger.fatal({ err }, 'failed to start');
