@@ -39,7 +39,7 @@ function spawnStart() {
   // Its own process group, so a signal can reach every process of it, as a terminal's Ctrl-C does.
   const child = spawn('npm', ['start'], { cwd: root, env: userEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
-  let out = '';
+  let out: string;
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -50,7 +50,7 @@ function spawnStart() {
 
 async function npmStart(): Promise<Running> {
   const { child, exited, output } = spawnStart();
-  let out = output();
+  let out: string;
   const deadline = Date.now() + 90_000;
   let curl: RegExpExecArray | null;
   while (!(curl = /^curl '([^']+)'$/m.exec((out = output())))) {
