@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AppContext } from '../../shared/context.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
-import type { Liveness, Readiness } from '../../shared/health/health.schema.js';
+import { liveness, type Readiness } from '../../shared/health/health.schema.js';
 import { checkReadiness } from '../../shared/health/readiness.js';
 import { renderMetrics } from '../../shared/metrics/queue-metrics.js';
 import type { OpenApi } from '../openapi/document.js';
@@ -19,8 +19,7 @@ export function opsRoutes(ctx: AppContext, openapi: OpenApi, lifecycle: Lifecycl
   const docsPage = renderDocsPage(openapi.document);
 
   router.get('/livez', (_req, res) => {
-    const body: Liveness = { data: { status: 'live' } };
-    res.json(body);
+    res.json(liveness);
   });
 
   router.get('/readyz', async (_req, res) => {

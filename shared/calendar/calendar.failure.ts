@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from '../db/unavailable.js';
+
 /**
  * What a client may read in `request_error`: the kind of failure, never internals (SQL text,
  * hosts, driver messages stay in the logs). The worker rethrows every failure as one of these
@@ -7,15 +9,9 @@ export const UNRECOVERABLE_REASONS = ['invalid job payload', 'the request no lon
 export const DATABASE_UNAVAILABLE = 'the database was unavailable';
 export const INTERNAL_ERROR = 'an internal error occurred';
 
-const CONNECTION = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|CONNECT_TIMEOUT|CONNECTION_|57P0|53300|ENOTFOUND|EAI_AGAIN/;
-
-/** Looks through an error and its causes for a sign that Postgres could not be reached. */
-export function failureKind(err: unknown, depth = 0): string {
-  if (depth > 5 || typeof err !== 'object' || err === null) return INTERNAL_ERROR;
-  const e = err as { code?: unknown; message?: unknown; cause?: unknown };
-  const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
-  if (CONNECTION.test(`${text(e.code)} ${text(e.message)}`)) return DATABASE_UNAVAILABLE;
-  return e.cause ? failureKind(e.cause, depth + 1) : INTERNAL_ERROR;
+/** The kind of a failure a handler threw: the database being away, or anything else. */
+export function failureKind(err: unknown): string {
+  return isDatabaseUnavailable(err) ? DATABASE_UNAVAILABLE : INTERNAL_ERROR;
 }
 
 export function describeFailure(reason: string, attempts: number): string {
