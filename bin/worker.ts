@@ -14,7 +14,7 @@ runMain(
     const metrics = await startMetricsServer({
       port: config.metricsPort,
       host: config.http.host,
-      queues: [runtime.ctx.calendarJobs.queue],
+      queues: worker.queues,
       timeoutMs: config.healthTimeoutMs,
       logger,
     });

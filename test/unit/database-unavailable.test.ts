@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toAppError } from '../../api/middleware/errors.js';
-import { DATABASE_UNAVAILABLE, failureKind, INTERNAL_ERROR } from '../../shared/calendar/calendar.failure.js';
+import { DATABASE_UNAVAILABLE, failureKind, INTERNAL_ERROR } from '../../shared/queue/job-failure.js';
 import { isDatabaseUnavailable } from '../../shared/db/unavailable.js';
 
 const withCode = (code: string) => Object.assign(new Error(`failed ${code}`), { code });
