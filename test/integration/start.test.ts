@@ -39,7 +39,7 @@ function spawnStart() {
   // Its own process group, so a signal can reach every process of it, as a terminal's Ctrl-C does.
   const child = spawn('npm', ['start'], { cwd: root, env: userEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
-  let out: string;
+  let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -50,12 +50,13 @@ function spawnStart() {
 
 async function npmStart(): Promise<Running> {
   const { child, exited, output } = spawnStart();
-  let out: string;
+  let out = output();
   const deadline = Date.now() + 90_000;
   let curl: RegExpExecArray | null;
-  while (!(curl = /^curl '([^']+)'$/m.exec((out = output())))) {
+  while (!(curl = /^curl '([^']+)'$/m.exec(out))) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`npm start printed no curl line:\n${out}`);
     await new Promise((r) => setTimeout(r, 100));
+    out = output();
   }
   const token = /^Demo token: (\S+)$/m.exec(out)?.[1];
   if (!token) throw new Error(`npm start printed no "Demo token: " line:\n${out}`);
