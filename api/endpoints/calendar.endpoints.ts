@@ -84,7 +84,10 @@ export const setCalendarBatch = defineEndpoint({
       .min(1)
       .max(255)
       .optional()
-      .describe('Optional, 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and queues nothing; with a different body it is a 409, code 11.'),
+      .describe(
+        'Optional, 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and queues nothing; with a different body it is a 409, code 11. ' +
+          '"The same body" is compared after validation: the same JSON with its keys in another order, with a key the method ignores, or with null where the first had the key absent (null means absent) is the same body and replays.',
+      ),
   }),
   answer: {
     description: 'Accepted: the request uids to poll and one warning per skipped date ({} when none)',
@@ -107,7 +110,7 @@ export const setCalendarBatch = defineEndpoint({
     }
     // Read at call time: the queue client may be replaced while the process runs (tests, reconnects).
     const deps = { db: ctx.database.db, calendarJobs: ctx.calendarJobs, config: ctx.config, logger: ctx.logger };
-    return acceptCalendarBatch(deps, principal, body, key !== undefined ? { key, rawBody: req.body } : undefined);
+    return acceptCalendarBatch(deps, principal, body, key !== undefined ? { key } : undefined);
   },
 });
 

@@ -1,14 +1,8 @@
 import type { RequestHandler } from 'express';
 import { AppError, ErrorCode } from '../../shared/errors.js';
+import { isJsonContentType } from './body.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** `application/json` or `application/<x>+json`, parameters (charset) allowed. */
-export function isJsonContentType(value: string | undefined): boolean {
-  if (!value) return false;
-  const type = value.split(';')[0]!.trim().toLowerCase();
-  return type === 'application/json' || /^application\/[\w.-]+\+json$/.test(type);
-}
 
 /**
  * Guards a browser-facing UI that authenticates with credentials the browser resends by itself
@@ -33,7 +27,9 @@ export function sameOriginWrites(): RequestHandler {
       next();
       return;
     }
-    if (!isJsonContentType(req.get('content-type'))) {
+    const type = req.get('content-type');
+    // Unlike an API body, a write here must say it is JSON: no Content-Type is no exception.
+    if (type === undefined || !isJsonContentType(type)) {
       throw new AppError(ErrorCode.badParam, 'Writes to this page need Content-Type: application/json', { status: 415, param: 'Content-Type' });
     }
     const origin = req.get('origin');

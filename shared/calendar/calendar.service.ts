@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { conflict, notFound, shown } from '../errors.js';
+import { canonicalJson } from '../http/canonical.js';
 import { sha256 } from '../ids.js';
 import { claimIdempotencyKey, storeIdempotentAnswer } from '../idempotency/idempotency.repository.js';
 import type { Logger } from '../logger.js';
@@ -32,7 +33,7 @@ export async function acceptCalendarBatch(
   deps: CalendarDeps,
   caller: Caller,
   body: SetCalendarBatchBody,
-  idempotency?: { key: string; rawBody: unknown },
+  idempotency?: { key: string },
 ): Promise<SetCalendarBatchResponse> {
   const property = await findPropertyCached(deps.db, caller.companyUid, body.property_uid);
   if (!property) throw notFound('property_uid', `Unknown property_uid ${shown(body.property_uid)}`);
@@ -40,7 +41,8 @@ export async function acceptCalendarBatch(
   const { kept, warnings } = applyDayRules(body.days, localDate(property.timeZone));
   const chunks = chunk(kept, deps.config.calendar.chunkDays);
   const chunkWarnings = assignWarnings(chunks, warnings);
-  const bodyHash = idempotency ? sha256(JSON.stringify(idempotency.rawBody)) : '';
+  // The validated body, canonical: reordered keys, an ignored key or null-for-absent still replay.
+  const bodyHash = idempotency ? sha256(canonicalJson(body)) : '';
 
   // Without a key the one multi-row INSERT is atomic by itself: no BEGIN/COMMIT round trips.
   const outcome = !idempotency
