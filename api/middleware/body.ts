@@ -12,11 +12,11 @@ export const MAX_JSON_DEPTH = 32;
 
 /**
  * What is read as JSON: `application/json`, `application/<x>+json` and `text/json` (any charset
- * parameter), and a body with no Content-Type at all, which some iGMS clients send. Anything else
+ * parameter), and a body with no (or a blank) Content-Type, which some iGMS clients send. Anything else
  * (`text/plain`, a form) is refused with 415.
  */
 export function isJsonContentType(value: string | undefined): boolean {
-  if (value === undefined) return true;
+  if (value === undefined || value.trim() === '') return true;
   const type = value.split(';')[0]!.trim().toLowerCase();
   return type === 'application/json' || type === 'text/json' || /^application\/[\w.-]+\+json$/.test(type);
 }
@@ -61,8 +61,13 @@ export const jsonBody = (config: Config): RequestHandler[] => [
     strict: false,
     verify(_req: IncomingMessage, _res, buf: Buffer, encoding: string) {
       // A byte scan is exact for UTF-8 (no multi-byte sequence holds an ASCII byte); other
-      // charsets are decoded first.
-      const text = /^utf-?8$/i.test(encoding) ? buf.toString('latin1') : buf.toString(encoding as BufferEncoding);
+      // charsets are decoded first. One the decoder does not know is left to the parser's refusal.
+      let text: string;
+      try {
+        text = /^utf-?8$/i.test(encoding) ? buf.toString('latin1') : new TextDecoder(encoding).decode(buf);
+      } catch {
+        return;
+      }
       if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw tooDeep();
     },
   }),

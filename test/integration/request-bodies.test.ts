@@ -31,7 +31,7 @@ const batchUrl = () => `${api.baseUrl}/api/v1/set-calendar-batch?access_token=${
 const send = async (url: string, body: string, headers: Record<string, string> = {}) => {
   const res = await fetch(url, { method: 'POST', headers, body });
   const text = await res.text();
-  return { status: res.status, body: JSON.parse(text) as any };
+  return { status: res.status, body: JSON.parse(text) };
 };
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 const queued = async () => Number((await tdb.database.sql`select count(*)::int as n from calendar_requests`)[0]!.n);
