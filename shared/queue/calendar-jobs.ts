@@ -1,4 +1,5 @@
 import { withTimeout } from '../timeout.js';
+import { cachedFlag } from './cached-flag.js';
 import type { QueueConnection } from './connection.js';
 import { jobOf, openQueue, type RegisteredQueue } from './producer.js';
 import type { JobRegistry } from './registry.js';
@@ -10,11 +11,15 @@ export interface CalendarJobs {
   jobState(uid: string): Promise<string>;
   failedReason(uid: string): Promise<{ reason: string; attempts: number } | undefined>;
   remove(uid: string): Promise<void>;
+  /** From memory, refreshed in the background (cached-flag.ts): fast during a queue outage. */
   isPaused(): Promise<boolean>;
   ping(): Promise<void>;
   queue: RegisteredQueue<'calendar'>;
   close(): Promise<void>;
 }
+
+/** How old the paused flag may be before a status answer triggers a background re-read. */
+export const PAUSED_MAX_AGE_MS = 1000;
 
 export function createCalendarJobs(conn: QueueConnection, registry: JobRegistry, opts: { timeoutMs?: number } = {}): CalendarJobs {
   const queue = openQueue(conn, 'calendar');
@@ -22,6 +27,7 @@ export function createCalendarJobs(conn: QueueConnection, registry: JobRegistry,
   // re-enqueuer will add them later.
   const timeoutMs = opts.timeoutMs ?? 2000;
   queue.on('error', () => {});
+  const paused = cachedFlag(() => withTimeout(queue.isPaused(), timeoutMs, 'isPaused'), PAUSED_MAX_AGE_MS);
   return {
     queue,
     async enqueue(uids) {
@@ -37,7 +43,7 @@ export function createCalendarJobs(conn: QueueConnection, registry: JobRegistry,
     async remove(uid) {
       await withTimeout(queue.remove(uid), timeoutMs, 'remove');
     },
-    isPaused: () => withTimeout(queue.isPaused(), timeoutMs, 'isPaused'),
+    isPaused: () => paused.get(),
     async ping() {
       await withTimeout(queue.getJobCounts('waiting'), timeoutMs, 'queue ping');
     },
