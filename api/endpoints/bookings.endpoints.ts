@@ -69,5 +69,5 @@ export const listBookings = defineEndpoint({
       example: { error: { code: 11, message: 'Invalid parameter platform_type[0]: each value must be one of: airgms, airbnb, homeaway, booking, vrbo', param: 'platform_type[0]', details: [{ path: 'platform_type[0]', message: 'each value must be one of: airgms, airbnb, homeaway, booking, vrbo' }] } },
     },
   },
-  handle: (ctx, { query, principal }) => getBookingsPage(ctx.database.db, principal.companyUid, principal.scopes, query),
+  handle: (ctx, { query, principal }) => getBookingsPage(ctx, principal.companyUid, query, principal.scopes),
 });

@@ -105,9 +105,8 @@ export const setCalendarBatch = defineEndpoint({
     if (key !== undefined && (key.length === 0 || key.length > 255)) {
       throw badParam('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters');
     }
-    // Read at call time: the queue client may be replaced while the process runs (tests, reconnects).
-    const deps = { db: ctx.database.db, calendarJobs: ctx.calendarJobs, config: ctx.config, logger: ctx.logger };
-    return acceptCalendarBatch(deps, principal, body, key !== undefined ? { key, rawBody: req.body } : undefined);
+    const idempotency = key !== undefined ? { key, rawBody: req.body as unknown } : undefined;
+    return acceptCalendarBatch(ctx, principal.companyUid, { tokenUid: principal.tokenUid, body, ...(idempotency ? { idempotency } : {}) });
   },
 });
 
@@ -144,13 +143,12 @@ export const getRequestStatus = defineEndpoint({
     404: { description: 'Code 11: an unknown request uid, or one of another company', example: { error: { code: 11, message: 'Unknown request_uid rq_x', param: 'request_uids' } } },
   },
   async handle(ctx, { query, principal }) {
-    const statusDeps = { db: ctx.database.db, isPaused: () => ctx.calendarJobs.isPaused() };
     if (query.request_uid !== undefined) {
       // One status per uid asked, or a 404: never an empty list.
-      const [one] = await getRequestStatuses(statusDeps, principal.companyUid, [query.request_uid], 'request_uid');
+      const [one] = await getRequestStatuses(ctx, principal.companyUid, [query.request_uid], 'request_uid');
       return { data: one as NonNullable<typeof one> };
     }
-    return { data: await getRequestStatuses(statusDeps, principal.companyUid, query.request_uids ?? [], 'request_uids') };
+    return { data: await getRequestStatuses(ctx, principal.companyUid, query.request_uids ?? [], 'request_uids') };
   },
 });
 
@@ -184,6 +182,6 @@ export const getCalendarDataEndpoint = defineEndpoint({
     if (q.to_date < q.from_date) throw badParam('to_date', 'to_date must not be before from_date');
     const days = (Date.parse(q.to_date) - Date.parse(q.from_date)) / 86_400_000 + 1;
     if (days > MAX_RANGE_DAYS) throw badParam('to_date', `The range may cover at most ${MAX_RANGE_DAYS} days`);
-    return { data: await getCalendarData(ctx.database.db, principal.companyUid, q.property_uid, q.from_date, q.to_date) };
+    return { data: await getCalendarData(ctx, principal.companyUid, q) };
   },
 });

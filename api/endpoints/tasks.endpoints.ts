@@ -51,7 +51,7 @@ export const listTasks = defineEndpoint({
     schema: named('TasksPage', pageOfSchema(taskComponent)),
     example: { data: [taskExample], meta: { page: 1, has_next_page: false } },
   },
-  handle: (ctx, { query, principal }) => getTasksPage(ctx.database.db, principal.companyUid, query),
+  handle: (ctx, { query, principal }) => getTasksPage(ctx, principal.companyUid, query),
 });
 
 export const updateTaskEndpoint = defineEndpoint({
@@ -77,5 +77,5 @@ export const updateTaskEndpoint = defineEndpoint({
     404: { description: 'Code 11: unknown task_uid, property_uid or cleaner_uid, or one of another company (or an inactive team member)', example: { error: { code: 11, message: 'Unknown task tk_x', param: 'task_uid' } } },
     409: { description: 'Code 11: a completed task cannot change cleaner, schedule or property', example: { error: { code: 11, message: 'Task tk_4Rz8QmL0xVb2Nw7Tc9Ka is completed: only its description can change, not cleaner_uid', param: 'cleaner_uid' } } },
   },
-  handle: (ctx, { body, principal }) => updateTask(ctx.database.db, principal.companyUid, body),
+  handle: (ctx, { body, principal }) => updateTask(ctx, principal.companyUid, body),
 });
