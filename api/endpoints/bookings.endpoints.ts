@@ -4,7 +4,7 @@ import { commaListDoc, dateBoundDoc, pageDoc, pageOfSchema } from '../openapi/co
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 
-export const bookingExample = {
+const bookingExample = {
   booking_uid: 'bk_3kQz9xWmR2pLx7vNa1Bc',
   reservation_code: 'HMQ4K2TX9P',
   readable_reservation_code: 'HMQ4K2TX9P',
@@ -24,8 +24,8 @@ export const bookingExample = {
   door_access_code: '4821',
 };
 
-/** The Booking component; other endpoints that answer bookings reference this one. */
-export const bookingComponent = named('Booking', bookingSchema);
+/** The Booking component, named once: an endpoint that answers bookings too references this one (export it then). */
+const bookingComponent = named('Booking', bookingSchema);
 
 const bound = (s: string, e: string) => dateBoundDoc(s, e);
 

@@ -5,7 +5,7 @@ import { commaListDoc, dateBoundDoc, pageDoc, pageMetaSchema, pageOfSchema } fro
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 
-export const taskExample = {
+const taskExample = {
   task_uid: 'tk_4Rz8QmL0xVb2Nw7Tc9Ka',
   team_member_uid: 'tm_6Yp1ZxK9qLm3Vb0Rw2Ns',
   property_uid: 'pr_5c1dQ9aXbT7eLm2NfR0s',
@@ -25,8 +25,8 @@ const updateTaskExample = {
   description: 'Turnover clean, fresh linen for 3',
 };
 
-/** The Task component; other endpoints that answer tasks reference this one. */
-export const taskComponent = named('Task', taskSchema);
+/** The Task component, named once: an endpoint that answers tasks too references this one (export it then). */
+const taskComponent = named('Task', taskSchema);
 
 export const listTasks = defineEndpoint({
   method: 'get',
