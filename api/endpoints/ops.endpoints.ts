@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../shared/errors.js';
-import { livenessSchema, readinessSchema, type Liveness, type Readiness } from '../../shared/health/health.schema.js';
+import { liveness, livenessSchema, readinessSchema, type Readiness } from '../../shared/health/health.schema.js';
 import { checkReadiness } from '../../shared/health/readiness.js';
 import { renderMetrics } from '../../shared/metrics/queue-metrics.js';
 import { renderDocsPage } from '../openapi/docs-page.js';
@@ -28,8 +28,8 @@ export const livez = defineEndpoint({
   scopes: 'public',
   summary: 'Liveness: the process is up',
   description: 'Touches nothing (no database, no queue): a failing answer means the process should be restarted.',
-  answer: { description: 'The process is up', schema: named('Liveness', livenessSchema), example: { data: { status: 'live' } } },
-  handle: (): Liveness => ({ data: { status: 'live' } }),
+  answer: { description: 'The process is up', schema: named('Liveness', livenessSchema), example: liveness },
+  handle: () => liveness,
 });
 
 export const readyz = defineEndpoint({

@@ -1,23 +1,12 @@
-import type { Config } from '../config.js';
 import type { AppContext } from '../context.js';
-import type { Db } from '../db/client.js';
 import { conflict, notFound } from '../errors.js';
 import { sha256 } from '../ids.js';
 import { claimIdempotencyKey, storeIdempotentAnswer } from '../idempotency/idempotency.repository.js';
-import type { Logger } from '../logger.js';
 import { countAcceptedBatch } from '../metrics/calendar-metrics.js';
 import { findProperty, findPropertyCached } from '../properties/property.repository.js';
-import type { CalendarJobs } from '../queue/calendar-jobs.js';
 import { findRequests, insertRequests, readCalendarRange, type CalendarRequestRow } from './calendar.repository.js';
 import { applyDayRules, assignWarnings, chunk, localDate } from './calendar.rules.js';
 import type { CalendarDayView, RequestStatusView, SetCalendarBatchBody, SetCalendarBatchResponse } from './calendar.schema.js';
-
-export interface CalendarDeps {
-  db: Db;
-  calendarJobs: CalendarJobs;
-  config: Config;
-  logger: Logger;
-}
 
 /** A batch as the endpoint received it: the token (idempotency keys are per token), the body, the key. */
 export interface BatchSubmission {
