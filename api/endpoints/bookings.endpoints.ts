@@ -32,6 +32,7 @@ const bound = (s: string, e: string) => dateBoundDoc(s, e);
 export const listBookings = defineEndpoint({
   method: 'get',
   path: '/api/v1/bookings',
+  scopes: ['messaging', 'pricing-management', 'smart-locks', 'external-cleaning-management'],
   operationId: 'listBookings',
   tag: 'Bookings',
   summary: 'List bookings',
@@ -40,7 +41,6 @@ export const listBookings = defineEndpoint({
     'created_dttm descending with order_by_created_dttm), so walking the pages never repeats or skips an unchanged ' +
     `booking. Unknown query parameters are ignored. Status values: ${bookingStatuses.join(', ')}. ` +
     'door_access_code is present only when the token has smart-locks; otherwise the key is absent.',
-  scopes: ['messaging', 'pricing-management', 'smart-locks', 'external-cleaning-management'],
   query: bookingsQuerySchema,
   queryDocs: {
     booking_uids: commaListDoc('Only these bookings', 'bk_3kQz9xWmR2pLx7vNa1Bc,bk_8Hn2Qw0ZxT4rLp6Ym1Vd'),

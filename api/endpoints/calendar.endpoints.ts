@@ -64,6 +64,7 @@ const calendarDayExample = {
 export const setCalendarBatch = defineEndpoint({
   method: 'post',
   path: '/api/v1/set-calendar-batch',
+  scopes: ['calendar-control'],
   operationId: 'setCalendarBatch',
   tag: 'Calendar',
   summary: 'Change prices, availability, minimum stay and notes of calendar days',
@@ -75,7 +76,6 @@ export const setCalendarBatch = defineEndpoint({
     `durably before the answer, split into requests of at most ${config.calendar.chunkDays} days (CALENDAR_CHUNK_DAYS), ` +
     'and queued; poll them with get-request-status. Whatever order workers apply requests in, retries included, every ' +
     'field of every day ends as the most recently submitted request set it. request_uids is [] when every day was skipped.',
-  scopes: ['calendar-control'],
   body: (config: Config) => setCalendarBatchBodySchema(config.calendar.maxDays),
   bodyDoc: { name: 'SetCalendarBatchBody', example: batchExample },
   headers: z.object({
@@ -115,6 +115,7 @@ const status = named('RequestStatus', requestStatusSchema);
 export const getRequestStatus = defineEndpoint({
   method: 'get',
   path: '/api/v1/get-request-status',
+  scopes: ['calendar-control', 'listings'],
   operationId: 'getRequestStatus',
   tag: 'Calendar',
   summary: 'Status of calendar requests',
@@ -124,7 +125,6 @@ export const getRequestStatus = defineEndpoint({
     'queued, processing, completed or error (paused while an operator has paused the queue); request_error is present ' +
     'only with error. warnings includes days found to be past when the worker ran. An unknown uid, or one of another ' +
     'company, is 404.',
-  scopes: ['calendar-control', 'listings'],
   query: requestStatusQuerySchema,
   queryDocs: {
     request_uid: { description: 'One request uid: data is that request\'s status object.', example: 'rq_Xw3Lm9Qa0ZtB7nVc2Rk5' },
@@ -155,13 +155,13 @@ export const getRequestStatus = defineEndpoint({
 export const getCalendarDataEndpoint = defineEndpoint({
   method: 'get',
   path: '/api/v1/get-calendar-data',
+  scopes: ['calendar-control', 'direct-bookings', 'pricing-management', 'external-cleaning-management'],
   operationId: 'getCalendarData',
   tag: 'Calendar',
   summary: 'Read calendar days back',
   description:
     'One element per date of [from_date, to_date] (at most 366 days), ascending. Fields never set are null; ' +
     'updated_dttm and request_uid name the request that last changed the date (null where never changed).',
-  scopes: ['calendar-control', 'direct-bookings', 'pricing-management', 'external-cleaning-management'],
   query: calendarDataQuerySchema,
   queryDocs: {
     property_uid: { description: 'A property of the token\'s company (else 404).', example: 'pr_5c1dQ9aXbT7eLm2NfR0s' },

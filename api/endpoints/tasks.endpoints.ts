@@ -31,13 +31,13 @@ const taskComponent = named('Task', taskSchema);
 export const listTasks = defineEndpoint({
   method: 'get',
   path: '/api/v1/tasks',
+  scopes: ['tasks'],
   operationId: 'listTasks',
   tag: 'Tasks',
   summary: 'List tasks',
   description:
     `Tasks of the token's company, 25 per page, ordered by local_start_dttm then task_uid (the same paging rules as ` +
     `bookings). task_type values: ${taskTypes.join(', ')}; task_status values: ${taskStatuses.join(', ')}.`,
-  scopes: ['tasks'],
   query: tasksQuerySchema,
   queryDocs: {
     task_uids: commaListDoc('Only these tasks', 'tk_4Rz8QmL0xVb2Nw7Tc9Ka,tk_0Wq5Lm2ZxR8Vb1Nc7Ty3'),
@@ -57,13 +57,13 @@ export const listTasks = defineEndpoint({
 export const updateTaskEndpoint = defineEndpoint({
   method: 'post',
   path: '/api/v1/update-task',
+  scopes: ['tasks'],
   operationId: 'updateTask',
   tag: 'Tasks',
   summary: 'Change a task',
   description:
     'dt/tm replace the date/time of local_start_dttm; hr replaces the duration; the end is always start + duration. ' +
     'Unknown task_uid, or one of another company: 404. The answer is the task as stored, in a one-item page.',
-  scopes: ['tasks'],
   body: updateTaskBodySchema,
   bodyDoc: { name: 'UpdateTaskBody', example: updateTaskExample },
   answer: {
