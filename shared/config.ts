@@ -25,6 +25,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: int(2 * 1024 * 1024, 1024),
   RATE_LIMIT_PER_MINUTE: int(1000, 1),
+  /** Failed authentications per minute per client address before it gets 429s. */
+  AUTH_FAILURES_PER_MINUTE: int(30, 1),
   CALENDAR_MAX_DAYS: int(1000, 1),
   CALENDAR_CHUNK_DAYS: int(100, 1),
   WORKER_CONCURRENCY: int(8, 1),
@@ -71,7 +73,7 @@ function shape(env: Env) {
       reenqueueAfterMs: env.REENQUEUE_AFTER_MS,
     },
     calendar: { maxDays: env.CALENDAR_MAX_DAYS, chunkDays: env.CALENDAR_CHUNK_DAYS },
-    rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE },
+    rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE, authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE },
     idempotency: { ttlHours: env.IDEMPOTENCY_TTL_HOURS },
     log: { level: env.LOG_LEVEL },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
