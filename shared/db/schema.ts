@@ -85,6 +85,8 @@ export const bookings = pgTable(
     priceTax: money('price_tax').notNull(),
     priceTotal: money('price_total').notNull(),
     doorAccessCode: text('door_access_code'),
+    /** The description a direct booking was made with (book-property); not on the bookings wire. */
+    description: text('description'),
     /**
      * Set only by the issue-10 migration on a holding booking that already overlapped an earlier
      * one of its property: it keeps its status and still holds its nights, but is exempt from the
