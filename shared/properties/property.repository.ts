@@ -48,9 +48,13 @@ export async function findPropertyCached(db: Db, companyUid: string, propertyUid
 
 export type PropertyRow = typeof properties.$inferSelect & { listingUids: string[] };
 
-/** The uids of a property's listings, in byte order, as one array column. */
+/**
+ * The uids of a property's listings, in byte order, as one array column. Spelled out qualified:
+ * drizzle writes a column of a single-table select unqualified, which inside this subquery would
+ * name the listing's own column.
+ */
 const listingUidsOf = sql<string[]>`coalesce(array(
-  select l.uid from listings l where l.company_uid = ${properties.companyUid} and l.property_uid = ${properties.uid}
+  select l.uid from listings l where l.company_uid = "properties"."company_uid" and l.property_uid = "properties"."uid"
   order by l.uid collate "C"), '{}')`;
 
 /**
