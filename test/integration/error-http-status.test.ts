@@ -40,7 +40,7 @@ afterAll(async () => {
 async function both(mode: Partial<{ env: Record<string, string>; db: Database['db'] | Database }>, path: string, token?: string) {
   let pair: [TestApi, TestApi] = [apis.standard, apis.always];
   if (mode.db || mode.env) {
-    const database = !mode.db ? tdb.database : 'sql' in mode.db ? (mode.db as Database) : { ...tdb.database, db: mode.db as Database['db'] };
+    const database = !mode.db ? tdb.database : 'sql' in mode.db ? (mode.db) : { ...tdb.database, db: mode.db };
     const env = mode.env ?? {};
     pair = [
       await startTestApi(tdb, { env, ctx: { database } }),
