@@ -48,7 +48,7 @@ async function both(mode: Partial<{ env: Record<string, string>; db: Database['d
     ];
     extra.push(...pair);
   }
-  return Promise.all(pair.map((a) => a.get(path, token)));
+  return Promise.all([pair[0].get(path, token), pair[1].get(path, token)]);
 }
 
 describe('ERROR_HTTP_STATUS=always-200', () => {
