@@ -59,7 +59,7 @@ export const listListings = defineEndpoint({
     page: pageDoc,
   },
   answer: { description: 'A page of listings', schema: named('ListingsPage', pageOfSchema(named('Listing', listingSchema))), example: page(listingExample) },
-  handle: (ctx, { query, principal }) => getListingsPage(ctx.database.db, principal.companyUid, query),
+  handle: (ctx, { query, principal }) => getListingsPage(ctx, principal.companyUid, query),
 });
 
 const memberExample = {
@@ -89,7 +89,7 @@ export const listTeamMembers = defineEndpoint({
     page: pageDoc,
   },
   answer: { description: 'A page of team members', schema: named('TeamMembersPage', pageOfSchema(named('TeamMember', teamMemberSchema))), example: page(memberExample) },
-  handle: (ctx, { query, principal }) => getTeamMembersPage(ctx.database.db, principal.companyUid, query),
+  handle: (ctx, { query, principal }) => getTeamMembersPage(ctx, principal.companyUid, query),
 });
 
 export const getCompanyEndpoint = defineEndpoint({
@@ -105,7 +105,7 @@ export const getCompanyEndpoint = defineEndpoint({
     schema: named('CompanyAnswer', z.object({ data: named('Company', companySchema) })),
     example: { data: { company_uid: 'co_8Rz2QmL0xVb7Nw1Tc4Ka', company_name: 'Demo Stays', email: 'hello@demo-stays.example', phone: '+15550100200', website: 'https://demo-stays.example' } },
   },
-  handle: (ctx, { principal }) => getCompany(ctx.database.db, principal.companyUid),
+  handle: (ctx, { principal }) => getCompany(ctx, principal.companyUid),
 });
 
 const personText = 'name is null where the platform never told it; email and phone_number are lists, possibly empty.';
@@ -125,7 +125,7 @@ export const listHosts = defineEndpoint({
     schema: named('HostsPage', pageOfSchema(named('Host', hostSchema))),
     example: page({ host_uid: 'ho_19d0beKx2Rq7Lp5Zm8Na', name: 'Marta (Demo Stays)', email: ['host-airbnb@demo-stays.example'], phone_number: ['+15550100200'], platform_type: 'airbnb' }),
   },
-  handle: (ctx, { query, principal }) => getHostsPage(ctx.database.db, principal.companyUid, query),
+  handle: (ctx, { query, principal }) => getHostsPage(ctx, principal.companyUid, query),
 });
 
 export const listGuests = defineEndpoint({
@@ -143,5 +143,5 @@ export const listGuests = defineEndpoint({
     schema: named('GuestsPage', pageOfSchema(named('Guest', guestSchema))),
     example: page({ guest_uid: 'gu_71aa3cPq9LmZ0xY4wV2t', name: 'Elena Rossi', email: ['elena.rossi@guest.example'], phone_number: [], platform_type: 'airgms' }),
   },
-  handle: (ctx, { query, principal }) => getGuestsPage(ctx.database.db, principal.companyUid, query),
+  handle: (ctx, { query, principal }) => getGuestsPage(ctx, principal.companyUid, query),
 });

@@ -60,7 +60,7 @@ export const listProperties = defineEndpoint({
     schema: named('PropertiesPage', pageOfSchema(propertyComponent)),
     example: { data: [propertyExample], meta: { page: 1, has_next_page: false } },
   },
-  handle: (ctx, { query, principal }) => getPropertiesPage(ctx.database.db, principal.companyUid, principal.scopes, query),
+  handle: (ctx, { query, principal }) => getPropertiesPage(ctx, principal.companyUid, principal.scopes, query),
 });
 
 export const getPropertyEndpoint = defineEndpoint({
@@ -81,5 +81,5 @@ export const getPropertyEndpoint = defineEndpoint({
   errorTexts: {
     404: { description: 'Code 11: unknown property, or one of another company', example: { error: { code: 11, message: 'Unknown property pr_x', param: 'property_uid' } } },
   },
-  handle: (ctx, { params, principal }) => getPropertyByUid(ctx.database.db, principal.companyUid, principal.scopes, params.property_uid),
+  handle: (ctx, { params, principal }) => getPropertyByUid(ctx, principal.companyUid, principal.scopes, params.property_uid),
 });

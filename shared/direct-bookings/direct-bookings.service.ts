@@ -57,7 +57,7 @@ export async function bookProperty(deps: Deps, companyUid: string, body: BookPro
         propertyUid: property.uid,
         listingUid: listing.uid,
         hostUid: listing.hostUid,
-        bookingStatus: 'accepted',
+        bookingStatus: 'accepted' as const,
         numberOfGuests: body.guests,
         localCheckinDttm: checkin,
         localCheckoutDttm: checkout,

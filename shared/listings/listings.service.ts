@@ -1,4 +1,4 @@
-import type { Db } from '../db/client.js';
+import type { AppContext } from '../context.js';
 import { pageOf, type PageMeta } from '../http/wire.js';
 import { listListings, type ListingRow } from './listings.repository.js';
 import type { Listing, ListingsQuery } from './listings.schema.js';
@@ -35,8 +35,8 @@ export function listingToWire(row: ListingRow, now = new Date()): Listing {
   };
 }
 
-export async function getListingsPage(db: Db, companyUid: string, query: ListingsQuery): Promise<{ data: Listing[]; meta: PageMeta }> {
-  const page = pageOf(await listListings(db, companyUid, query), query.page);
+export async function getListingsPage(deps: Pick<AppContext, 'database'>, companyUid: string, query: ListingsQuery): Promise<{ data: Listing[]; meta: PageMeta }> {
+  const page = pageOf(await listListings(deps.database.db, companyUid, query), query.page);
   const now = new Date();
   return { data: page.data.map((r) => listingToWire(r, now)), meta: page.meta };
 }

@@ -1,5 +1,5 @@
 import type { Scope } from '../auth/scopes.js';
-import type { Db } from '../db/client.js';
+import type { AppContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { pageOf, type PageMeta } from '../http/wire.js';
 import { getProperty, listProperties, type PropertyRow } from './property.repository.js';
@@ -61,24 +61,24 @@ export function propertyToWire(row: PropertyRow, view: PropertyView): Property {
 }
 
 export async function getPropertiesPage(
-  db: Db,
+  deps: Pick<AppContext, 'database'>,
   companyUid: string,
   scopes: readonly Scope[],
   query: PropertiesQuery,
 ): Promise<{ data: Property[]; meta: PageMeta }> {
-  const page = pageOf(await listProperties(db, companyUid, query.page), query.page);
+  const page = pageOf(await listProperties(deps.database.db, companyUid, query.page), query.page);
   const view = viewOfScopes(scopes);
   return { data: page.data.map((r) => propertyToWire(r, view)), meta: page.meta };
 }
 
 /** Another company's property answers exactly as an unknown one. */
 export async function getPropertyByUid(
-  db: Db,
+  deps: Pick<AppContext, 'database'>,
   companyUid: string,
   scopes: readonly Scope[],
   propertyUid: string,
 ): Promise<{ data: Property }> {
-  const row = await getProperty(db, companyUid, propertyUid);
+  const row = await getProperty(deps.database.db, companyUid, propertyUid);
   if (!row) throw notFound('property_uid', `Unknown property ${propertyUid}`);
   return { data: propertyToWire(row, viewOfScopes(scopes)) };
 }

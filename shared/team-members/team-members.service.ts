@@ -1,4 +1,4 @@
-import type { Db } from '../db/client.js';
+import type { AppContext } from '../context.js';
 import { pageOf, type PageMeta } from '../http/wire.js';
 import { listTeamMembers, type TeamMemberRow } from './team-members.repository.js';
 import type { TeamMember, TeamMembersQuery } from './team-members.schema.js';
@@ -15,10 +15,10 @@ export function teamMemberToWire(row: TeamMemberRow): TeamMember {
 }
 
 export async function getTeamMembersPage(
-  db: Db,
+  deps: Pick<AppContext, 'database'>,
   companyUid: string,
   query: TeamMembersQuery,
 ): Promise<{ data: TeamMember[]; meta: PageMeta }> {
-  const page = pageOf(await listTeamMembers(db, companyUid, query), query.page);
+  const page = pageOf(await listTeamMembers(deps.database.db, companyUid, query), query.page);
   return { data: page.data.map(teamMemberToWire), meta: page.meta };
 }
