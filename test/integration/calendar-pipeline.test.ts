@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { insertRequests } from '../../shared/calendar/calendar.repository.js';
 import { localDate } from '../../shared/calendar/calendar.rules.js';
+import { createProperty } from '../support/factories.js';
 import { usePipeline } from '../support/hooks.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 
@@ -46,5 +47,29 @@ describe.each(['redis', 'postgres'] as const)('calendar pipeline on the %s backe
     const read = await w.p.api.get(`/api/v1/get-calendar-data?property_uid=${w.property}&from_date=${yesterday}&to_date=${tomorrow}`, w.token);
     expect(read.body.data[0]).toMatchObject({ date: yesterday, is_available: null, notes: null });
     expect(read.body.data[read.body.data.length - 1]).toMatchObject({ date: tomorrow, is_available: 0, notes: 'late', request_uid: uid });
+  });
+
+  // Kiritimati is UTC+14 and Pago Pago UTC-11: at any instant at least one of them is on another
+  // date than UTC, so a worker that judged "past" in UTC (or in any single zone) would get one wrong.
+  it.each(['Pacific/Kiritimati', 'Pacific/Pago_Pago'])('judges past days in the property zone when it applies, in %s', async (zone) => {
+    const prop = await createProperty(w.tdb.database.db, w.company, { timeZone: zone });
+    const day = (date: string) => ({ date, price: null, currency: null, is_available: null, min_stay: 2, notes: zone });
+    // Dates from the zone's own today; redone if the zone's midnight passed while the job ran.
+    for (;;) {
+      const today = localDate(zone);
+      const yesterday = new Date(Date.parse(today) - 86_400_000).toISOString().slice(0, 10);
+      const [uid] = (await insertRequests(w.tdb.database.db, w.company, prop, [[day(yesterday), day(today)]], [{}])) as [string];
+      await w.p.ctx.calendarJobs.enqueue([uid]);
+      const [status] = await waitForFinal(w.p.api, w.token, [uid]);
+      if (localDate(zone) !== today) continue;
+      expect(status).toMatchObject({
+        request_status: 'completed',
+        days_applied: 1,
+        warnings: { [yesterday]: 'Day ignored - can not modify past dates' },
+      });
+      const read = await w.p.api.get(`/api/v1/get-calendar-data?property_uid=${prop}&from_date=${yesterday}&to_date=${today}`, w.token);
+      expect(read.body.data.map((d: { min_stay: number | null }) => d.min_stay)).toEqual([null, 2]);
+      return;
+    }
   });
 });
