@@ -12,6 +12,9 @@ const w = usePipeline('redis', { env: { CALENDAR_MAX_DAYS: '20', CALENDAR_CHUNK_
 const batch = (days: unknown[], property = w.property) => ({ property_uid: property, days });
 const post = (body: unknown, headers: Record<string, string> = {}, t = w.token) =>
   w.p.api.post('/api/v1/set-calendar-batch', body, t, headers);
+const countRequests = async () => (await w.tdb.database.db.select().from(calendarRequests)).length;
+/** Every job the queue holds, whatever its state (no worker runs here, so they stay waiting). */
+const countJobs = async () => Object.values(await w.p.ctx.calendarJobs.queue.getJobCounts()).reduce((a, b) => a + b, 0);
 const requestsOf = async (uids: string[]) =>
   (await w.tdb.database.db.select().from(calendarRequests)).filter((r) => uids.includes(r.uid));
 
@@ -139,9 +142,11 @@ describe('POST /api/v1/set-calendar-batch', () => {
   it('replays the first answer for a repeated Idempotency-Key and queues nothing more', async () => {
     const body = batch(futureDates(7).map((date) => ({ date, min_stay: 2 })));
     const first = await post(body, { 'Idempotency-Key': 'key-1' });
+    const before = { requests: await countRequests(), jobs: await countJobs() };
     const second = await post(body, { 'Idempotency-Key': 'key-1' });
     expect(second.status).toBe(200);
     expect(second.body).toEqual(first.body);
+    expect({ requests: await countRequests(), jobs: await countJobs() }).toEqual(before);
     const rows = await w.tdb.database.db.select().from(calendarRequests);
     expect(rows.filter((r) => first.body.data.request_uids.includes(r.uid))).toHaveLength(2);
     const [stored] = await w.tdb.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'key-1'));
