@@ -134,6 +134,11 @@ describe.each(['redis', 'postgres'] as const)('submission order on the %s backen
     const last = await send({ notes: '' });
     [day] = await readBack(propertyUid, [d]);
     expect(day).toMatchObject({ price: 150, min_stay: 5, notes: null, request_uid: last });
+    // A newer price and availability, so that the older request differs from today's values in
+    // every field it set: re-applying it could not hide behind equal values.
+    const newest = await send({ price: 99.5, currency: 'EUR', is_available: 0 });
+    [day] = await readBack(propertyUid, [d]);
+    expect(day).toMatchObject({ price: 99.5, currency: 'EUR', is_available: 0, min_stay: 5, notes: null, request_uid: newest });
 
     // Running the first request again (a duplicate job) must not bring its old values back.
     await w.p.ctx.calendarJobs.remove(first);
@@ -141,6 +146,38 @@ describe.each(['redis', 'postgres'] as const)('submission order on the %s backen
     await w.p.ctx.calendarJobs.enqueue([first]);
     await waitForFinal(w.p.api, w.token, [first]);
     [day] = await readBack(propertyUid, [d]);
-    expect(day).toMatchObject({ price: 150, currency: 'USD', is_available: 1, min_stay: 5, notes: null, request_uid: last });
+    expect(day).toMatchObject({ price: 99.5, currency: 'EUR', is_available: 0, min_stay: 5, notes: null, request_uid: newest });
+  });
+
+  // The racing test above only sees an ordering bug when the race happens to reorder jobs. Here the
+  // order is forced: every batch is accepted while no worker runs, the jobs are queued newest first,
+  // and one worker taking one job at a time applies them in exactly that order.
+  it('ends every field as the last submitted batch set it when the jobs are applied strictly newest first', async () => {
+    await w.p.stopWorkers();
+    const propertyUid = await createProperty(w.tdb.database.db, w.company);
+    const dates = futureDates(20, 120);
+    const batches = makeBatches(dates, 13);
+    const original = w.p.ctx.calendarJobs;
+    w.p.ctx.calendarJobs = { ...original, enqueue: async () => { throw new Error('queue down'); } };
+    const uids: string[] = [];
+    try {
+      for (const days of batches) {
+        const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: propertyUid, days }, w.token);
+        expect(res.status).toBe(200);
+        uids.push(...res.body.data.request_uids);
+      }
+    } finally {
+      w.p.ctx.calendarJobs = original;
+    }
+    const newestFirst = [...uids].reverse();
+    for (const uid of newestFirst) await original.enqueue([uid]);
+    await w.p.startWorkers(1, { WORKER_CONCURRENCY: '1' });
+    const statuses = await waitForFinal(w.p.api, w.token, uids);
+    expect(new Set(statuses.map((s) => s.request_status))).toEqual(new Set(['completed']));
+    const applied = await w.tdb.database.sql<{ uid: string }[]>`select uid from calendar_requests where uid = any(${uids}) order by finished_dttm`;
+    expect(applied.map((r) => r.uid)).toEqual(newestFirst);
+    const read = await readBack(propertyUid, dates);
+    expectOracle(read, oracleOf(batches));
+    expect(new Set(read.map((d) => d.request_uid))).toEqual(new Set([uids[uids.length - 1]]));
   });
 });
