@@ -79,6 +79,29 @@ describe('calendar faults', () => {
     expect(status.request_error).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|postgres:\/\//);
   });
 
+  it('runs a request again when the queue says its job completed but Postgres never recorded it', async () => {
+    await w.p.stopWorkers();
+    const [date] = futureDates(1, 15) as [string];
+    const [uid] = (await submit([{ date, min_stay: 6, notes: 'lost' }])) as [string];
+    await w.p.startWorkers(1);
+    expect((await waitForFinal(w.p.api, w.token, [uid], 20_000))[0].request_status).toBe('completed');
+    await w.p.stopWorkers();
+    expect(await w.p.ctx.calendarJobs.jobState(uid)).toBe('completed');
+    // Postgres loses the last commits (a failover to a replica behind): the request is back where it
+    // was mid-job, its day never written, while the queue remembers the job as done.
+    const db = w.tdb.database.db;
+    await db.execute(sql`delete from calendar_days where request_uid = ${uid}`);
+    await db.execute(sql`
+      update calendar_requests set status = 'processing', days_applied = null, finished_dttm = null,
+             created_dttm = now() - interval '1 minute', started_dttm = now() - interval '1 minute'
+       where uid = ${uid}`);
+    await w.p.startWorkers(1);
+    const [status] = await waitForFinal(w.p.api, w.token, [uid], 20_000);
+    expect(status).toMatchObject({ request_status: 'completed', days_applied: 1 });
+    const read = await w.p.api.get(`/api/v1/get-calendar-data?property_uid=${w.property}&from_date=${date}&to_date=${date}`, w.token);
+    expect(read.body.data[0]).toMatchObject({ min_stay: 6, notes: 'lost', request_uid: uid });
+  });
+
   it('completes every request exactly once when a worker process is killed mid-job', async () => {
     await w.p.stopWorkers();
     const started = Date.now();
