@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../shared/db/client.js';
 import { testRedisUrl } from '../support/env.js';
 import { usePipeline } from '../support/hooks.js';
+import { lockProperty } from '../support/locks.js';
+import { until } from '../support/ops.fixture.js';
 import { fastQueueEnv, futureDates, waitForFinal } from '../support/pipeline.js';
 
 const w = usePipeline('redis');
@@ -104,7 +106,6 @@ describe('calendar faults', () => {
 
   it('completes every request exactly once when a worker process is killed mid-job', async () => {
     await w.p.stopWorkers();
-    const started = Date.now();
     const env = {
       ...process.env,
       ...fastQueueEnv,
@@ -118,32 +119,37 @@ describe('calendar faults', () => {
     };
     const uids: string[] = [];
     for (let b = 0; b < 30; b++) uids.push(...(await submit(futureDates(100, 20 + b * 3).map((date, i) => ({ date, min_stay: 1 + ((b + i) % 9), notes: `b${b}` })))));
-    const processing = async () =>
-      (await w.tdb.database.db.execute<{ uid: string }>(sql`select uid from calendar_requests where status = 'processing' and uid = any(${w.tdb.database.sql.array(uids)})`)).map((r) => r.uid);
-    // Start a worker process, wait until it is busy, kill it without warning; the requests still
-    // `processing` after the kill were cut off mid-job. Jobs are short, so a kill can land between
-    // two of them: then another worker process is started and killed, at most five times.
-    let inFlight: string[] = [];
-    for (let attempt = 0; attempt < 5 && inFlight.length === 0; attempt++) {
+    const sqlc = w.tdb.database.sql;
+    const processing = async () => (await sqlc<{ uid: string }[]>`select uid from calendar_requests where status = 'processing' and uid = any(${sqlc.array(uids)})`).map((r) => r.uid);
+    const waitingOnLock = async () =>
+      (await sqlc<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = ${w.tdb.name} and wait_event_type = 'Lock'`)[0]?.n ?? 0;
+    // The property row is locked, so every apply waits mid-job (its day writes check the foreign key
+    // to the property): the kill lands while 8 jobs are in flight, every time.
+    const release = await lockProperty(w.tdb.url, w.property);
+    let inFlight: string[];
+    try {
       const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bin/worker.ts'], { env, stdio: 'ignore' });
-      for (let i = 0; i < 500; i++) {
-        if ((await processing()).length > 0) break;
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      const exited = new Promise((r) => child.once('exit', r));
+      await until('8 jobs held mid-apply', async () => (await processing()).length === 8 && (await waitingOnLock()) === 8, 60_000);
       child.kill('SIGKILL');
-      await new Promise((r) => child.once('exit', r));
+      await exited;
       inFlight = await processing();
+      // A killed process's sessions that wait on a lock are not noticed by Postgres until the lock
+      // is granted, and would then commit the apply on the dead worker's behalf. Ending them is what
+      // Postgres does once it sees the socket closed (client_connection_check_interval).
+      await sqlc`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${w.tdb.name} and wait_event_type = 'Lock'`;
+      await until('the dead worker sessions gone', async () => (await waitingOnLock()) === 0);
+    } finally {
+      await release();
     }
-    expect(inFlight.length).toBeGreaterThan(0);
+    expect(inFlight).toHaveLength(8);
     await w.p.startWorkers(1);
     const statuses = await waitForFinal(w.p.api, w.token, uids, 90_000);
     expect(statuses.filter((s) => s.request_status !== 'completed')).toEqual([]);
     expect(statuses.every((s) => s.days_applied === 100)).toBe(true);
     // The requests cut off mid-job were taken up again after the stall interval.
     for (const s of statuses.filter((x) => inFlight.includes(x.request_uid))) expect(s.attempts).toBeGreaterThanOrEqual(2);
-    const [row] = await w.tdb.database.sql<{ n: number }[]>`select count(*)::int as n from calendar_days where property_uid = ${w.property} and notes like 'b%'`;
-    const n = row?.n;
-    expect(n).toBe(30 * 100 - 29 * 97);
-    expect(Date.now() - started).toBeLessThan(90_000);
+    const [row] = await sqlc<{ n: number }[]>`select count(*)::int as n from calendar_days where property_uid = ${w.property} and notes like 'b%'`;
+    expect(row?.n).toBe(30 * 100 - 29 * 97);
   }, 120_000);
 });

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { inArray } from 'drizzle-orm';
-import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { calendarRequests } from '../../shared/db/schema.js';
 import { testRedisUrl } from '../support/env.js';
 import { createProperty } from '../support/factories.js';
 import { usePipeline } from '../support/hooks.js';
+import { lockProperty } from '../support/locks.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 import { sample, until } from '../support/ops.fixture.js';
 
@@ -60,26 +60,6 @@ function spawnProcess(script: string, env: Record<string, string>): Spawned {
     });
   });
   return { child, lines, output: () => text, exited, hasExited: () => done };
-}
-
-/** Locks the property row until released; resolves once the lock is held. */
-async function lockProperty(url: string, propertyUid: string): Promise<() => Promise<void>> {
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
-  let release!: () => void;
-  const held = new Promise<void>((r) => (release = r));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((r) => (locked = r));
-  const tx = sql.begin(async (t) => {
-    await t`select 1 from properties where uid = ${propertyUid} for update`;
-    locked();
-    await held;
-  });
-  await isLocked;
-  return async () => {
-    release();
-    await tx;
-    await sql.end();
-  };
 }
 
 const w = usePipeline('redis', { env: { CALENDAR_CHUNK_DAYS: '10', CALENDAR_MAX_DAYS: '1000' } });
