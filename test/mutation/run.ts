@@ -27,9 +27,10 @@ export const mutationModules: Record<string, MutationModule> = {
     mutate: ['api/middleware/auth.ts', 'api/middleware/guard.ts', 'shared/auth/scopes.ts'],
     tests: ['test/integration/auth.test.ts'],
   },
+  // The schedule part of update-task: what counts as a change of dt/tm/hr, and the new start/end.
   'tasks-schedule': {
-    mutate: ['shared/tasks/tasks.schedule.ts'],
-    tests: ['test/integration/tasks-update-schedule.test.ts'],
+    mutate: ['shared/tasks/tasks.schedule.ts', 'shared/tasks/tasks.service.ts:69-98'],
+    tests: ['test/unit/tasks-schedule.test.ts', 'test/integration/tasks-update-schedule.test.ts'],
   },
 };
 
