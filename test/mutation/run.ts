@@ -52,7 +52,7 @@ function strykerConfig(name: string, m: MutationModule) {
     tempDirName: '.data/stryker-tmp',
     cleanTempDir: 'always',
     ignorePatterns: ['.data', 'bench', '.git'],
-    reporters: ['clear-text', 'json', 'html'],
+    reporters: ['progress-append-only', 'clear-text', 'json', 'html'],
     jsonReporter: { fileName: `.data/mutation/${name}.json` },
     htmlReporter: { fileName: `.data/mutation/${name}.html` },
     clearTextReporter: { allowEmojis: false, logTests: false, reportMutants: true, reportScoreTable: true },
