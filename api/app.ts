@@ -10,7 +10,7 @@ import { requestLogging } from './middleware/request-log.js';
 import { buildOpenApi } from './openapi/document.js';
 import { adminRoutes, QUEUE_DASHBOARD_PATH } from './routes/admin.routes.js';
 
-export interface AppOptions {
+interface AppOptions {
   lifecycle?: Lifecycle;
   /** The endpoints to serve and document; all of api/endpoints/index.ts unless told otherwise (tests). */
   endpoints?: readonly AnyEndpoint[];
@@ -36,6 +36,6 @@ export function createApp(ctx: AppContext, opts: AppOptions = {}): Express {
   if (admin) app.use(QUEUE_DASHBOARD_PATH, routeLabelled(QUEUE_DASHBOARD_PATH), admin);
 
   app.use(notFoundHandler);
-  app.use(errorHandler(ctx.logger));
+  app.use(errorHandler(ctx.logger, { always200: ctx.config.http.errorsAlways200 }));
   return app;
 }

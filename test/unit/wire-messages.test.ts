@@ -8,12 +8,11 @@ import {
   commaEnumList,
   commaList,
   dateOrDateTime,
-  DATE_PATTERN,
-  DATE_TIME_PATTERN,
   isCalendarDate,
   isRealDate,
   oneOf,
   pageParam,
+  parseDateBound,
   queryValue,
 } from '../../shared/http/wire.js';
 
@@ -71,10 +70,10 @@ describe('wire helper edges', () => {
   });
 
   it('matches whole values only', () => {
-    expect(DATE_PATTERN.test('x2025-01-01')).toBe(false);
-    expect(DATE_TIME_PATTERN.test('x2025-01-01 10:00:00')).toBe(false);
-    expect(DATE_TIME_PATTERN.test('2025-01-01 10:00:00x')).toBe(false);
+    expect(isCalendarDate('x2025-01-01')).toBe(false);
     expect(isCalendarDate('12025-01-01')).toBe(false);
+    expect(parseDateBound('x2025-01-01 10:00:00')).toBeUndefined();
+    expect(parseDateBound('2025-01-01 10:00:00x')).toBeUndefined();
     expect(dateOrDateTime.safeParse('x2025-01-01 10:00:00').success).toBe(false);
   });
 });
