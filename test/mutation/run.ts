@@ -17,7 +17,7 @@ interface MutationModule {
 export const mutationModules: Record<string, MutationModule> = {
   calendar: {
     mutate: ['shared/calendar/calendar.rules.ts', 'shared/calendar/calendar.schema.ts'],
-    tests: ['test/unit/calendar-rules.test.ts', 'test/integration/calendar-accept.test.ts'],
+    tests: ['test/unit/calendar-rules.test.ts', 'test/unit/calendar-rules-edges.test.ts', 'test/integration/calendar-accept.test.ts'],
   },
   wire: {
     mutate: ['shared/http/wire.ts', 'shared/http/validation.ts'],
