@@ -29,8 +29,8 @@ export const mutationModules: Record<string, MutationModule> = {
   },
   // The schedule part of update-task: what counts as a change of dt/tm/hr, and the new start/end.
   'tasks-schedule': {
-    mutate: ['shared/tasks/tasks.schedule.ts', 'shared/tasks/tasks.service.ts:69-98'],
-    tests: ['test/unit/tasks-schedule.test.ts', 'test/integration/tasks-update-schedule.test.ts'],
+    mutate: ['shared/tasks/tasks.schedule.ts', 'shared/tasks/tasks.service.ts:73-102'],
+    tests: ['test/unit/tasks-schedule.test.ts', 'test/integration/tasks-update-schedule.test.ts', 'test/integration/tasks-update-cleaner.test.ts'],
   },
 };
 
