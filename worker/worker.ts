@@ -6,12 +6,16 @@ import { withLogContext } from '../shared/logger.js';
 import { calendarRequestsFinished, calendarRequestsReenqueued, jobDuration } from '../shared/metrics/metrics.js';
 import type { QueueConnection } from '../shared/queue/connection.js';
 import { jobRegistry, registeredJobNames, type RegisteredJobName } from '../shared/queue/registry.js';
+import { reenqueueWebhookEvents } from '../shared/webhooks/webhook.service.js';
 import { applyCalendarRequestHandler } from './handlers/apply-calendar-request.js';
+import { deliverWebhookHandler } from './handlers/deliver-webhook.js';
 
 type Handler = (job: Job) => Promise<unknown>;
 
 export interface RunningWorker {
   worker: Worker;
+  /** The webhook queue's consumer: its own concurrency, so deliveries never hold up the apply. */
+  webhookWorker: Worker;
   /**
    * Stops taking jobs and lets the ones in flight finish, for at most SHUTDOWN_TIMEOUT_MS; a job
    * still running then is left to BullMQ's stall detection (its lock expires and another worker
@@ -24,44 +28,50 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection): Promi
   const registry = jobRegistry(ctx.config);
   const handlers: Record<RegisteredJobName, Handler> = {
     'apply-calendar-request': applyCalendarRequestHandler(ctx),
+    'deliver-webhook': deliverWebhookHandler(ctx),
   };
   for (const name of registeredJobNames) {
     if (typeof handlers[name] !== 'function') throw new Error(`No handler registered for job ${name}`);
   }
 
   const inFlight = new Set<string>();
-  const worker = conn.createWorker(
-    registry.calendar.queue,
-    // Every line logged while a job runs carries its request uid (jobId = request uid).
-    (job) =>
-      withLogContext({ requestUid: job.id, jobId: job.id }, async () => {
-        const handler = handlers[job.name as RegisteredJobName] as Handler | undefined;
-        if (!handler) throw new Error(`No handler for job ${job.name}`);
-        const done = jobDuration.startTimer({ job: job.name });
-        inFlight.add(job.id ?? '');
-        try {
-          const result = await handler(job);
-          done({ outcome: 'completed' });
-          return result;
-        } catch (err) {
-          done({ outcome: 'failed' });
-          throw err;
-        } finally {
-          inFlight.delete(job.id ?? '');
-        }
-      }),
-    {
-      concurrency: ctx.config.queue.concurrency,
-      // A worker killed mid-job leaves its lock to expire; the job is then retried by another worker.
-      lockDuration: ctx.config.queue.lockMs,
-      stalledInterval: ctx.config.queue.stalledIntervalMs,
-      maxStalledCount: 3,
-    },
-  );
+  const consume = (queue: string, concurrency: number) =>
+    conn.createWorker(
+      queue,
+      // Every line logged while a job runs carries its job id (the request uid, or the event uid).
+      (job) =>
+        withLogContext({ requestUid: job.id, jobId: job.id }, async () => {
+          const handler = handlers[job.name as RegisteredJobName] as Handler | undefined;
+          if (!handler) throw new Error(`No handler for job ${job.name}`);
+          const done = jobDuration.startTimer({ job: job.name });
+          inFlight.add(job.id ?? '');
+          try {
+            const result = await handler(job);
+            done({ outcome: 'completed' });
+            return result;
+          } catch (err) {
+            done({ outcome: 'failed' });
+            throw err;
+          } finally {
+            inFlight.delete(job.id ?? '');
+          }
+        }),
+      {
+        concurrency,
+        // A worker killed mid-job leaves its lock to expire; the job is then retried by another worker.
+        lockDuration: ctx.config.queue.lockMs,
+        stalledInterval: ctx.config.queue.stalledIntervalMs,
+        maxStalledCount: 3,
+      },
+    );
+  const worker = consume(registry.calendar.queue, ctx.config.queue.concurrency);
+  const webhookWorker = consume(registry.webhooks.queue, ctx.config.webhooks.concurrency);
   let closing = false;
   // While stopping, connections being cut (a database going down with us) are expected noise.
-  worker.on('error', (err) => (closing ? ctx.logger.debug({ err }, 'worker connection error while closing') : ctx.logger.warn({ err }, 'worker connection error')));
-  await worker.waitUntilReady();
+  for (const w of [worker, webhookWorker]) {
+    w.on('error', (err) => (closing ? ctx.logger.debug({ err }, 'worker connection error while closing') : ctx.logger.warn({ err }, 'worker connection error')));
+  }
+  await Promise.all([worker.waitUntilReady(), webhookWorker.waitUntilReady()]);
 
   let sweeping: Promise<unknown> | undefined;
   let lastPrune = 0;
@@ -70,6 +80,7 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection): Promi
     const r = await reenqueueStaleRequests(deps);
     calendarRequestsReenqueued.inc(r.readded);
     calendarRequestsFinished.labels('error').inc(r.markedError);
+    await reenqueueWebhookEvents({ db: ctx.database.db, config: ctx.config, logger: ctx.logger, webhookJobs: ctx.webhookJobs });
     // Idempotency keys past their TTL are forgotten a few times an hour (any worker may do it).
     if (Date.now() - lastPrune > 15 * 60_000) {
       lastPrune = Date.now();
@@ -89,12 +100,13 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection): Promi
 
   return {
     worker,
+    webhookWorker,
     async close() {
       closing = true;
       clearInterval(timer);
       let timeout: NodeJS.Timeout | undefined;
       const timedOut = await Promise.race([
-        worker.close().then(() => false),
+        Promise.all([worker.close(), webhookWorker.close()]).then(() => false),
         new Promise<boolean>((resolve) => {
           timeout = setTimeout(() => resolve(true), ctx.config.shutdownTimeoutMs);
         }),

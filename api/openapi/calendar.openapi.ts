@@ -134,13 +134,18 @@ export function registerCalendarPaths(registry: OpenAPIRegistry, errors: ErrorSc
       'the two is required. Statuses are read from Postgres, so they survive the loss of the queue. request_status is ' +
       'queued, processing, completed or error (paused while an operator has paused the queue); request_error is present ' +
       'only with error. warnings includes days found to be past when the worker ran. An unknown uid, or one of another ' +
-      'company, is 404.' +
+      'company, is 404. With wait=N (0 to 30 seconds, fractions allowed) the answer is held until every asked request is ' +
+      'final (completed or error) or N seconds have passed, then given exactly as without wait (the statuses as they are ' +
+      'then; a timeout is not an error). Unknown uids are answered at once (404), without waiting. The server is told of ' +
+      'finished requests (Postgres LISTEN/NOTIFY), so a waiting client costs no polling; when the process shuts down, ' +
+      'waiting clients are answered at once with the current statuses. wait=0 or no wait answers at once.' +
       scopesText(statusScopes),
     security: anyScope(statusScopes),
     request: {
       query: documentedQuery(requestStatusQuerySchema, {
         request_uid: { description: 'One request uid: data is that request\'s status object.', example: 'rq_Xw3Lm9Qa0ZtB7nVc2Rk5' },
         request_uids: { ...commaListDoc('Request uids (data is a list in this order)', 'rq_Xw3Lm9Qa0ZtB7nVc2Rk5,rq_2bN7Kx0LmQ4wZr9Tc1Va'), description: 'Request uids, comma-separated, at most 100: data is a list in the order asked.' },
+        wait: { type: 'number', minimum: 0, maximum: 30, description: 'Long-poll: seconds (0 to 30) to hold the answer until every asked request is final.', example: 10 },
       }),
       headers: requestHeaders,
     },

@@ -4,7 +4,8 @@ import {
   requestStatusQuerySchema,
   setCalendarBatchBodySchema,
 } from '../../shared/calendar/calendar.schema.js';
-import { acceptCalendarBatch, getCalendarData, getRequestStatuses } from '../../shared/calendar/calendar.service.js';
+import { waitForRequestStatuses } from '../../shared/calendar/calendar-wait.service.js';
+import { acceptCalendarBatch, getCalendarData } from '../../shared/calendar/calendar.service.js';
 import type { AppContext } from '../../shared/context.js';
 import { badParam } from '../../shared/errors.js';
 import { parseInput } from '../../shared/http/validation.js';
@@ -32,13 +33,14 @@ export function calendarRoutes(ctx: AppContext): Router {
   router.get('/get-request-status', ...guard(ctx, 'calendar-control', 'listings'), async (req, res) => {
     const q = parseInput(requestStatusQuerySchema, req.query);
     const { companyUid } = principalOf(res);
-    const statusDeps = { db: ctx.database.db, isPaused: () => ctx.calendarJobs.isPaused() };
-    if (q.request_uid !== undefined) {
-      const [one] = await getRequestStatuses(statusDeps, companyUid, [q.request_uid], 'request_uid');
-      res.json({ data: one });
-    } else {
-      res.json({ data: await getRequestStatuses(statusDeps, companyUid, q.request_uids ?? [], 'request_uids') });
-    }
+    const statusDeps = { db: ctx.database.db, isPaused: () => ctx.calendarJobs.isPaused(), requestWaits: ctx.requestWaits };
+    // A client that hangs up while waiting frees its waiter at once (no read, no timer left).
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
+    const [uids, param] = q.request_uid !== undefined ? [[q.request_uid], 'request_uid'] : [q.request_uids ?? [], 'request_uids'];
+    const statuses = await waitForRequestStatuses(statusDeps, companyUid, uids, param, q.wait ?? 0, gone.signal);
+    if (gone.signal.aborted) return;
+    res.json({ data: q.request_uid !== undefined ? statuses[0] : statuses });
   });
 
   router.get(

@@ -8,7 +8,10 @@ import { scopes } from '../../shared/auth/scopes.js';
 import { createRuntime } from '../../shared/bootstrap.js';
 import { ConfigError, loadConfig, type Config } from '../../shared/config.js';
 import type { Db } from '../../shared/db/client.js';
-import { CommandError, commands, UsageError, type Command, type Io } from './commands.js';
+import { CommandError, commands as coreCommands, UsageError, type Command, type Io } from './commands.js';
+import { webhookCommands } from './webhook.commands.js';
+
+const commands: Record<string, Command> = { ...coreCommands, ...webhookCommands };
 import { runningEmbeddedPostgres } from './embedded-in-use.js';
 
 const help = `Usage: npm run cli -- <command> [options]

@@ -23,6 +23,8 @@ export interface CalendarDeps {
 export interface Caller {
   tokenUid: string;
   companyUid: string;
+  /** The app behind the token: its webhook (if any) is told when each request finishes. */
+  appUid?: string;
 }
 
 /**
@@ -47,7 +49,7 @@ export async function acceptCalendarBatch(
   // Without a key the one multi-row INSERT is atomic by itself: no BEGIN/COMMIT round trips.
   const outcome = !idempotency
     ? await (async () => {
-        const uids = await insertRequests(deps.db, caller.companyUid, property.uid, chunks, chunkWarnings);
+        const uids = await insertRequests(deps.db, caller.companyUid, property.uid, chunks, chunkWarnings, caller.appUid);
         return { replay: undefined, uids, response: { data: { request_uids: uids, warnings } } } as const;
       })()
     : await deps.db.transaction(async (tx) => {
@@ -59,7 +61,7 @@ export async function acceptCalendarBatch(
           ttlHours: deps.config.idempotency.ttlHours,
         });
         if (stored) return { replay: stored, uids: [], response: undefined } as const;
-        const uids = await insertRequests(tx, caller.companyUid, property.uid, chunks, chunkWarnings);
+        const uids = await insertRequests(tx, caller.companyUid, property.uid, chunks, chunkWarnings, caller.appUid);
         const response: SetCalendarBatchResponse = { data: { request_uids: uids, warnings } };
         await storeIdempotentAnswer(tx, caller.tokenUid, idempotency.key, 200, response);
         return { replay: undefined, uids, response } as const;
@@ -84,7 +86,7 @@ export async function acceptCalendarBatch(
 
 const utc = (d: Date | null) => (d ? d.toISOString().slice(0, 19).replace('T', ' ') : null);
 
-function toStatusView(r: CalendarRequestRow, paused: boolean): RequestStatusView {
+export function toStatusView(r: CalendarRequestRow, paused: boolean): RequestStatusView {
   const status = r.status as RequestStatusView['request_status'];
   return {
     request_uid: r.uid,

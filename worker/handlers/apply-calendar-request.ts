@@ -18,6 +18,11 @@ export interface ApplyCalendarRequestResult {
  */
 export function applyCalendarRequestHandler(ctx: AppContext) {
   const db = ctx.database.db;
+  // After the commit that wrote the event; if the queue cannot take it now the sweep will.
+  const queueWebhook = async (eventUid: string | undefined) => {
+    if (eventUid === undefined) return;
+    await ctx.webhookJobs.enqueue([eventUid]).catch((err: unknown) => ctx.logger.warn({ err, eventUid }, 'webhook job not queued; the sweep will add it'));
+  };
   return async (job: Job): Promise<ApplyCalendarRequestResult> => {
     const uid = job.id ?? '';
     const log = ctx.logger.child({ requestUid: uid, jobId: job.id, attempt: job.attemptsMade + 1 });
@@ -37,6 +42,7 @@ export function applyCalendarRequestHandler(ctx: AppContext) {
         calendarDaysApplied.inc(outcome.daysApplied);
         calendarDaysSkipped.labels('past').inc(skippedPast);
         calendarRequestsFinished.labels('completed').inc();
+        await queueWebhook(outcome.eventUid);
       }
       log.info({ daysApplied: outcome.daysApplied, skippedPast }, 'calendar request applied');
       return { daysApplied: outcome.daysApplied, skippedPast };
@@ -50,7 +56,10 @@ export function applyCalendarRequestHandler(ctx: AppContext) {
         log.error({ err }, 'calendar request failed for good');
         // If Postgres is down this fails too; the re-enqueuer records the outcome later.
         await markError(db, uid, describeFailure(reason, job.attemptsMade + 1)).then(
-          () => calendarRequestsFinished.labels('error').inc(),
+          async (eventUid) => {
+            calendarRequestsFinished.labels('error').inc();
+            await queueWebhook(eventUid);
+          },
           (e: unknown) => log.warn({ err: e }, 'could not record the failure yet'),
         );
       } else {
