@@ -1,5 +1,6 @@
 import type { Sql } from '../db/client.js';
 import type { Logger } from '../logger.js';
+import { longPollWaiters } from '../metrics/metrics.js';
 
 /** The channel the `calendar_request_finished_notify` trigger (drizzle/0003) notifies on. */
 export const REQUEST_FINISHED_CHANNEL = 'calendar_request_finished';
@@ -100,7 +101,7 @@ export function createRequestWaits(sql: Sql, findFinished: FindFinished, logger:
   };
 
   const remove = (w: Waiter) => {
-    waiters.delete(w);
+    if (waiters.delete(w)) longPollWaiters.dec();
     for (const uid of w.remaining) {
       const set = byUid.get(uid);
       set?.delete(w);
@@ -116,6 +117,7 @@ export function createRequestWaits(sql: Sql, findFinished: FindFinished, logger:
       else {
         ensureListening();
         waiters.add(w);
+        longPollWaiters.inc();
         for (const uid of w.remaining) {
           const set = byUid.get(uid) ?? new Set<Waiter>();
           set.add(w);
