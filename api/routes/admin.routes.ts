@@ -18,7 +18,7 @@ export function adminRoutes(ctx: AppContext): Router | undefined {
   const board = new ExpressAdapter();
   board.setBasePath(QUEUE_DASHBOARD_PATH);
   createBullBoard({
-    queues: [new BullMQAdapter(ctx.calendarJobs.queue)],
+    queues: [new BullMQAdapter(ctx.calendarJobs.queue), new BullMQAdapter(ctx.webhookJobs.queue)],
     // @bull-board/express 9.10.1 declares its types against its own copy of @bull-board/api 9.10.1;
     // the classes match at run time, only TypeScript sees two declarations.
     serverAdapter: board,
