@@ -8,6 +8,11 @@ export const REQUEST_FINISHED_CHANNEL = 'calendar_request_finished';
 /** Re-checks the waited requests this often while any client waits (one query per company, not per client). */
 const SAFETY_RECHECK_MS = 5_000;
 
+export interface RequestWaitsOptions {
+  /** The safety net's period; tests lengthen it so that only the NOTIFY path can answer them. */
+  safetyRecheckMs?: number;
+}
+
 export interface Wait {
   /** Marks uids already known final (read after registering, so nothing is missed in between). */
   settled(uids: readonly string[]): void;
@@ -41,7 +46,7 @@ export type FindFinished = (companyUid: string, uids: readonly string[]) => Prom
  * while the listen connection was down is lost), so every (re)connect re-checks the waited
  * requests, and while clients wait a per-process re-check runs every few seconds as a safety net.
  */
-export function createRequestWaits(sql: Sql, findFinished: FindFinished, logger: Logger): RequestWaits {
+export function createRequestWaits(sql: Sql, findFinished: FindFinished, logger: Logger, opts: RequestWaitsOptions = {}): RequestWaits {
   const byUid = new Map<string, Set<Waiter>>();
   const waiters = new Set<Waiter>();
   let released = false;
@@ -96,7 +101,7 @@ export function createRequestWaits(sql: Sql, findFinished: FindFinished, logger:
       if (listening && channels && !(REQUEST_FINISHED_CHANNEL in channels)) listening = undefined;
       if (!listening) ensureListening();
       recheckLogged();
-    }, SAFETY_RECHECK_MS);
+    }, opts.safetyRecheckMs ?? SAFETY_RECHECK_MS);
     safety.unref();
   };
 

@@ -47,7 +47,11 @@ export async function startTestApi(
   const ownJobs = ownQueue && !opts.ctx?.calendarJobs ? createCalendarJobs(ownQueue.conn, jobRegistry(config)) : undefined;
   const ownWebhookJobs = ownQueue && !opts.ctx?.webhookJobs ? createWebhookJobs(ownQueue.conn, jobRegistry(config)) : undefined;
   const logger = opts.ctx?.logger ?? createLogger('silent');
-  const requestWaits = createRequestWaits(tdb.database.sql, (company, uids) => findFinishedRequestUids(tdb.database.db, company, uids), logger);
+  // No periodic safety re-check within a test: a waiter is answered by the NOTIFY or the
+  // re-check on reconnect, which is what the long-poll tests are about.
+  const requestWaits = createRequestWaits(tdb.database.sql, (company, uids) => findFinishedRequestUids(tdb.database.db, company, uids), logger, {
+    safetyRecheckMs: 3_600_000,
+  });
   const ctx: AppContext = {
     config,
     database: tdb.database,
