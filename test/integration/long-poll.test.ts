@@ -26,6 +26,13 @@ describe('get-request-status long-poll', { timeout: 60_000 }, () => {
   const until = async (cond: () => boolean | Promise<boolean>) => {
     while (!(await cond())) await new Promise((r) => setTimeout(r, 20));
   };
+  /** The hub's LISTEN is in place: from here a finish can only reach a waiter through its NOTIFY. */
+  const listening = async () => {
+    const [row] = await tdb.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen %'`,
+    );
+    return (row?.n ?? 0) > 0;
+  };
   const finishInSql = (uid: string) =>
     tdb.database.db.execute(sql`update calendar_requests set status = 'completed', days_applied = 0, finished_dttm = now() where uid = ${uid}`);
 
@@ -46,6 +53,7 @@ describe('get-request-status long-poll', { timeout: 60_000 }, () => {
     // wait=30 against a 20 s test timeout: only the NOTIFY can answer this in time.
     const answer = p.api.get(`/api/v1/get-request-status?request_uid=${uid}&wait=30`, token);
     await until(() => p.ctx.requestWaits.size() === 1);
+    await until(listening);
     await p.startWorkers(1);
     const res = await answer;
     await p.stopWorkers();

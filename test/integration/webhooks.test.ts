@@ -106,6 +106,8 @@ describe('webhooks', { timeout: 60_000 }, () => {
       { attempt: 2, status_code: null, error: 'no answer within 500 ms' },
       { attempt: 3, status_code: 204, error: null },
     ]);
+    // The three attempts were one job retried by the queue (its backoff), not re-adds by the sweep.
+    expect((await p.ctx.webhookJobs.queue.getJob(event.uid))?.attemptsMade).toBe(3);
     // Every attempt of one event carries the same event_uid.
     expect(new Set(app.receiver.received.map((r) => r.headers['x-webhook-id']))).toEqual(new Set([event.uid]));
     const lines = await cli('webhook', 'deliveries', '--app', app.appUid);
