@@ -26,11 +26,15 @@ export interface RequestWaits {
   /** SIGTERM: every waiter is answered now with its current statuses; later waits do not wait. */
   releaseAll(): void;
   size(): number;
+  /** Request uids some waiter is registered under (0 when nobody waits: nothing is left behind). */
+  watched(): number;
   close(): Promise<void>;
 }
 
 interface Waiter {
   companyUid: string;
+  /** Every uid it was registered under (its entries in byUid), and those not yet known final. */
+  uids: readonly string[];
   remaining: Set<string>;
   finish?: (why: 'final' | 'timeout' | 'released' | 'aborted') => void;
   outcome?: 'final' | 'released';
@@ -107,7 +111,7 @@ export function createRequestWaits(sql: Sql, findFinished: FindFinished, logger:
 
   const remove = (w: Waiter) => {
     if (waiters.delete(w)) longPollWaiters.dec();
-    for (const uid of w.remaining) {
+    for (const uid of w.uids) {
       const set = byUid.get(uid);
       set?.delete(w);
       if (set?.size === 0) byUid.delete(uid);
@@ -117,13 +121,13 @@ export function createRequestWaits(sql: Sql, findFinished: FindFinished, logger:
 
   return {
     register(companyUid, uids) {
-      const w: Waiter = { companyUid, remaining: new Set(uids) };
+      const w: Waiter = { companyUid, uids: [...new Set(uids)], remaining: new Set(uids) };
       if (released) w.outcome = 'released';
       else {
         ensureListening();
         waiters.add(w);
         longPollWaiters.inc();
-        for (const uid of w.remaining) {
+        for (const uid of w.uids) {
           const set = byUid.get(uid) ?? new Set<Waiter>();
           set.add(w);
           byUid.set(uid, set);
@@ -131,10 +135,7 @@ export function createRequestWaits(sql: Sql, findFinished: FindFinished, logger:
       }
       return {
         settled(final) {
-          for (const uid of final) {
-            w.remaining.delete(uid);
-            byUid.get(uid)?.delete(w);
-          }
+          for (const uid of final) w.remaining.delete(uid);
           if (w.remaining.size === 0) w.outcome ??= 'final';
         },
         done(timeoutMs, signal) {
@@ -161,6 +162,7 @@ export function createRequestWaits(sql: Sql, findFinished: FindFinished, logger:
       for (const w of [...waiters]) settle(w, 'released');
     },
     size: () => waiters.size,
+    watched: () => byUid.size,
     async close() {
       released = true;
       for (const w of [...waiters]) settle(w, 'released');

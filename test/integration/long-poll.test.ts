@@ -78,6 +78,8 @@ describe('get-request-status long-poll', { timeout: 60_000 }, () => {
       [b, 'completed'],
       [a, 'completed'],
     ]);
+    expect(p.ctx.requestWaits.size()).toBe(0);
+    expect(p.ctx.requestWaits.watched()).toBe(0);
   }, 20_000);
 
   it('answers with the current statuses when the time is up', async () => {
@@ -118,6 +120,7 @@ describe('get-request-status long-poll', { timeout: 60_000 }, () => {
     gone.abort();
     await answer;
     await until(() => p.ctx.requestWaits.size() === 0);
+    expect(p.ctx.requestWaits.watched()).toBe(0);
   }, 20_000);
 
   it('finds a finish whose notification was lost once the listen connection is back', async () => {
