@@ -60,7 +60,7 @@ const envSchema = z.object({
     .default('auto'),
 });
 
-export type Env = z.infer<typeof envSchema>;
+type Env = z.infer<typeof envSchema>;
 
 function shape(env: Env) {
   return {

@@ -1,4 +1,4 @@
-import type { RequestWaits } from './request-waits.js';
+import type { AppContext } from '../context.js';
 import { getRequestStatuses, toStatusView } from './calendar.service.js';
 import { findRequests, type CalendarRequestRow } from './calendar.repository.js';
 import type { Db } from '../db/client.js';
@@ -6,11 +6,7 @@ import type { RequestStatusView } from './calendar.schema.js';
 
 const isFinal = (s: RequestStatusView) => s.request_status === 'completed' || s.request_status === 'error';
 
-export interface WaitDeps {
-  db: Db;
-  isPaused: () => Promise<boolean>;
-  requestWaits: RequestWaits;
-}
+export type WaitDeps = Pick<AppContext, 'database' | 'calendarJobs' | 'requestWaits'>;
 
 /**
  * get-request-status with `wait`: answers at once when every request is final (or wait is 0),
@@ -36,9 +32,9 @@ export async function waitForRequestStatuses(
     wait.settled(first.filter(isFinal).map((s) => s.request_uid));
     const why = await wait.done(waitSeconds * 1000, signal);
     if (why === 'aborted' || first.every(isFinal)) return first;
-    const rows = await readBatched(deps.db, companyUid, uids);
+    const rows = await readBatched(deps.database.db, companyUid, uids);
     // The first read found every uid; one removed since (retention) keeps its first status.
-    const paused = rows.some((r) => r.status === 'queued') ? await deps.isPaused().catch(() => false) : false;
+    const paused = rows.some((r) => r.status === 'queued') ? await deps.calendarJobs.isPaused().catch(() => false) : false;
     const byUid = new Map(rows.map((r) => [r.uid, r]));
     return first.map((s) => {
       const row = byUid.get(s.request_uid);
