@@ -4,7 +4,6 @@ import { calendarRequests, webhookDeliveries, webhookEvents, webhooks } from '..
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
-type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Sets (or replaces) the app's one callback, with a new secret. */
 export async function setWebhook(db: Db, companyUid: string, appUid: string, url: string, secret: string): Promise<void> {
@@ -73,19 +72,23 @@ export async function recordAttempt(db: Db, a: AttemptRecord): Promise<void> {
     select uid, attempts, ${a.url}, ${a.statusCode}::int, ${a.error}::text, ${Math.round(a.durationMs)}::int from ev`);
 }
 
-/** Pending events the sweep has not looked at for `olderThanMs`: their job may have been lost. */
-export async function findStalePendingEvents(db: Executor, olderThanMs: number, limit: number): Promise<{ uid: string }[]> {
-  return db.execute<{ uid: string }>(sql`
-    select uid from webhook_events
-     where status = 'pending'
-       and coalesce(enqueued_at, created_at) < now() - make_interval(secs => ${olderThanMs / 1000})
-     order by created_at
-     limit ${limit}`);
-}
-
-export async function markEventsEnqueued(db: Executor, uids: readonly string[]): Promise<void> {
-  if (uids.length === 0) return;
-  await db.update(webhookEvents).set({ enqueuedAt: sql`now()` }).where(inArray(webhookEvents.uid, [...uids]));
+/**
+ * Claims pending events the sweep has not looked at for `olderThanMs` (their job may have been
+ * lost) by stamping them, in one statement: two workers sweeping at once claim different events
+ * (skip locked), and a claimed event is not looked at again for another `olderThanMs`.
+ */
+export async function claimStalePendingEvents(db: Db, olderThanMs: number, limit: number): Promise<string[]> {
+  const rows = await db.execute<{ uid: string }>(sql`
+    update webhook_events set enqueued_at = now()
+     where uid in (
+       select uid from webhook_events
+        where status = 'pending'
+          and coalesce(enqueued_at, created_at) < now() - make_interval(secs => ${olderThanMs / 1000})
+        order by created_at
+        limit ${limit}
+        for update skip locked)
+    returning uid`);
+  return rows.map((r) => r.uid);
 }
 
 /** The latest events of an app with every attempt, newest first (the CLI's `webhook deliveries`). */

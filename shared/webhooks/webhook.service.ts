@@ -1,11 +1,10 @@
-import { sql } from 'drizzle-orm';
 import { toStatusView } from '../calendar/calendar.service.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { WebhookJobs } from '../queue/webhook-jobs.js';
 import { postWebhook } from './webhook.http.js';
-import { findStalePendingEvents, loadDelivery, markEventsEnqueued, recordAttempt } from './webhook.repository.js';
+import { claimStalePendingEvents, loadDelivery, recordAttempt } from './webhook.repository.js';
 import { signatureHeader } from './webhook.signature.js';
 
 export interface WebhookDeps {
@@ -74,32 +73,26 @@ export async function deliverWebhookEvent(deps: Pick<WebhookDeps, 'db' | 'config
   return { outcome, statusCode: result.statusCode, error: result.ok ? null : result.error };
 }
 
-const WEBHOOK_SWEEP_LOCK_KEY = 724_310_012;
-
 /**
  * The webhook half of the re-enqueue sweep (it survives the loss of the queue, so it is not itself
  * a queue job): pending events the sweep has not seen for REENQUEUE_AFTER_MS get a job again unless
  * the queue still holds one that will run. jobId = event uid, so a duplicate add is a no-op; a job
  * the queue finished while the event stayed pending (the outcome could not be recorded) is removed
- * and added again. Each examined event is stamped, so a long outage is examined once per interval.
+ * and added again. Events are claimed in one statement and the queue is asked outside any
+ * transaction: no Postgres transaction stays open across Redis calls (or a Postgres restart).
  */
-export async function reenqueueWebhookEvents(deps: WebhookDeps, limit = 500): Promise<{ ran: boolean; readded: number }> {
-  return deps.db.transaction(async (tx) => {
-    const [lock] = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${WEBHOOK_SWEEP_LOCK_KEY}) as locked`);
-    if (!lock?.locked) return { ran: false, readded: 0 };
-    const stale = await findStalePendingEvents(tx, deps.config.queue.reenqueueAfterMs, limit);
-    const toAdd: string[] = [];
-    for (const { uid } of stale) {
-      const state = await deps.webhookJobs.jobState(uid);
-      if (state === 'unknown') toAdd.push(uid);
-      else if (state === 'completed' || state === 'failed') {
-        await deps.webhookJobs.remove(uid);
-        toAdd.push(uid);
-      }
+export async function reenqueueWebhookEvents(deps: WebhookDeps, limit = 500): Promise<{ examined: number; readded: number }> {
+  const stale = await claimStalePendingEvents(deps.db, deps.config.queue.reenqueueAfterMs, limit);
+  const toAdd: string[] = [];
+  for (const uid of stale) {
+    const state = await deps.webhookJobs.jobState(uid);
+    if (state === 'unknown') toAdd.push(uid);
+    else if (state === 'completed' || state === 'failed') {
+      await deps.webhookJobs.remove(uid);
+      toAdd.push(uid);
     }
-    await deps.webhookJobs.enqueue(toAdd);
-    await markEventsEnqueued(tx, stale.map((s) => s.uid));
-    if (toAdd.length > 0) deps.logger.info({ count: toAdd.length }, 're-enqueued webhook events');
-    return { ran: true, readded: toAdd.length };
-  });
+  }
+  await deps.webhookJobs.enqueue(toAdd);
+  if (toAdd.length > 0) deps.logger.info({ count: toAdd.length }, 're-enqueued webhook events');
+  return { examined: stale.length, readded: toAdd.length };
 }

@@ -177,7 +177,7 @@ describe('webhooks', { timeout: 60_000 }, () => {
       await markError(tdb.database.db, uid, 'The request could not be applied');
       const deps = { db: tdb.database.db, config: testConfig({ ...env, REENQUEUE_AFTER_MS: '0' }), logger: p.ctx.logger, webhookJobs: p.ctx.webhookJobs };
       expect(await p.ctx.webhookJobs.jobState(`ev_${uid}`)).toBe('unknown');
-      expect((await reenqueueWebhookEvents(deps)).ran).toBe(true);
+      expect((await reenqueueWebhookEvents(deps)).readded).toBeGreaterThanOrEqual(1);
       expect(await p.ctx.webhookJobs.jobState(`ev_${uid}`)).toBe('waiting');
     } finally {
       await p.startWorkers(1);
