@@ -76,7 +76,13 @@ export async function acceptCalendarBatch(
 
 const utc = (d: Date | null) => (d ? d.toISOString().slice(0, 19).replace('T', ' ') : null);
 
-export function toStatusView(r: CalendarRequestRow, paused: boolean): RequestStatusView {
+/** The columns a status view is made of (the webhook delivery reads only these). */
+export type StatusViewRow = Pick<
+  CalendarRequestRow,
+  'uid' | 'status' | 'requestError' | 'propertyUid' | 'daysTotal' | 'daysApplied' | 'warnings' | 'attempts' | 'createdDttm' | 'startedDttm' | 'finishedDttm'
+>;
+
+export function toStatusView(r: StatusViewRow, paused: boolean): RequestStatusView {
   const status = r.status;
   return {
     request_uid: r.uid,

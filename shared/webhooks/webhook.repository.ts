@@ -35,11 +35,21 @@ export async function removeWebhook(db: Db, companyUid: string, appUid: string):
  * from the event row itself.
  */
 export async function loadDelivery(db: Db, eventUid: string) {
+  // Only the columns used: the statement stays short (its Parse is resent on every new connection).
+  const r = calendarRequests;
   const [row] = await db
-    .select({ event: webhookEvents, webhook: webhooks, request: calendarRequests })
+    .select({
+      event: { uid: webhookEvents.uid, status: webhookEvents.status, createdAt: webhookEvents.createdAt },
+      webhook: { url: webhooks.url, secret: webhooks.secret },
+      request: {
+        uid: r.uid, status: r.status, requestError: r.requestError, propertyUid: r.propertyUid, daysTotal: r.daysTotal,
+        daysApplied: r.daysApplied, warnings: r.warnings, attempts: r.attempts, createdDttm: r.createdDttm,
+        startedDttm: r.startedDttm, finishedDttm: r.finishedDttm,
+      },
+    })
     .from(webhookEvents)
     .leftJoin(webhooks, and(eq(webhooks.appUid, webhookEvents.appUid), eq(webhooks.companyUid, webhookEvents.companyUid)))
-    .leftJoin(calendarRequests, and(eq(calendarRequests.uid, webhookEvents.requestUid), eq(calendarRequests.companyUid, webhookEvents.companyUid)))
+    .leftJoin(r, and(eq(r.uid, webhookEvents.requestUid), eq(r.companyUid, webhookEvents.companyUid)))
     .where(eq(webhookEvents.uid, eventUid));
   return row;
 }

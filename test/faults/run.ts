@@ -75,7 +75,7 @@ const log = (m: string) => process.stdout.write(`${m}\n`);
  * down. (The production default, 8 attempts from 1 s, rides out about 2 minutes the same way.)
  */
 /*
- * Webhooks: a hung receiver is cut after 1 s, retries start at 200 ms and double; the maximum age
+ * Webhooks: a hung receiver is cut after 1 s, retries start at 500 ms and double; the maximum age
  * is an hour, so within the run no event may end failed: each must be delivered.
  */
 function serviceEnv(databaseUrl: string, redisUrl: string, apiPort: number): Record<string, string> {
@@ -101,7 +101,7 @@ function serviceEnv(databaseUrl: string, redisUrl: string, apiPort: number): Rec
     // Each worker serves metrics on a port of its own: several on one machine must not collide.
     METRICS_PORT: '0',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    WEBHOOK_BACKOFF_MS: '200',
+    WEBHOOK_BACKOFF_MS: '500',
     WEBHOOK_TIMEOUT_MS: '1000',
     WEBHOOK_MAX_AGE_MS: '3600000',
   };
