@@ -2,7 +2,7 @@ import type { Sql } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import { longPollWaiters } from '../metrics/metrics.js';
 
-/** The channel the `calendar_request_finished_notify` trigger (drizzle/0003) notifies on. */
+/** The channel the `calendar_request_finished_notify` trigger (drizzle/0005) notifies on. */
 export const REQUEST_FINISHED_CHANNEL = 'calendar_request_finished';
 
 /** Re-checks the waited requests this often while any client waits (one query per company, not per client). */
