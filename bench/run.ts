@@ -2,16 +2,19 @@
  * `npm run bench`: the calendar pipeline measured on this machine, every figure against a baseline
  * measured in the same run. `npm run bench -- --scale` runs the end-to-end apply with 1, 2 and 4
  * worker processes. Uses the local Postgres and Redis (BENCH_DATABASE_URL / BENCH_REDIS_URL) in a
- * scratch database and key prefix that it removes afterwards. Not a test: it asserts nothing.
+ * scratch database and key prefix that it removes afterwards. `--long-poll` measures only the
+ * get-request-status long-poll (1,000 waiting clients on one API process). Not a test: it asserts nothing.
  */
 import { CALENDAR_DAYS_ON_CONFLICT } from '../shared/calendar/calendar.repository.js';
 import { closedLoop } from './lib/load.js';
+import { longPollBench } from './long-poll.js';
 import { freePort, startProc, type Proc } from './lib/procs.js';
 import { cpuSecondsOf, createBenchEnv, futureDays, redisUrl, redisUsedMemory, type BenchEnv } from './lib/setup.js';
 
 const PROPERTIES = 200;
 const DAYS = 365;
 const scale = process.argv.includes('--scale');
+const longPollOnly = process.argv.includes('--long-poll');
 const cores = (await import('node:os')).availableParallelism();
 
 function serviceEnv(env: BenchEnv, port: number): Record<string, string> {
@@ -159,7 +162,13 @@ try {
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const memBefore = redisUsedMemory(await env.redis.info('memory'));
 
-  if (scale) {
+  if (longPollOnly) {
+    const lp = await longPollBench(env, apiUrl, api.child.pid ?? 0, 10);
+    row(`(g) long-poll, ${lp.waiters} waiting clients, finished one by one: completion -> answer p50 / p99`, `${fmt(lp.oneByOne.p50, 1)} ms / ${fmt(lp.oneByOne.p99, 1)} ms`, 'p99 < 50 ms');
+    row(`(g) same, ${lp.waiters / 2} finished in one commit`, `${fmt(lp.burst.p50, 1)} ms / ${fmt(lp.burst.p99, 1)} ms`);
+    row('(g) API RSS before / with the clients waiting', `${fmt(lp.rssBefore, 1)} MiB / ${fmt(lp.rssWaiting, 1)} MiB`);
+    row('(g) Postgres connections the API holds while they wait', `${lp.connections} (pool ${lp.poolMax} + listen 1), ${lp.errors} errors`, `<= ${lp.poolMax + 1}`);
+  } else if (scale) {
     for (const n of [1, 2, 4]) {
       const r = await endToEnd(env, apiUrl, n, n * 1000, api.child.pid ?? 0);
       await Promise.all(r.procs.map((p) => p.stop()));

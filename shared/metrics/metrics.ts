@@ -97,3 +97,9 @@ export const queueEnqueueFailing = new Gauge({
   labelNames: ['queue'] as const,
   registers,
 });
+
+export const longPollWaiters = new Gauge({
+  name: 'pops_long_poll_waiters',
+  help: 'get-request-status calls holding their answer (wait=N) in this process',
+  registers,
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createToken } from '../support/factories.js';
-import { expectError, newTask, postUpdate, storedTask, useTasksWorld } from './tasks.fixture.js';
+import { expectError, newTask, postUpdate, storedTask, useTasksWorld } from '../support/tasks.fixture.js';
 
 /*
  * Lengths a client cannot exceed, and how much of a bad value an error repeats: a message quotes at

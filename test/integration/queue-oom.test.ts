@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates } from '../support/pipeline.js';
 import { ownRedisServer } from '../support/redis-server.js';
-import { sample } from './ops.fixture.js';
+import { sample } from '../support/ops.fixture.js';
 
 /*
  * A Redis that is full under noeviction (it answers reads, refuses every write with OOM), on a

@@ -10,7 +10,7 @@ import { testRedisUrl } from '../support/env.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates } from '../support/pipeline.js';
 import { tcpProxy } from '../support/tcp-proxy.js';
-import { until } from './ops.fixture.js';
+import { until } from '../support/ops.fixture.js';
 
 /*
  * A Redis that stops answering, seen by one API through a proxy (the real Redis stays up for
