@@ -34,13 +34,14 @@ export const batchExample = {
     { date: '2030-07-15', is_available: 0, notes: 'Owner stay' },
     { date: '2030-07-16', price: 140 },
     { date: '2020-01-01', price: 99, currency: 'EUR' },
+    { date: '2030-07-17', price: '135.00', currency: 'EUR', min_stay: 0 },
   ],
 };
 
 export const batchAnswerExample = {
   data: {
     request_uids: ['rq_Xw3Lm9Qa0ZtB7nVc2Rk5'],
-    warnings: { '2020-01-01': WARNING_PAST, '2030-07-16': WARNING_NO_CURRENCY },
+    warnings: { '2020-01-01': WARNING_PAST, '2030-07-16': WARNING_NO_CURRENCY, '2030-07-17': 'Day ignored - invalid min_stay' },
   },
 };
 
@@ -87,9 +88,16 @@ export function registerCalendarPaths(registry: OpenAPIRegistry, errors: ErrorSc
     summary: 'Change prices, availability, minimum stay and notes of calendar days',
     description:
       'The property must belong to the token\'s company (else 404). A key absent or null leaves that field as it is. ' +
-      `Each day is checked in order; a day that breaks a rule is skipped and its date gets one warning: ` +
-      `"${WARNING_PAST}" (before today in the property's time zone), "${WARNING_NO_CURRENCY}", "${WARNING_NOTHING}". ` +
-      'A date listed twice merges in array order, a later entry\'s given fields winning. The remaining days are stored ' +
+      'Numbers may come as numeric strings ("52.5", "3", "0": a decimal numeral, no exponent, no blanks); is_available ' +
+      'also takes "0" and "1". The whole request is refused (400, code 11, naming the parameter) only when it cannot be ' +
+      'read as a batch: property_uid missing or not a string, days not an array, an element of days not an object or ' +
+      `without a real date, or more than ${config.calendar.maxDays} days. Everything else about a day is a per-day problem: ` +
+      'the day is skipped and its date gets one warning, the first that applies of ' +
+      `"${WARNING_PAST}" (before today in the property's time zone), "Day ignored - invalid <field>" (a value of the wrong ` +
+      'type or range; with several, the first of price, currency, is_available, min_stay, notes; notes holding a NUL or ' +
+      `an unpaired surrogate count as invalid), "${WARNING_NO_CURRENCY}", "${WARNING_NOTHING}" (currency alone changes nothing). ` +
+      'A date listed twice merges in array order, a later entry\'s given fields winning whatever their value, and the rules ' +
+      'judge the merged day. The remaining days are stored ' +
       `durably before the answer, split into requests of at most ${config.calendar.chunkDays} days (CALENDAR_CHUNK_DAYS), ` +
       'and queued; poll them with get-request-status. Whatever order workers apply requests in, retries included, every ' +
       'field of every day ends as the most recently submitted request set it. request_uids is [] when every day was skipped.' +
@@ -114,8 +122,8 @@ export function registerCalendarPaths(registry: OpenAPIRegistry, errors: ErrorSc
       },
       ...errorResponses(errors, [...guardedErrors, 404, 409, 413, 415], {
         400: {
-          description: `Code 11: a malformed body, a value of the wrong type or range, or more than ${config.calendar.maxDays} days (CALENDAR_MAX_DAYS): days are never dropped silently`,
-          example: { error: { code: 11, message: 'Invalid parameter days[3].min_stay: Too small: expected number to be >=1', param: 'days[3].min_stay', details: [{ path: 'days[3].min_stay', message: 'Too small: expected number to be >=1' }] } },
+          description: `Code 11: a body that cannot be read as a batch (see above), or more than ${config.calendar.maxDays} days (CALENDAR_MAX_DAYS): days are never dropped silently`,
+          example: { error: { code: 11, message: 'Invalid parameter days[3].date: must be a real date YYYY-MM-DD', param: 'days[3].date', details: [{ path: 'days[3].date', message: 'must be a real date YYYY-MM-DD' }] } },
         },
         404: { description: 'Code 11: unknown property_uid, or one of another company', example: { error: { code: 11, message: 'Unknown property_uid pr_x', param: 'property_uid' } } },
         409: { description: 'Code 11: the Idempotency-Key was already used with a different body', example: { error: { code: 11, message: 'This Idempotency-Key was already used with a different body', param: 'Idempotency-Key' } } },

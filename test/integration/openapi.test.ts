@@ -210,7 +210,8 @@ describe('real answers match the declared schemas', () => {
     const body = JSON.stringify({ property_uid: w.property, days: [{ date: d1, price: 10, currency: 'eur' }, { date: d2 }, { date: '2020-01-01', min_stay: 2 }] });
     expectDeclared('post', batchPath, await call(api, 'POST', batchPath, { token: w.all, body, headers: { 'idempotency-key': 'k-1' } }), 200);
     expectDeclared('post', batchPath, await call(api, 'POST', batchPath, { token: w.all, body: JSON.stringify({ property_uid: w.property, days: [{ date: d1 }] }), headers: { 'idempotency-key': 'k-1' } }), 409);
-    expectDeclared('post', batchPath, await call(api, 'POST', batchPath, { token: w.all, body: JSON.stringify({ property_uid: w.property, days: [{ date: d1, min_stay: 0 }] }) }), 400);
+    expectDeclared('post', batchPath, await call(api, 'POST', batchPath, { token: w.all, body: JSON.stringify({ property_uid: w.property, days: [{ date: d1, min_stay: 0 }] }) }), 200);
+    expectDeclared('post', batchPath, await call(api, 'POST', batchPath, { token: w.all, body: JSON.stringify({ property_uid: w.property, days: [{ date: '2030-02-30', min_stay: 2 }] }) }), 400);
     expectDeclared('post', batchPath, await call(api, 'POST', batchPath, { token: w.all, body: '{"property_uid": ' }), 400);
     expectDeclared('post', batchPath, await call(api, 'POST', batchPath, { token: w.all, body: JSON.stringify({ property_uid: 'pr_nope', days: [] }) }), 404);
     expectDeclared('post', batchPath, await call(api, 'POST', batchPath, { token: w.all, body: JSON.stringify({ property_uid: w.property, days: [], pad: 'x'.repeat(5000) }) }), 413);
