@@ -59,20 +59,26 @@ export const requestStatusExample = {
 };
 
 export const calendarDayExample = {
+  listing_uid: 'ls_airgms_5c1dQ9aX',
+  platform_type: 'airgms',
   property_uid: 'pr_5c1dQ9aXbT7eLm2NfR0s',
   date: '2030-07-14',
   is_available: 1,
+  unavailable_reason: 'Not blocked',
+  rate_id: '0',
   price: 129.5,
   currency: 'EUR',
   min_stay: 2,
   notes: null,
+  base_price: 129.5,
+  base_min_stay: 2,
   updated_dttm: '2030-05-02 08:41:18',
   request_uid: 'rq_Xw3Lm9Qa0ZtB7nVc2Rk5',
 };
 
 const writeScopes: Scope[] = ['calendar-control'];
 const statusScopes: Scope[] = ['calendar-control', 'listings'];
-const readScopes: Scope[] = ['calendar-control', 'direct-bookings', 'pricing-management', 'external-cleaning-management'];
+const readScopes: Scope[] = ['calendar-control', 'direct-bookings', 'pricing-management', 'external-cleaning-management', 'availability-control'];
 
 export function registerCalendarPaths(registry: OpenAPIRegistry, errors: ErrorSchemas, config: Config) {
   const body = registerSchema(registry, 'SetCalendarBatchBody', setCalendarBatchBodySchema(config.calendar.maxDays));
@@ -178,8 +184,15 @@ export function registerCalendarPaths(registry: OpenAPIRegistry, errors: ErrorSc
     tags: ['Calendar'],
     summary: 'Read calendar days back',
     description:
-      'One element per date of [from_date, to_date] (at most 366 days), ascending. Fields never set are null; ' +
-      'updated_dttm and request_uid name the request that last changed the date (null where never changed).' +
+      'One element per date of [from_date, to_date] (at most 366 days), ascending: the iGMS calendar row plus updated_dttm ' +
+      'and request_uid. A night is held by a booking from its check-in date up to the day before its check-out date while ' +
+      'its status is new, at_checkpoint, accepted, pending, pending_cancelled, awaiting_payment, unconfirmed or ' +
+      'awaiting_acceptance; a held night reads is_available 0, "Blocked by reservation" (it wins over a host close). A night ' +
+      'closed by a calendar change reads 0, "Blocked by host"; anything else 1, "Not blocked". Bookings are read live: a ' +
+      'cancelled booking frees its nights on the next read, and an is_available 1 stored while the night was held then ' +
+      "applies. currency, price and min_stay are the last submitted values; where never set, the property's currency, " +
+      'base_price (null when it has none) and default_min_stay. base_price and base_min_stay repeat price and min_stay. ' +
+      "listing_uid and platform_type name the property's first listing (airgms first, then by uid), null without one." +
       scopesText(readScopes),
     security: anyScope(readScopes),
     request: {

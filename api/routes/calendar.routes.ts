@@ -43,7 +43,7 @@ export function calendarRoutes(ctx: AppContext): Router {
 
   router.get(
     '/get-calendar-data',
-    ...guard(ctx, 'calendar-control', 'direct-bookings', 'pricing-management', 'external-cleaning-management'),
+    ...guard(ctx, 'calendar-control', 'direct-bookings', 'pricing-management', 'external-cleaning-management', 'availability-control'),
     async (req, res) => {
       const q = parseInput(calendarDataQuerySchema, req.query);
       if (q.to_date < q.from_date) throw badParam('to_date', 'to_date must not be before from_date');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { calendarDate, commaList } from '../http/wire.js';
+import { unavailableReasons } from './calendar.view.js';
 import { MAX_MIN_STAY, MAX_NOTES_LENGTH, MAX_PRICE, NUMERIC_STRING, readBatchDays } from './calendar.days.js';
 
 export { MAX_NOTES_LENGTH, MAX_PRICE, WARNING_NO_CURRENCY, WARNING_NOTHING, WARNING_PAST } from './calendar.days.js';
@@ -126,14 +127,20 @@ export const calendarDataQuerySchema = z.object({
 });
 
 export const calendarDaySchema = z.object({
+  listing_uid: z.string().nullable().describe("The property's first listing (airgms first, then by uid); null if it has none"),
+  platform_type: z.string().nullable().describe('The platform of that listing; null if the property has no listing'),
   property_uid: z.string(),
-  date: z.string(),
-  is_available: z.union([z.literal(0), z.literal(1)]).nullable(),
-  price: z.number().nullable(),
-  currency: z.string().nullable(),
-  min_stay: z.number().int().nullable(),
+  date: z.string().meta({ format: 'date' }),
+  is_available: z.union([z.literal(0), z.literal(1)]).describe('0 when a holding booking covers the night or a calendar change closed it, else 1'),
+  unavailable_reason: z.enum(unavailableReasons).describe('Blocked by reservation wins over Blocked by host'),
+  rate_id: z.literal('0'),
+  currency: z.string().describe("The last submitted currency (with the price); where never set, the property's currency"),
+  price: z.number().nullable().describe("The last submitted price; where never set, the property's base_price (null when it has none)"),
+  min_stay: z.number().int().describe("The last submitted minimum stay; where never set, the property's default_min_stay"),
   notes: z.string().nullable(),
-  updated_dttm: utcDateTime.nullable(),
-  request_uid: z.string().nullable(),
+  base_price: z.number().nullable().describe('Equal to price (deprecated in iGMS, kept for its clients)'),
+  base_min_stay: z.number().int().describe('Equal to min_stay (deprecated in iGMS, kept for its clients)'),
+  updated_dttm: utcDateTime.nullable().describe('When the date last changed; null where never changed'),
+  request_uid: z.string().nullable().describe('The request that last changed the date; null where never changed'),
 });
 export type CalendarDayView = z.infer<typeof calendarDaySchema>;

@@ -6,11 +6,12 @@ import { sha256 } from '../ids.js';
 import { claimIdempotencyKey, storeIdempotentAnswer } from '../idempotency/idempotency.repository.js';
 import type { Logger } from '../logger.js';
 import { countAcceptedBatch } from '../metrics/calendar-metrics.js';
-import { findProperty, findPropertyCached } from '../properties/property.repository.js';
+import { findPropertyCached } from '../properties/property.repository.js';
 import type { CalendarJobs } from '../queue/calendar-jobs.js';
-import { findRequests, findStaleRequests, insertRequests, markEnqueued, markError, readCalendarRange, type CalendarRequestRow } from './calendar.repository.js';
+import { findRequests, findStaleRequests, insertRequests, markEnqueued, markError, type CalendarRequestRow } from './calendar.repository.js';
 import { describeFailure } from './calendar.failure.js';
 import { applyDayRules, assignWarnings, chunk, localDate } from './calendar.rules.js';
+import { readCalendarView } from './calendar.view.js';
 import type { CalendarDayView, RequestStatusView, SetCalendarBatchBody, SetCalendarBatchResponse } from './calendar.schema.js';
 
 export interface CalendarDeps {
@@ -116,18 +117,25 @@ export async function getRequestStatuses(
   return uids.map((u) => toStatusView(byUid.get(u) as CalendarRequestRow, paused));
 }
 
+/** The iGMS calendar row and ours, one per date of the range, as the property reads now. */
 export async function getCalendarData(db: Db, companyUid: string, propertyUid: string, from: string, to: string): Promise<CalendarDayView[]> {
-  const property = await findProperty(db, companyUid, propertyUid);
-  if (!property) throw notFound('property_uid', `Unknown property_uid ${propertyUid}`);
-  const rows = await readCalendarRange(db, companyUid, propertyUid, from, to);
+  const rows = await readCalendarView(db, companyUid, propertyUid, from, to);
+  // The range always holds a date, so no row means the property is not the company's.
+  if (rows.length === 0) throw notFound('property_uid', `Unknown property_uid ${propertyUid}`);
   return rows.map((r) => ({
+    listing_uid: r.listing_uid,
+    platform_type: r.platform_type,
     property_uid: propertyUid,
     date: r.date,
-    is_available: r.is_available === null ? null : r.is_available ? 1 : 0,
-    price: r.price === null ? null : Number(r.price),
+    is_available: r.is_available,
+    unavailable_reason: r.unavailable_reason,
+    rate_id: '0',
     currency: r.currency,
+    price: r.price,
     min_stay: r.min_stay,
     notes: r.notes,
+    base_price: r.price,
+    base_min_stay: r.min_stay,
     updated_dttm: r.updated_dttm,
     request_uid: r.request_uid,
   }));

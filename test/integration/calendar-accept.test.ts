@@ -237,12 +237,15 @@ describe('GET /api/v1/get-request-status', () => {
 });
 
 describe('GET /api/v1/get-calendar-data', () => {
-  it('answers every date of the range, null where never set', async () => {
+  it("answers every date of the range, with the property's defaults where never set", async () => {
     const prop = await createProperty(tdb.database.db, companyUid);
     const res = await p.api.get(`/api/v1/get-calendar-data?property_uid=${prop}&from_date=2031-02-27&to_date=2031-03-02`, token);
     expect(res.status).toBe(200);
     expect(res.body.data.map((d: any) => d.date)).toEqual(['2031-02-27', '2031-02-28', '2031-03-01', '2031-03-02']);
-    expect(res.body.data[0]).toEqual({ property_uid: prop, date: '2031-02-27', is_available: null, price: null, currency: null, min_stay: null, notes: null, updated_dttm: null, request_uid: null });
+    expect(res.body.data[0]).toEqual({
+      listing_uid: null, platform_type: null, property_uid: prop, date: '2031-02-27', is_available: 1, unavailable_reason: 'Not blocked',
+      rate_id: '0', price: null, currency: 'USD', min_stay: 1, notes: null, base_price: null, base_min_stay: 1, updated_dttm: null, request_uid: null,
+    });
   });
 
   it('refuses a range over a year, a reversed range, missing or impossible dates, and foreign properties', async () => {
