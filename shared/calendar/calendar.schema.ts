@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { calendarDate, commaList } from '../http/wire.js';
+import { calendarDate, commaList, isCalendarDate } from '../http/wire.js';
 import { unavailableReasons } from './calendar.view.js';
 import { MAX_MIN_STAY, MAX_NOTES_LENGTH, MAX_PRICE, NUMERIC_STRING, readBatchDays } from './calendar.days.js';
 
 export { MAX_NOTES_LENGTH, MAX_PRICE, WARNING_NO_CURRENCY, WARNING_NOTHING, WARNING_PAST } from './calendar.days.js';
-
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 const numberOrNumericString = (extra: Record<string, unknown>) => ({
   anyOf: [
@@ -40,18 +38,6 @@ export const batchDaySchema = z.object({
 });
 export type BatchDay = z.infer<typeof batchDaySchema>;
 
-function isRealDate(s: string): boolean {
-  const m = DATE_RE.exec(s);
-  if (!m) return false;
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
-  if (mo < 1 || mo > 12 || d < 1) return false;
-  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  const dim = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1] ?? 0;
-  return d <= dim;
-}
-
 /**
  * A day without a real date refuses the batch (each such day is named); otherwise the days are
  * merged and read, every other problem becoming that day's warning. One loop over the array: a
@@ -60,7 +46,7 @@ function isRealDate(s: string): boolean {
 function readDays(days: BatchDay[], ctx: z.RefinementCtx) {
   let bad = false;
   for (let i = 0; i < days.length; i++) {
-    if (isRealDate((days[i] as BatchDay).date)) continue;
+    if (isCalendarDate((days[i] as BatchDay).date)) continue;
     ctx.addIssue({ code: 'custom', path: [i, 'date'], message: 'must be a real date YYYY-MM-DD' });
     bad = true;
   }
