@@ -68,7 +68,7 @@ describe('GET /api/v1/get-calendar-data', () => {
 
   it('reads nights held by a holding booking as Blocked by reservation, the check-out day free, host closes as Blocked by host', async () => {
     const prop = await createProperty(tdb.database.db, companyUid);
-    const d = futureDates(8, 30) as string[];
+    const d = futureDates(8, 30);
     await createBookings(tdb.database.db, [
       bookingRow(companyUid, prop, stay(d[1] as string, d[3] as string, 'pending')),
       // Statuses that hold nothing.
@@ -91,7 +91,7 @@ describe('GET /api/v1/get-calendar-data', () => {
 
   it('frees the nights of a booking on the next read once it is cancelled, and an opening stored meanwhile applies', async () => {
     const prop = await createProperty(tdb.database.db, companyUid);
-    const d = futureDates(3, 50) as string[];
+    const d = futureDates(3, 50);
     const [booking] = await createBookings(tdb.database.db, [bookingRow(companyUid, prop, stay(d[0] as string, d[2] as string))]);
     await batch(prop, [{ date: d[0], is_available: 0 }]);
     await batch(prop, [{ date: d[0], is_available: 1 }, { date: d[1], is_available: 0 }]);
