@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate } from '../../shared/calendar/calendar.rules.js';
 import { bookings } from '../../shared/db/schema.js';
-import { createCalendarJobs, type CalendarJobs } from '../../shared/queue/calendar-jobs.js';
+import { createCalendarJobs } from '../../shared/queue/calendar-jobs.js';
 import { jobRegistry } from '../../shared/queue/registry.js';
 import { testConfig } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
