@@ -5,6 +5,7 @@
  * scratch database and key prefix that it removes afterwards. Not a test: it asserts nothing.
  */
 import { CALENDAR_DAYS_ON_CONFLICT } from '../shared/calendar/calendar.repository.js';
+import { benchCalendarRead, fmtMs, median } from './calendar-read.js';
 import { closedLoop } from './lib/load.js';
 import { freePort, startProc, type Proc } from './lib/procs.js';
 import { cpuSecondsOf, createBenchEnv, futureDays, redisUrl, redisUsedMemory, type BenchEnv } from './lib/setup.js';
@@ -150,7 +151,7 @@ const row = (what: string, value: string, goal = '') => {
   process.stderr.write(`  ${what}: ${value}\n`);
 };
 
-const env = await createBenchEnv(PROPERTIES + WARM_UP_PROPERTIES);
+const env = await createBenchEnv(PROPERTIES + WARM_UP_PROPERTIES + 1);
 const apiPort = await freePort();
 let api: Proc | undefined;
 const workersToStop: Proc[] = [];
@@ -177,6 +178,12 @@ try {
     await Promise.all(workersToStop.splice(0).map((p) => p.stop()));
     const memAfter = redisUsedMemory(await env.redis.info('memory'));
     row('(f) Redis used_memory before / after', `${fmt(memBefore / 1048576, 1)} MiB / ${fmt(memAfter / 1048576, 1)} MiB`);
+
+    const read = await benchCalendarRead(env, apiUrl, env.propertyUids[PROPERTIES + WARM_UP_PROPERTIES] as string);
+    row(`(g) get-calendar-data, 366 days, ${read.held} nights held by 50 bookings, through the API`, fmtMs(read.http), 'p50 < 20 ms');
+    row('(g) same read, the statement alone', fmtMs(read.view));
+    row('(g) the plain read of before (stored rows only), same data', fmtMs(read.plain));
+    row('(g) ratio statement / plain read (p50)', (median(read.view) / median(read.plain)).toFixed(2));
 
     const body = (i: number) => JSON.stringify({ property_uid: env.propertyUids[i % PROPERTIES], days: futureDays(DAYS, 2, i) });
     const full = await closedLoop(`${apiUrl}/api/v1/set-calendar-batch?access_token=${env.token}`, body, { connections: 10, seconds: 10 });
