@@ -60,7 +60,7 @@ async function seedYear(env: BenchEnv, propertyUid: string, from: string) {
   await s`insert into calendar_days (company_uid, property_uid, date, price, currency, price_seq, is_available, availability_seq, last_seq, request_uid, updated_dttm)
           select 'co_bench', ${propertyUid}, d::date, 120, 'USD', 1, (extract(doy from d)::int % 5 <> 0), 1, 1, 'rq_bench', now()
             from generate_series(${from}::date, ${from}::date + 365, interval '2 days') d`;
-  await s`analyze bookings; analyze calendar_days; analyze listings; analyze properties`;
+  for (const t of ['bookings', 'calendar_days', 'listings', 'properties']) await s.unsafe(`analyze ${t}`);
 }
 
 export async function benchCalendarRead(env: BenchEnv, apiUrl: string, propertyUid: string) {
