@@ -60,6 +60,12 @@ async function seedYear(env: BenchEnv, propertyUid: string, from: string) {
   await s`insert into calendar_days (company_uid, property_uid, date, price, currency, price_seq, is_available, availability_seq, last_seq, request_uid, updated_dttm)
           select 'co_bench', ${propertyUid}, d::date, 120, 'USD', 1, (extract(doy from d)::int % 5 <> 0), 1, 1, 'rq_bench', now()
             from generate_series(${from}::date, ${from}::date + 365, interval '2 days') d`;
+  // Other properties' days around it, as after a run of (b): the read must not scan them.
+  await s`insert into calendar_days (company_uid, property_uid, date, price, currency, price_seq, last_seq, request_uid, updated_dttm)
+          select 'co_bench', pr.uid, d::date, 99, 'USD', 1, 1, 'rq_other', now()
+            from properties pr cross join generate_series(${from}::date, ${from}::date + 364, interval '1 day') d
+           where pr.company_uid = 'co_bench' and pr.uid <> ${propertyUid}
+          on conflict do nothing`;
   for (const t of ['bookings', 'calendar_days', 'listings', 'properties']) await s.unsafe(`analyze ${t}`);
 }
 

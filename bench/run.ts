@@ -13,6 +13,8 @@ import { cpuSecondsOf, createBenchEnv, futureDays, redisUrl, redisUsedMemory, ty
 const PROPERTIES = 200;
 const DAYS = 365;
 const scale = process.argv.includes('--scale');
+/** `npm run bench -- --read`: only (g), the calendar read. */
+const readOnly = process.argv.includes('--read');
 const cores = (await import('node:os')).availableParallelism();
 
 function serviceEnv(env: BenchEnv, port: number): Record<string, string> {
@@ -144,6 +146,14 @@ async function idleLatency(env: BenchEnv, apiUrl: string, runs: number) {
   return { p50: times[Math.floor(runs / 2)] ?? NaN, p90: times[Math.floor(runs * 0.9)] ?? NaN };
 }
 
+async function benchCalendarReadRows(env: BenchEnv, apiUrl: string) {
+  const read = await benchCalendarRead(env, apiUrl, env.propertyUids[PROPERTIES + WARM_UP_PROPERTIES] as string);
+  row(`(g) get-calendar-data, 366 days, ${read.held} nights held by 50 bookings, through the API`, fmtMs(read.http), 'p50 < 20 ms');
+  row('(g) same read, the statement alone', fmtMs(read.view));
+  row('(g) the plain read of before (stored rows only), same data', fmtMs(read.plain));
+  row('(g) ratio statement / plain read (p50)', (median(read.view) / median(read.plain)).toFixed(2));
+}
+
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 const rows: [string, string, string][] = [];
 const row = (what: string, value: string, goal = '') => {
@@ -160,7 +170,9 @@ try {
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const memBefore = redisUsedMemory(await env.redis.info('memory'));
 
-  if (scale) {
+  if (readOnly) {
+    await benchCalendarReadRows(env, `http://127.0.0.1:${apiPort}`);
+  } else if (scale) {
     for (const n of [1, 2, 4]) {
       const r = await endToEnd(env, apiUrl, n, n * 1000, api.child.pid ?? 0);
       await Promise.all(r.procs.map((p) => p.stop()));
@@ -179,11 +191,7 @@ try {
     const memAfter = redisUsedMemory(await env.redis.info('memory'));
     row('(f) Redis used_memory before / after', `${fmt(memBefore / 1048576, 1)} MiB / ${fmt(memAfter / 1048576, 1)} MiB`);
 
-    const read = await benchCalendarRead(env, apiUrl, env.propertyUids[PROPERTIES + WARM_UP_PROPERTIES] as string);
-    row(`(g) get-calendar-data, 366 days, ${read.held} nights held by 50 bookings, through the API`, fmtMs(read.http), 'p50 < 20 ms');
-    row('(g) same read, the statement alone', fmtMs(read.view));
-    row('(g) the plain read of before (stored rows only), same data', fmtMs(read.plain));
-    row('(g) ratio statement / plain read (p50)', (median(read.view) / median(read.plain)).toFixed(2));
+    await benchCalendarReadRows(env, apiUrl);
 
     const body = (i: number) => JSON.stringify({ property_uid: env.propertyUids[i % PROPERTIES], days: futureDays(DAYS, 2, i) });
     const full = await closedLoop(`${apiUrl}/api/v1/set-calendar-batch?access_token=${env.token}`, body, { connections: 10, seconds: 10 });

@@ -35,7 +35,9 @@ const HOLDING = sql.raw(holdingStatuses.map((s) => `'${s}'`).join(', '));
 /**
  * Every date of [from, to] of a property of the company, in one statement; [] when the property
  * is not the company's. A booking holds [check-in date, check-out date); only bookings whose stay
- * touches the range are read (the company/property/check-in index bounds them).
+ * touches the range are read (the company/property/check-in index bounds them). Every table is
+ * filtered by the parameters themselves, not through a join on the property row: joined, the
+ * planner hashed the whole calendar_days table (120 ms for 75k rows instead of an index range).
  */
 export async function readCalendarView(db: Db, companyUid: string, propertyUid: string, from: string, to: string): Promise<CalendarViewRow[]> {
   return [...(await db.execute<CalendarViewRow>(calendarViewQuery(companyUid, propertyUid, from, to)))];
@@ -49,15 +51,17 @@ export function calendarViewQuery(companyUid: string, propertyUid: string, from:
         from properties where company_uid = ${companyUid} and uid = ${propertyUid}
     ), first_listing as (
       select l.uid, l.platform_type
-        from listings l join p on l.company_uid = p.company_uid and l.property_uid = p.uid
+        from listings l
+       where l.company_uid = ${companyUid} and l.property_uid = ${propertyUid}
        order by l.platform_type <> 'airgms', l.uid collate "C"
        limit 1
     ), held as (
       select distinct night::date as day
-        from bookings b join p on b.company_uid = p.company_uid and b.property_uid = p.uid
+        from bookings b
        cross join generate_series(greatest(b.local_checkin_dttm::date, ${from}::date),
                                   least(b.local_checkout_dttm::date - 1, ${to}::date), interval '1 day') as night
-       where b.booking_status in (${HOLDING})
+       where b.company_uid = ${companyUid} and b.property_uid = ${propertyUid}
+         and b.booking_status in (${HOLDING})
          and b.local_checkin_dttm < ${to}::date + 1
          and b.local_checkout_dttm::date > ${from}::date
     )
@@ -75,7 +79,7 @@ export function calendarViewQuery(companyUid: string, propertyUid: string, from:
       from p
      cross join generate_series(${from}::date, ${to}::date, interval '1 day') as g(day)
       left join first_listing fl on true
-      left join calendar_days c on c.company_uid = p.company_uid and c.property_uid = p.uid and c.date = g.day::date
+      left join calendar_days c on c.property_uid = ${propertyUid} and c.company_uid = ${companyUid} and c.date = g.day::date
       left join held h on h.day = g.day::date
      order by g.day`;
 }
