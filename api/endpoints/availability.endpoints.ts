@@ -14,6 +14,7 @@ const errorBody = named('AvailabilityError', availabilityErrorSchema);
 export const setPropertyCalendarAvailability = defineEndpoint({
   method: 'post',
   path: '/api/v2/set-property-calendar-availability',
+  scopes: ['availability-control', 'calendar-control'],
   operationId: 'setPropertyCalendarAvailability',
   tag: 'Calendar',
   summary: 'Open or close every date of a range (iGMS v2)',
@@ -30,7 +31,6 @@ export const setPropertyCalendarAvailability = defineEndpoint({
     'error body ({"success": false, "availability": [], "errors": [reason]}), also for a body that is not JSON; token, ' +
     'scope, rate-limit and server failures keep the usual envelope. No Idempotency-Key: the same call twice stores the ' +
     'same values twice, which reads the same.',
-  scopes: ['availability-control', 'calendar-control'],
   body: setAvailabilityBodySchema,
   bodyDoc: { name: 'SetPropertyCalendarAvailabilityBody', example: { property_uid: 'pr_5c1dQ9aXbT7eLm2NfR0s', start_date: '2030-07-14', end_date: '2030-07-16', is_available: 0 } },
   answer: {
@@ -61,8 +61,5 @@ export const setPropertyCalendarAvailability = defineEndpoint({
     },
   },
   errorBody: availabilityErrorBody,
-  async handle(ctx, { body, principal }) {
-    const deps = { db: ctx.database.db, calendarJobs: ctx.calendarJobs, config: ctx.config, logger: ctx.logger };
-    return setPropertyAvailability(deps, principal, body);
-  },
+  handle: (ctx, { body, principal }) => setPropertyAvailability(ctx, principal.companyUid, body),
 });

@@ -1,3 +1,4 @@
+import type { AppContext } from '../context.js';
 import { AppError, ErrorCode, notFound } from '../errors.js';
 import { countAcceptedBatch } from '../metrics/calendar-metrics.js';
 import { findPropertyCached } from '../properties/property.repository.js';
@@ -5,7 +6,6 @@ import { datesOf, type AvailabilityDay, type SetAvailabilityAnswer, type SetAvai
 import { WARNING_PAST, type RequestDay } from './calendar.days.js';
 import { insertRequests } from './calendar.repository.js';
 import { assignWarnings, chunk, localDate, type Warnings } from './calendar.rules.js';
-import type { CalendarDeps, Caller } from './calendar.service.js';
 import { BLOCKED_BY_HOST, BLOCKED_BY_RESERVATION, readCalendarView } from './calendar.view.js';
 
 /** The iGMS v2 wording of an unknown property. */
@@ -17,8 +17,13 @@ export const unknownPropertyMessage = (uid: string) => `Not found property with 
  * range and batches over the same dates end as the later submission says, field by field. Past
  * dates (in the property's zone) are skipped with the batch's warning.
  */
-export async function setPropertyAvailability(deps: CalendarDeps, caller: Caller, body: SetAvailabilityBody): Promise<SetAvailabilityAnswer> {
-  const property = await findPropertyCached(deps.db, caller.companyUid, body.property_uid);
+export async function setPropertyAvailability(
+  deps: Pick<AppContext, 'database' | 'calendarJobs' | 'config' | 'logger'>,
+  companyUid: string,
+  body: SetAvailabilityBody,
+): Promise<SetAvailabilityAnswer> {
+  const db = deps.database.db;
+  const property = await findPropertyCached(db, companyUid, body.property_uid);
   if (!property) throw notFound('property_uid', unknownPropertyMessage(body.property_uid));
   const today = localDate(property.timeZone);
   const days: RequestDay[] = [];
@@ -30,8 +35,8 @@ export async function setPropertyAvailability(deps: CalendarDeps, caller: Caller
   const chunks = chunk(days, deps.config.calendar.chunkDays);
   // The current calendar (bookings, past values) is read while the requests are stored.
   const [uids, current] = await Promise.all([
-    insertRequests(deps.db, caller.companyUid, property.uid, chunks, assignWarnings(chunks, warnings)),
-    readCalendarView(deps.db, caller.companyUid, property.uid, body.start_date, body.end_date),
+    insertRequests(db, companyUid, property.uid, chunks, assignWarnings(chunks, warnings)),
+    readCalendarView(db, companyUid, property.uid, body.start_date, body.end_date),
   ]);
   countAcceptedBatch(days.length, warnings);
   try {

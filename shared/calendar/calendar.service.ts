@@ -1,27 +1,19 @@
-import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
+import type { AppContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { sha256 } from '../ids.js';
 import { claimIdempotencyKey, storeIdempotentAnswer } from '../idempotency/idempotency.repository.js';
-import type { Logger } from '../logger.js';
 import { countAcceptedBatch } from '../metrics/calendar-metrics.js';
 import { findPropertyCached } from '../properties/property.repository.js';
-import type { CalendarJobs } from '../queue/calendar-jobs.js';
 import { findRequests, insertRequests, type CalendarRequestRow } from './calendar.repository.js';
 import { readCalendarView } from './calendar.view.js';
 import { applyDayRules, assignWarnings, chunk, localDate } from './calendar.rules.js';
 import type { CalendarDayView, RequestStatusView, SetCalendarBatchBody, SetCalendarBatchResponse } from './calendar.schema.js';
 
-export interface CalendarDeps {
-  db: Db;
-  calendarJobs: CalendarJobs;
-  config: Config;
-  logger: Logger;
-}
-
-export interface Caller {
+/** A batch as the endpoint received it: the token (idempotency keys are per token), the body, the key. */
+export interface BatchSubmission {
   tokenUid: string;
-  companyUid: string;
+  body: SetCalendarBatchBody;
+  idempotency?: { key: string; rawBody: unknown };
 }
 
 /**
@@ -30,12 +22,12 @@ export interface Caller {
  * are in Postgres and the re-enqueuer adds them later.
  */
 export async function acceptCalendarBatch(
-  deps: CalendarDeps,
-  caller: Caller,
-  body: SetCalendarBatchBody,
-  idempotency?: { key: string; rawBody: unknown },
+  deps: Pick<AppContext, 'database' | 'calendarJobs' | 'config' | 'logger'>,
+  companyUid: string,
+  { tokenUid, body, idempotency }: BatchSubmission,
 ): Promise<SetCalendarBatchResponse> {
-  const property = await findPropertyCached(deps.db, caller.companyUid, body.property_uid);
+  const db = deps.database.db;
+  const property = await findPropertyCached(db, companyUid, body.property_uid);
   if (!property) throw notFound('property_uid', `Unknown property_uid ${body.property_uid}`);
 
   const { kept, warnings } = applyDayRules(body.days, localDate(property.timeZone));
@@ -46,21 +38,21 @@ export async function acceptCalendarBatch(
   // Without a key the one multi-row INSERT is atomic by itself: no BEGIN/COMMIT round trips.
   const outcome = !idempotency
     ? await (async () => {
-        const uids = await insertRequests(deps.db, caller.companyUid, property.uid, chunks, chunkWarnings);
+        const uids = await insertRequests(db, companyUid, property.uid, chunks, chunkWarnings);
         return { replay: undefined, uids, response: { data: { request_uids: uids, warnings } } } as const;
       })()
-    : await deps.db.transaction(async (tx) => {
+    : await db.transaction(async (tx) => {
         const stored = await claimIdempotencyKey(tx, {
-          tokenUid: caller.tokenUid,
-          companyUid: caller.companyUid,
+          tokenUid,
+          companyUid,
           key: idempotency.key,
           bodyHash,
           ttlHours: deps.config.idempotency.ttlHours,
         });
         if (stored) return { replay: stored, uids: [], response: undefined } as const;
-        const uids = await insertRequests(tx, caller.companyUid, property.uid, chunks, chunkWarnings);
+        const uids = await insertRequests(tx, companyUid, property.uid, chunks, chunkWarnings);
         const response: SetCalendarBatchResponse = { data: { request_uids: uids, warnings } };
-        await storeIdempotentAnswer(tx, caller.tokenUid, idempotency.key, 200, response);
+        await storeIdempotentAnswer(tx, tokenUid, idempotency.key, 200, response);
         return { replay: undefined, uids, response } as const;
       });
 
@@ -100,30 +92,37 @@ function toStatusView(r: CalendarRequestRow, paused: boolean): RequestStatusView
   };
 }
 
-/** Statuses read from Postgres only (they survive the loss of the queue), in the order asked. */
+/**
+ * Statuses read from Postgres only (they survive the loss of the queue), in the order asked; the
+ * queue is asked only whether it is paused. `param` names the parameter an unknown uid came from.
+ */
 export async function getRequestStatuses(
-  deps: Pick<CalendarDeps, 'db'> & { isPaused: () => Promise<boolean> },
+  deps: Pick<AppContext, 'database' | 'calendarJobs'>,
   companyUid: string,
   uids: readonly string[],
   param: string,
 ): Promise<RequestStatusView[]> {
-  const rows = await findRequests(deps.db, companyUid, uids);
+  const rows = await findRequests(deps.database.db, companyUid, uids);
   const byUid = new Map(rows.map((r) => [r.uid, r]));
   const missing = uids.find((u) => !byUid.has(u));
   if (missing !== undefined) throw notFound(param, `Unknown request_uid ${missing}`);
-  const paused = rows.some((r) => r.status === 'queued') ? await deps.isPaused().catch(() => false) : false;
+  const paused = rows.some((r) => r.status === 'queued') ? await deps.calendarJobs.isPaused().catch(() => false) : false;
   return uids.map((u) => toStatusView(byUid.get(u) as CalendarRequestRow, paused));
 }
 
 /** The iGMS calendar row and ours, one per date of the range, as the property reads now. */
-export async function getCalendarData(db: Db, companyUid: string, propertyUid: string, from: string, to: string): Promise<CalendarDayView[]> {
-  const rows = await readCalendarView(db, companyUid, propertyUid, from, to);
+export async function getCalendarData(
+  deps: Pick<AppContext, 'database'>,
+  companyUid: string,
+  { property_uid, from_date, to_date }: { property_uid: string; from_date: string; to_date: string },
+): Promise<CalendarDayView[]> {
+  const rows = await readCalendarView(deps.database.db, companyUid, property_uid, from_date, to_date);
   // The range always holds a date, so no row means the property is not the company's.
-  if (rows.length === 0) throw notFound('property_uid', `Unknown property_uid ${propertyUid}`);
+  if (rows.length === 0) throw notFound('property_uid', `Unknown property_uid ${property_uid}`);
   return rows.map((r) => ({
     listing_uid: r.listing_uid,
     platform_type: r.platform_type,
-    property_uid: propertyUid,
+    property_uid,
     date: r.date,
     is_available: r.is_available,
     unavailable_reason: r.unavailable_reason,
