@@ -20,7 +20,7 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export function createRedis(url: string): Redis {
+function createRedis(url: string): Redis {
   // BullMQ needs maxRetriesPerRequest: null on the connections it blocks on.
   return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true });
 }

@@ -2,7 +2,10 @@ import { setPropertyCalendarAvailability } from './availability.endpoints.js';
 import { listBookings } from './bookings.endpoints.js';
 import { getCalendarDataEndpoint, getRequestStatus, setCalendarBatch } from './calendar.endpoints.js';
 import type { AnyEndpoint } from './define.js';
+import { bookPropertyEndpoint, cancelBookingEndpoint } from './direct-bookings.endpoints.js';
+import { getCompanyEndpoint, listGuests, listHosts, listListings, listTeamMembers } from './inventory.endpoints.js';
 import { docs, livez, metrics, openapiJson, readyz } from './ops.endpoints.js';
+import { getPropertyEndpoint, listProperties } from './property.endpoints.js';
 import { listTasks, updateTaskEndpoint } from './tasks.endpoints.js';
 
 /**
@@ -17,6 +20,15 @@ export const endpoints: readonly AnyEndpoint[] = [
   setPropertyCalendarAvailability,
   listTasks,
   updateTaskEndpoint,
+  listProperties,
+  getPropertyEndpoint,
+  listListings,
+  listTeamMembers,
+  getCompanyEndpoint,
+  listHosts,
+  listGuests,
+  bookPropertyEndpoint,
+  cancelBookingEndpoint,
   livez,
   readyz,
   metrics,

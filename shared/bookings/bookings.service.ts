@@ -4,13 +4,13 @@ import { pageOf, type PageMeta } from '../http/wire.js';
 import { listBookings, type BookingRow } from './bookings.repository.js';
 import type { Booking, BookingsQuery } from './bookings.schema.js';
 
-function toWire(row: BookingRow, withDoorCode: boolean): Booking {
+export function bookingToWire(row: BookingRow, withDoorCode: boolean): Booking {
   const booking: Booking = {
     booking_uid: row.bookingUid,
     reservation_code: row.reservationCode,
     readable_reservation_code: row.readableReservationCode,
-    booking_status: row.bookingStatus as Booking['booking_status'],
-    platform_type: row.platformType as Booking['platform_type'],
+    booking_status: row.bookingStatus,
+    platform_type: row.platformType,
     listing_uid: row.listingUid,
     property_uid: row.propertyUid,
     guest_uid: row.guestUid,
@@ -44,5 +44,5 @@ export async function getBookingsPage(
   const rows = await listBookings(deps.database.db, companyUid, query);
   const withDoorCode = scopes.includes('smart-locks');
   const page = pageOf(rows, query.page);
-  return { data: page.data.map((r) => toWire(r, withDoorCode)), meta: page.meta };
+  return { data: page.data.map((r) => bookingToWire(r, withDoorCode)), meta: page.meta };
 }

@@ -76,7 +76,7 @@ export async function acceptCalendarBatch(
 const utc = (d: Date | null) => (d ? d.toISOString().slice(0, 19).replace('T', ' ') : null);
 
 function toStatusView(r: CalendarRequestRow, paused: boolean): RequestStatusView {
-  const status = r.status as RequestStatusView['request_status'];
+  const status = r.status;
   return {
     request_uid: r.uid,
     request_status: paused && status === 'queued' ? 'paused' : status,

@@ -13,12 +13,27 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { bookingStatuses, platformTypes } from '../bookings/bookings.schema.js';
+import { storedRequestStatuses } from '../calendar/calendar.schema.js';
+import { taskStatuses, taskTypes } from '../tasks/tasks.schema.js';
 import { money, ts, tstz } from './columns.js';
 import { companies, guests, hosts, listings, properties, teamMembers } from './schema-inventory.js';
 
 /*
- * The single description of the tables (with schema-inventory.ts, re-exported here). Every table
- * holding tenant data carries company_uid. Column kinds: columns.ts.
+ * The single description of the tables (with schema-inventory.ts, re-exported here); drizzle/ holds
+ * the migrations generated from it.
+ * - Tenancy: every table holding a company's data carries company_uid (the first column of its
+ *   indexes); repositories take the company first. References between tenant tables are composite
+ *   foreign keys on (company_uid, x_uid).
+ * - Timestamps, one naming rule: a column named `*_dttm` is a wire field of that very name
+ *   (bookings, tasks, calendar requests and days show it as is); a column named `*_at` is
+ *   bookkeeping that never reaches the wire (created_at, revoked_at, enqueued_at). Two types
+ *   (columns.ts): `ts` (timestamp(0) without zone, a string exactly as the wire shows it: UTC for
+ *   created / updated / booked, the property's wall-clock time for local_*) and `tstz`
+ *   (timestamptz, an instant, formatted as UTC on the way out).
+ * - Status and kind columns are text with their allowed values typed (`text(..., { enum })`, the
+ *   same lists the wire schemas use): reads come back typed, and Postgres stores plain text, so a
+ *   new value needs no migration.
  */
 
 export * from './schema-inventory.js';
@@ -70,8 +85,8 @@ export const bookings = pgTable(
     hostUid: text('host_uid').notNull(),
     reservationCode: text('reservation_code').notNull(),
     readableReservationCode: text('readable_reservation_code').notNull(),
-    bookingStatus: text('booking_status').notNull(),
-    platformType: text('platform_type').notNull(),
+    bookingStatus: text('booking_status', { enum: bookingStatuses }).notNull(),
+    platformType: text('platform_type', { enum: platformTypes }).notNull(),
     numberOfGuests: integer('number_of_guests').notNull(),
     localCheckinDttm: ts('local_checkin_dttm').notNull(),
     localCheckoutDttm: ts('local_checkout_dttm').notNull(),
@@ -85,6 +100,8 @@ export const bookings = pgTable(
     priceTax: money('price_tax').notNull(),
     priceTotal: money('price_total').notNull(),
     doorAccessCode: text('door_access_code'),
+    /** The description a direct booking was made with (book-property); not on the bookings wire. */
+    description: text('description'),
     /**
      * Set only by the issue-10 migration on a holding booking that already overlapped an earlier
      * one of its property: it keeps its status and still holds its nights, but is exempt from the
@@ -142,8 +159,8 @@ export const tasks = pgTable(
       .references(() => companies.uid),
     propertyUid: text('property_uid').notNull(),
     teamMemberUid: text('team_member_uid'),
-    taskType: text('task_type').notNull(),
-    taskStatus: text('task_status').notNull(),
+    taskType: text('task_type', { enum: taskTypes }).notNull(),
+    taskStatus: text('task_status', { enum: taskStatuses }).notNull(),
     description: text('description'),
     localStartDttm: ts('local_start_dttm').notNull(),
     localEndDttm: ts('local_end_dttm').notNull(),
@@ -183,7 +200,7 @@ export const calendarRequests = pgTable(
     seq: bigint('seq', { mode: 'number' })
       .notNull()
       .default(sql`nextval('calendar_request_seq')`),
-    status: text('status').notNull().default('queued'),
+    status: text('status', { enum: storedRequestStatuses }).notNull().default('queued'),
     /** The chunk's days as accepted (merged, validated), in date order. */
     days: jsonb('days').notNull(),
     daysTotal: integer('days_total').notNull(),

@@ -13,13 +13,13 @@ import {
 import { addSeconds, datePart, MAX_WALL_CLOCK, secondsBetween, timePart } from './tasks.schedule.js';
 import { hoursToSeconds, type Task, type TasksQuery, type UpdateTaskBody } from './tasks.schema.js';
 
-function toWire(row: TaskRow): Task {
+export function taskToWire(row: TaskRow): Task {
   return {
     task_uid: row.taskUid,
     team_member_uid: row.teamMemberUid,
     property_uid: row.propertyUid,
-    task_type: row.taskType as Task['task_type'],
-    task_status: row.taskStatus as Task['task_status'],
+    task_type: row.taskType,
+    task_status: row.taskStatus,
     description: row.description,
     local_start_dttm: row.localStartDttm,
     local_end_dttm: row.localEndDttm,
@@ -32,7 +32,7 @@ export async function getTasksPage(
   query: TasksQuery,
 ): Promise<{ data: Task[]; meta: PageMeta }> {
   const page = pageOf(await listTasks(deps.database.db, companyUid, query), query.page);
-  return { data: page.data.map(toWire), meta: page.meta };
+  return { data: page.data.map(taskToWire), meta: page.meta };
 }
 
 /** The body parameters a completed task refuses to change, in the order a refusal names them. */
@@ -132,5 +132,5 @@ export async function updateTask(
     if (Object.keys(patch).length === 0) return cur;
     return updateTaskRow(tx, companyUid, cur.taskUid, patch);
   });
-  return { data: [toWire(row)], meta: { page: 1, has_next_page: false } };
+  return { data: [taskToWire(row)], meta: { page: 1, has_next_page: false } };
 }

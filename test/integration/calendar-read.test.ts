@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BookingStatus } from '../../shared/bookings/bookings.schema.js';
 import { bookings, listings, properties } from '../../shared/db/schema.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
@@ -35,7 +36,7 @@ const batch = async (property: string, days: object[]) => {
   await waitForFinal(p.api, token, res.body.data.request_uids);
   return res.body.data.request_uids as string[];
 };
-const stay = (checkin: string, checkout: string, bookingStatus = 'accepted') => ({
+const stay = (checkin: string, checkout: string, bookingStatus: BookingStatus = 'accepted') => ({
   localCheckinDttm: `${checkin} 15:00:00`,
   localCheckoutDttm: `${checkout} 11:00:00`,
   bookingStatus,
