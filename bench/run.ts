@@ -2,19 +2,22 @@
  * `npm run bench`: the calendar pipeline measured on this machine, every figure against a baseline
  * measured in the same run. `npm run bench -- --scale` runs the end-to-end apply with 1, 2 and 4
  * worker processes. Uses the local Postgres and Redis (BENCH_DATABASE_URL / BENCH_REDIS_URL) in a
- * scratch database and key prefix that it removes afterwards. Not a test: it asserts nothing.
+ * scratch database and key prefix that it removes afterwards. `--long-poll` measures only the
+ * get-request-status long-poll (1,000 waiting clients on one API process). Not a test: it asserts nothing.
  */
 import { CALENDAR_DAYS_ON_CONFLICT } from '../shared/calendar/calendar.repository.js';
 import { benchCalendarRead, fmtMs, median } from './calendar-read.js';
 import { closedLoop } from './lib/load.js';
+import { longPollBench } from './long-poll.js';
 import { freePort, startProc, type Proc } from './lib/procs.js';
 import { cpuSecondsOf, createBenchEnv, futureDays, redisUrl, redisUsedMemory, type BenchEnv } from './lib/setup.js';
 
 const PROPERTIES = 200;
 const DAYS = 365;
 const scale = process.argv.includes('--scale');
-/** `npm run bench -- --read`: only (g), the calendar read. */
+/** `npm run bench -- --read`: only (h), the calendar read. */
 const readOnly = process.argv.includes('--read');
+const longPollOnly = process.argv.includes('--long-poll');
 const cores = (await import('node:os')).availableParallelism();
 
 function serviceEnv(env: BenchEnv, port: number): Record<string, string> {
@@ -148,10 +151,10 @@ async function idleLatency(env: BenchEnv, apiUrl: string, runs: number) {
 
 async function benchCalendarReadRows(env: BenchEnv, apiUrl: string) {
   const read = await benchCalendarRead(env, apiUrl, env.propertyUids[PROPERTIES + WARM_UP_PROPERTIES] as string);
-  row(`(g) get-calendar-data, 366 days, ${read.held} nights held by 50 bookings, through the API`, fmtMs(read.http), 'p50 < 20 ms');
-  row('(g) same read, the statement alone', fmtMs(read.view));
-  row('(g) the plain read of before (stored rows only), same data', fmtMs(read.plain));
-  row('(g) ratio statement / plain read (p50)', (median(read.view) / median(read.plain)).toFixed(2));
+  row(`(h) get-calendar-data, 366 days, ${read.held} nights held by 50 bookings, through the API`, fmtMs(read.http), 'p50 < 20 ms');
+  row('(h) same read, the statement alone', fmtMs(read.view));
+  row('(h) the plain read of before (stored rows only), same data', fmtMs(read.plain));
+  row('(h) ratio statement / plain read (p50)', (median(read.view) / median(read.plain)).toFixed(2));
 }
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
@@ -171,7 +174,13 @@ try {
   const memBefore = redisUsedMemory(await env.redis.info('memory'));
 
   if (readOnly) {
-    await benchCalendarReadRows(env, `http://127.0.0.1:${apiPort}`);
+    await benchCalendarReadRows(env, apiUrl);
+  } else if (longPollOnly) {
+    const lp = await longPollBench(env, apiUrl, api.child.pid ?? 0, 10);
+    row(`(g) long-poll, ${lp.waiters} waiting clients, finished one by one: completion -> answer p50 / p99`, `${fmt(lp.oneByOne.p50, 1)} ms / ${fmt(lp.oneByOne.p99, 1)} ms`, 'p99 < 50 ms');
+    row(`(g) same, ${lp.waiters / 2} finished in one commit`, `${fmt(lp.burst.p50, 1)} ms / ${fmt(lp.burst.p99, 1)} ms`);
+    row('(g) API RSS before / with the clients waiting', `${fmt(lp.rssBefore, 1)} MiB / ${fmt(lp.rssWaiting, 1)} MiB`);
+    row('(g) Postgres connections the API holds while they wait', `${lp.connections} (pool ${lp.poolMax} + listen 1), ${lp.errors} errors`, `<= ${lp.poolMax + 1}`);
   } else if (scale) {
     for (const n of [1, 2, 4]) {
       const r = await endToEnd(env, apiUrl, n, n * 1000, api.child.pid ?? 0);

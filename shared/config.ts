@@ -49,6 +49,14 @@ const envSchema = z.object({
     .transform((v) => (v === '' ? undefined : v))
     .pipe(z.string().min(16, 'must be at least 16 characters').optional())
     .optional(),
+  /** Webhook deliveries run in their own queue with their own concurrency (never slow the apply). */
+  WEBHOOK_CONCURRENCY: int(16, 1),
+  /** First retry delay; each further one doubles, until WEBHOOK_MAX_AGE_MS after the event. */
+  WEBHOOK_BACKOFF_MS: int(10_000, 1),
+  WEBHOOK_MAX_AGE_MS: int(24 * 3600_000, 1),
+  /** A receiver answering later than this counts as a failed attempt. */
+  WEBHOOK_TIMEOUT_MS: int(10_000, 100),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false'),
   SEED_DEMO: z
     .enum(['auto', 'true', 'false'])
     .default('auto'),
@@ -73,6 +81,13 @@ function shape(env: Env) {
       reenqueueAfterMs: env.REENQUEUE_AFTER_MS,
     },
     calendar: { maxDays: env.CALENDAR_MAX_DAYS, chunkDays: env.CALENDAR_CHUNK_DAYS },
+    webhooks: {
+      concurrency: env.WEBHOOK_CONCURRENCY,
+      backoffMs: env.WEBHOOK_BACKOFF_MS,
+      maxAgeMs: env.WEBHOOK_MAX_AGE_MS,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+    },
     rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE },
     idempotency: { ttlHours: env.IDEMPOTENCY_TTL_HOURS },
     log: { level: env.LOG_LEVEL },

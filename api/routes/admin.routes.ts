@@ -19,7 +19,7 @@ export function adminRoutes(ctx: AppContext): Router | undefined {
   const board = new ExpressAdapter();
   board.setBasePath(QUEUE_DASHBOARD_PATH);
   createBullBoard({
-    queues: [new BullMQAdapter(ctx.calendarJobs.queue)],
+    queues: [new BullMQAdapter(ctx.calendarJobs.queue), new BullMQAdapter(ctx.webhookJobs.queue)],
     serverAdapter: board,
     options: { uiConfig: { boardTitle: 'property-ops' } },
   });

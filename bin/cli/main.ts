@@ -9,7 +9,10 @@ import { createRuntime } from '../../shared/bootstrap.js';
 import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig, type Config } from '../../shared/config.js';
 import type { Db } from '../../shared/db/client.js';
 import { createLogger } from '../../shared/logger.js';
-import { CommandError, commands, UsageError, type Command, type Io } from './commands.js';
+import { CommandError, commands as coreCommands, UsageError, type Command, type Io } from './commands.js';
+import { webhookCommands } from './webhook.commands.js';
+
+const commands: Record<string, Command> = { ...coreCommands, ...webhookCommands };
 import { runningEmbeddedPostgres } from './embedded-in-use.js';
 
 const help = `Usage: npm run cli -- <command> [options]

@@ -12,6 +12,8 @@ import type { CalendarDayView, RequestStatusView, SetCalendarBatchBody, SetCalen
 /** A batch as the endpoint received it: the token (idempotency keys are per token), the body, the key. */
 export interface BatchSubmission {
   tokenUid: string;
+  /** The app behind the token: its webhook (if any) is told when each request finishes. */
+  appUid?: string;
   body: SetCalendarBatchBody;
   idempotency?: { key: string; rawBody: unknown };
 }
@@ -24,7 +26,7 @@ export interface BatchSubmission {
 export async function acceptCalendarBatch(
   deps: Pick<AppContext, 'database' | 'calendarJobs' | 'config' | 'logger'>,
   companyUid: string,
-  { tokenUid, body, idempotency }: BatchSubmission,
+  { tokenUid, appUid, body, idempotency }: BatchSubmission,
 ): Promise<SetCalendarBatchResponse> {
   const db = deps.database.db;
   const property = await findPropertyCached(db, companyUid, body.property_uid);
@@ -38,7 +40,7 @@ export async function acceptCalendarBatch(
   // Without a key the one multi-row INSERT is atomic by itself: no BEGIN/COMMIT round trips.
   const outcome = !idempotency
     ? await (async () => {
-        const uids = await insertRequests(db, companyUid, property.uid, chunks, chunkWarnings);
+        const uids = await insertRequests(db, companyUid, property.uid, chunks, chunkWarnings, appUid);
         return { replay: undefined, uids, response: { data: { request_uids: uids, warnings } } } as const;
       })()
     : await db.transaction(async (tx) => {
@@ -50,7 +52,7 @@ export async function acceptCalendarBatch(
           ttlHours: deps.config.idempotency.ttlHours,
         });
         if (stored) return { replay: stored, uids: [], response: undefined } as const;
-        const uids = await insertRequests(tx, companyUid, property.uid, chunks, chunkWarnings);
+        const uids = await insertRequests(tx, companyUid, property.uid, chunks, chunkWarnings, appUid);
         const response: SetCalendarBatchResponse = { data: { request_uids: uids, warnings } };
         await storeIdempotentAnswer(tx, tokenUid, idempotency.key, 200, response);
         return { replay: undefined, uids, response } as const;
@@ -75,7 +77,13 @@ export async function acceptCalendarBatch(
 
 const utc = (d: Date | null) => (d ? d.toISOString().slice(0, 19).replace('T', ' ') : null);
 
-function toStatusView(r: CalendarRequestRow, paused: boolean): RequestStatusView {
+/** The columns a status view is made of (the webhook delivery reads only these). */
+export type StatusViewRow = Pick<
+  CalendarRequestRow,
+  'uid' | 'status' | 'requestError' | 'propertyUid' | 'daysTotal' | 'daysApplied' | 'warnings' | 'attempts' | 'createdDttm' | 'startedDttm' | 'finishedDttm'
+>;
+
+export function toStatusView(r: StatusViewRow, paused: boolean): RequestStatusView {
   const status = r.status;
   return {
     request_uid: r.uid,

@@ -90,3 +90,9 @@ export const queueUp = new Gauge({
 // Series that exist from the first scrape, so rate() and alerts see a 0 rather than nothing.
 for (const reason of skipReasons) calendarDaysSkipped.labels(reason).inc(0);
 for (const status of ['completed', 'error']) calendarRequestsFinished.labels(status).inc(0);
+
+export const longPollWaiters = new Gauge({
+  name: 'pops_long_poll_waiters',
+  help: 'get-request-status calls holding their answer (wait=N) in this process',
+  registers,
+});

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../shared/logger.js';
 import { createCalendarJobs } from '../../shared/queue/calendar-jobs.js';
+import { createWebhookJobs } from '../../shared/queue/webhook-jobs.js';
 import { openQueue } from '../../shared/queue/producer.js';
 import { jobRegistry, registeredJobs } from '../../shared/queue/registry.js';
 import { jobHandlers } from '../../worker/handlers.js';
@@ -31,11 +32,18 @@ describe.each(['redis', 'postgres'] as const)('the job registry on the %s backen
   beforeAll(async () => {
     tdb = await createTestDatabase();
     queue = testQueueConnection(tdb, kind);
-    ctx = { config, database: tdb.database, logger: createLogger('silent'), calendarJobs: createCalendarJobs(queue.conn, registry) };
+    ctx = {
+      config,
+      database: tdb.database,
+      logger: createLogger('silent'),
+      calendarJobs: createCalendarJobs(queue.conn, registry),
+      webhookJobs: createWebhookJobs(queue.conn, registry),
+    };
   });
   afterAll(async () => {
     await Promise.all(running.map((w) => w.close()));
     await ctx?.calendarJobs.close();
+    await ctx?.webhookJobs.close();
     await queue?.cleanup();
     await tdb?.drop();
   });
@@ -79,7 +87,8 @@ describe.each(['redis', 'postgres'] as const)('the job registry on the %s backen
     expect(first?.workers.map((w) => [w.name, w.concurrency])).toEqual([
       ['calendar', Number(fastQueueEnv.WORKER_CONCURRENCY)],
       ['maintenance', 1],
+      ['webhooks', config.webhooks.concurrency],
     ]);
-    expect(first?.queues.map((q) => q.name)).toEqual(['calendar', 'maintenance']);
+    expect(first?.queues.map((q) => q.name)).toEqual(['calendar', 'maintenance', 'webhooks']);
   });
 });

@@ -1,23 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi } from '../support/api.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { useTestDatabase } from '../support/hooks.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates, startPipeline, type Pipeline } from '../support/pipeline.js';
 
 const ADMIN = 'admin-token-for-the-dashboard-1';
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
-let tdb: TestDatabase;
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-});
-afterAll(async () => {
-  await tdb?.drop();
-});
+const w = useTestDatabase();
 
 describe('/admin/queues without ADMIN_TOKEN', () => {
   it('does not exist: 404 like any unknown path, whatever credentials are sent', async () => {
-    const api = await startTestApi(tdb);
+    const api = await startTestApi(w.tdb);
     try {
       const attempts: Array<Record<string, string>> = [{}, { authorization: basic('admin', ADMIN) }, { authorization: 'Bearer anything-at-all-here' }];
       for (const headers of attempts) {
@@ -34,10 +28,10 @@ describe('/admin/queues without ADMIN_TOKEN', () => {
 describe.each(['redis', 'postgres'] as const)('/admin/queues with ADMIN_TOKEN, queue on %s', (kind) => {
   let p: Pipeline;
   beforeAll(async () => {
-    p = await startPipeline(tdb, kind, { ADMIN_TOKEN: ADMIN });
-    const company = await createCompany(tdb.database.db);
-    const property = await createProperty(tdb.database.db, company);
-    const token = (await createToken(tdb.database.db, company, ['calendar-control'])).token;
+    p = await startPipeline(w.tdb, kind, { ADMIN_TOKEN: ADMIN });
+    const company = await createCompany(w.tdb.database.db);
+    const property = await createProperty(w.tdb.database.db, company);
+    const token = (await createToken(w.tdb.database.db, company, ['calendar-control'])).token;
     const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: property, days: futureDates(2).map((date) => ({ date, min_stay: 2 })) }, token);
     expect(res.status).toBe(200);
   });

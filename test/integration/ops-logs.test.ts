@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
 import { fastQueueEnv, futureDates, waitForFinal } from '../support/pipeline.js';
 import { testQueueConnection, type TestQueue } from '../support/queue.js';
-import { captureLogs, until, type CapturedLogs } from './ops.fixture.js';
+import { captureLogs, until, type CapturedLogs } from '../support/ops.fixture.js';
 
 /*
  * What the logs hold, read from a real logger writing into memory: the request id on every line of

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { createCalendarJobs } from '../../shared/queue/calendar-jobs.js';
+import { createWebhookJobs } from '../../shared/queue/webhook-jobs.js';
 import { jobRegistry } from '../../shared/queue/registry.js';
 import type { AppContext } from '../../shared/context.js';
 import { startWorker, type RunningWorker } from '../../worker/worker.js';
@@ -33,7 +34,8 @@ export async function startPipeline(tdb: TestDatabase, kind: 'redis' | 'postgres
   const config = testConfig({ ...fastQueueEnv, ...env });
   const queue = testQueueConnection(tdb, kind);
   const calendarJobs = createCalendarJobs(queue.conn, jobRegistry(config));
-  const api = await startTestApi(tdb, { env: { ...fastQueueEnv, ...env }, ctx: { calendarJobs } });
+  const webhookJobs = createWebhookJobs(queue.conn, jobRegistry(config));
+  const api = await startTestApi(tdb, { env: { ...fastQueueEnv, ...env }, ctx: { calendarJobs, webhookJobs } });
   const workers: RunningWorker[] = [];
   return {
     api,
@@ -52,6 +54,7 @@ export async function startPipeline(tdb: TestDatabase, kind: 'redis' | 'postgres
       await Promise.all(workers.map((w) => w.close()));
       await api.close();
       await calendarJobs.close();
+      await webhookJobs.close();
       await queue.cleanup();
     },
   };
