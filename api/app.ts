@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import type { AppContext } from '../shared/context.js';
 import type { AnyEndpoint, ApiRuntime, Lifecycle } from './endpoints/define.js';
 import { endpoints } from './endpoints/index.js';
-import { endpointRouter } from './endpoints/router.js';
+import { endpointErrorBodies, endpointRouter } from './endpoints/router.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { httpMetrics, routeLabelled } from './middleware/http-metrics.js';
 import { requestLogging } from './middleware/request-log.js';
@@ -28,6 +28,7 @@ export function createApp(ctx: AppContext, opts: AppOptions = {}): Express {
   app.use(httpMetrics(new Set([...openapi.paths, QUEUE_DASHBOARD_PATH])));
 
   app.use(endpointRouter(ctx, runtime, served));
+  app.use(endpointErrorBodies(served));
   const admin = adminRoutes(ctx);
   if (admin) app.use(QUEUE_DASHBOARD_PATH, routeLabelled(QUEUE_DASHBOARD_PATH), admin);
 

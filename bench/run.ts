@@ -6,6 +6,7 @@
  * get-request-status long-poll (1,000 waiting clients on one API process). Not a test: it asserts nothing.
  */
 import { CALENDAR_DAYS_ON_CONFLICT } from '../shared/calendar/calendar.repository.js';
+import { benchCalendarRead, fmtMs, median } from './calendar-read.js';
 import { closedLoop } from './lib/load.js';
 import { longPollBench } from './long-poll.js';
 import { freePort, startProc, type Proc } from './lib/procs.js';
@@ -14,6 +15,8 @@ import { cpuSecondsOf, createBenchEnv, futureDays, redisUrl, redisUsedMemory, ty
 const PROPERTIES = 200;
 const DAYS = 365;
 const scale = process.argv.includes('--scale');
+/** `npm run bench -- --read`: only (h), the calendar read. */
+const readOnly = process.argv.includes('--read');
 const longPollOnly = process.argv.includes('--long-poll');
 const cores = (await import('node:os')).availableParallelism();
 
@@ -146,6 +149,14 @@ async function idleLatency(env: BenchEnv, apiUrl: string, runs: number) {
   return { p50: times[Math.floor(runs / 2)] ?? NaN, p90: times[Math.floor(runs * 0.9)] ?? NaN };
 }
 
+async function benchCalendarReadRows(env: BenchEnv, apiUrl: string) {
+  const read = await benchCalendarRead(env, apiUrl, env.propertyUids[PROPERTIES + WARM_UP_PROPERTIES] as string);
+  row(`(h) get-calendar-data, 366 days, ${read.held} nights held by 50 bookings, through the API`, fmtMs(read.http), 'p50 < 20 ms');
+  row('(h) same read, the statement alone', fmtMs(read.view));
+  row('(h) the plain read of before (stored rows only), same data', fmtMs(read.plain));
+  row('(h) ratio statement / plain read (p50)', (median(read.view) / median(read.plain)).toFixed(2));
+}
+
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 const rows: [string, string, string][] = [];
 const row = (what: string, value: string, goal = '') => {
@@ -153,7 +164,7 @@ const row = (what: string, value: string, goal = '') => {
   process.stderr.write(`  ${what}: ${value}\n`);
 };
 
-const env = await createBenchEnv(PROPERTIES + WARM_UP_PROPERTIES);
+const env = await createBenchEnv(PROPERTIES + WARM_UP_PROPERTIES + 1);
 const apiPort = await freePort();
 let api: Proc | undefined;
 const workersToStop: Proc[] = [];
@@ -162,7 +173,9 @@ try {
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const memBefore = redisUsedMemory(await env.redis.info('memory'));
 
-  if (longPollOnly) {
+  if (readOnly) {
+    await benchCalendarReadRows(env, apiUrl);
+  } else if (longPollOnly) {
     const lp = await longPollBench(env, apiUrl, api.child.pid ?? 0, 10);
     row(`(g) long-poll, ${lp.waiters} waiting clients, finished one by one: completion -> answer p50 / p99`, `${fmt(lp.oneByOne.p50, 1)} ms / ${fmt(lp.oneByOne.p99, 1)} ms`, 'p99 < 50 ms');
     row(`(g) same, ${lp.waiters / 2} finished in one commit`, `${fmt(lp.burst.p50, 1)} ms / ${fmt(lp.burst.p99, 1)} ms`);
@@ -186,6 +199,8 @@ try {
     await Promise.all(workersToStop.splice(0).map((p) => p.stop()));
     const memAfter = redisUsedMemory(await env.redis.info('memory'));
     row('(f) Redis used_memory before / after', `${fmt(memBefore / 1048576, 1)} MiB / ${fmt(memAfter / 1048576, 1)} MiB`);
+
+    await benchCalendarReadRows(env, apiUrl);
 
     const body = (i: number) => JSON.stringify({ property_uid: env.propertyUids[i % PROPERTIES], days: futureDays(DAYS, 2, i) });
     const full = await closedLoop(`${apiUrl}/api/v1/set-calendar-batch?access_token=${env.token}`, body, { connections: 10, seconds: 10 });

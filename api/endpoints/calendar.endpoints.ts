@@ -27,13 +27,14 @@ const batchExample = {
     { date: '2030-07-15', is_available: 0, notes: 'Owner stay' },
     { date: '2030-07-16', price: 140 },
     { date: '2020-01-01', price: 99, currency: 'EUR' },
+    { date: '2030-07-17', price: '135.00', currency: 'EUR', min_stay: 0 },
   ],
 };
 
 const batchAnswerExample = {
   data: {
     request_uids: ['rq_Xw3Lm9Qa0ZtB7nVc2Rk5'],
-    warnings: { '2020-01-01': WARNING_PAST, '2030-07-16': WARNING_NO_CURRENCY },
+    warnings: { '2020-01-01': WARNING_PAST, '2030-07-16': WARNING_NO_CURRENCY, '2030-07-17': 'Day ignored - invalid min_stay' },
   },
 };
 
@@ -51,13 +52,19 @@ const requestStatusExample = {
 };
 
 const calendarDayExample = {
+  listing_uid: 'ls_airgms_5c1dQ9aX',
+  platform_type: 'airgms',
   property_uid: 'pr_5c1dQ9aXbT7eLm2NfR0s',
   date: '2030-07-14',
   is_available: 1,
+  unavailable_reason: 'Not blocked',
+  rate_id: '0',
   price: 129.5,
   currency: 'EUR',
   min_stay: 2,
   notes: null,
+  base_price: 129.5,
+  base_min_stay: 2,
   updated_dttm: '2030-05-02 08:41:18',
   request_uid: 'rq_Xw3Lm9Qa0ZtB7nVc2Rk5',
 };
@@ -71,9 +78,16 @@ export const setCalendarBatch = defineEndpoint({
   summary: 'Change prices, availability, minimum stay and notes of calendar days',
   description: (config) =>
     'The property must belong to the token\'s company (else 404). A key absent or null leaves that field as it is. ' +
-    `Each day is checked in order; a day that breaks a rule is skipped and its date gets one warning: ` +
-    `"${WARNING_PAST}" (before today in the property's time zone), "${WARNING_NO_CURRENCY}", "${WARNING_NOTHING}". ` +
-    'A date listed twice merges in array order, a later entry\'s given fields winning. The remaining days are stored ' +
+    'Numbers may come as numeric strings ("52.5", "3", "0": a decimal numeral, no exponent, no blanks); is_available ' +
+    'also takes "0" and "1". The whole request is refused (400, code 11, naming the parameter) only when it cannot be ' +
+    'read as a batch: property_uid missing or not a string, days not an array, an element of days not an object or ' +
+    `without a real date, or more than ${config.calendar.maxDays} days. Everything else about a day is a per-day problem: ` +
+    'the day is skipped and its date gets one warning, the first that applies of ' +
+    `"${WARNING_PAST}" (before today in the property's time zone), "Day ignored - invalid <field>" (a value of the wrong ` +
+    'type or range; with several, the first of price, currency, is_available, min_stay, notes; notes holding a NUL or ' +
+    `an unpaired surrogate count as invalid), "${WARNING_NO_CURRENCY}", "${WARNING_NOTHING}" (currency alone changes nothing). ` +
+    'A date listed twice merges in array order, a later entry\'s given fields winning whatever their value, and the rules ' +
+    'judge the merged day. The remaining days are stored ' +
     `durably before the answer, split into requests of at most ${config.calendar.chunkDays} days (CALENDAR_CHUNK_DAYS), ` +
     'and queued; poll them with get-request-status. Whatever order workers apply requests in, retries included, every ' +
     'field of every day ends as the most recently submitted request set it. request_uids is [] when every day was skipped.',
@@ -98,8 +112,8 @@ export const setCalendarBatch = defineEndpoint({
   errors: [404, 409, 413, 415],
   errorTexts: (config) => ({
     400: {
-      description: `Code 11: a malformed body, a value of the wrong type or range, or more than ${config.calendar.maxDays} days (CALENDAR_MAX_DAYS): days are never dropped silently`,
-      example: { error: { code: 11, message: 'Invalid parameter days[3].min_stay: Too small: expected number to be >=1', param: 'days[3].min_stay', details: [{ path: 'days[3].min_stay', message: 'Too small: expected number to be >=1' }] } },
+      description: `Code 11: a body that cannot be read as a batch (see above), or more than ${config.calendar.maxDays} days (CALENDAR_MAX_DAYS): days are never dropped silently`,
+      example: { error: { code: 11, message: 'Invalid parameter days[3].date: must be a real date YYYY-MM-DD', param: 'days[3].date', details: [{ path: 'days[3].date', message: 'must be a real date YYYY-MM-DD' }] } },
     },
     404: { description: 'Code 11: unknown property_uid, or one of another company', example: { error: { code: 11, message: 'Unknown property_uid pr_x', param: 'property_uid' } } },
     409: { description: 'Code 11: the Idempotency-Key was already used with a different body', example: { error: { code: 11, message: 'This Idempotency-Key was already used with a different body', param: 'Idempotency-Key' } } },
@@ -168,13 +182,21 @@ export const getRequestStatus = defineEndpoint({
 export const getCalendarDataEndpoint = defineEndpoint({
   method: 'get',
   path: '/api/v1/get-calendar-data',
-  scopes: ['calendar-control', 'direct-bookings', 'pricing-management', 'external-cleaning-management'],
+  scopes: ['calendar-control', 'direct-bookings', 'pricing-management', 'external-cleaning-management', 'availability-control'],
   operationId: 'getCalendarData',
   tag: 'Calendar',
   summary: 'Read calendar days back',
   description:
-    'One element per date of [from_date, to_date] (at most 366 days), ascending. Fields never set are null; ' +
-    'updated_dttm and request_uid name the request that last changed the date (null where never changed).',
+    'One element per date of [from_date, to_date] (at most 366 days), ascending: the iGMS calendar row plus updated_dttm ' +
+    'and request_uid (when and by which request the date last changed; null where never changed). A night is held by a ' +
+    'booking from its check-in date up to the day before its check-out date while its status is new, at_checkpoint, ' +
+    'accepted, pending, pending_cancelled, awaiting_payment, unconfirmed or awaiting_acceptance; a held night reads ' +
+    'is_available 0, "Blocked by reservation" (it wins over a host close). A night closed by a calendar change reads 0, ' +
+    '"Blocked by host"; anything else 1, "Not blocked". Bookings are read live: a cancelled booking frees its nights on ' +
+    'the next read, and an is_available 1 stored while the night was held then applies. currency, price and min_stay are ' +
+    "the last submitted values; where never set, the property's currency, base_price (null when it has none) and " +
+    'default_min_stay. base_price and base_min_stay repeat price and min_stay. listing_uid and platform_type name the ' +
+    "property's first listing (airgms first, then by uid), null without one.",
   query: calendarDataQuerySchema,
   queryDocs: {
     property_uid: { description: 'A property of the token\'s company (else 404).', example: 'pr_5c1dQ9aXbT7eLm2NfR0s' },

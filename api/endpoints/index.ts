@@ -1,3 +1,4 @@
+import { setPropertyCalendarAvailability } from './availability.endpoints.js';
 import { listBookings } from './bookings.endpoints.js';
 import { getCalendarDataEndpoint, getRequestStatus, setCalendarBatch } from './calendar.endpoints.js';
 import type { AnyEndpoint } from './define.js';
@@ -16,6 +17,7 @@ export const endpoints: readonly AnyEndpoint[] = [
   setCalendarBatch,
   getRequestStatus,
   getCalendarDataEndpoint,
+  setPropertyCalendarAvailability,
   listTasks,
   updateTaskEndpoint,
   listProperties,

@@ -83,3 +83,17 @@ export function endpointRouter(ctx: AppContext, runtime: ApiRuntime, endpoints: 
   }
   return router;
 }
+
+/**
+ * The definitions' own error bodies for errors raised before routing (a body that is not JSON
+ * fails in the parser, and Express skips routes while an error is pending). Mounted after the
+ * endpoint router. Matched on the exact path: only paths without parameters have their own body.
+ */
+export function endpointErrorBodies(endpoints: readonly AnyEndpoint[]): ErrorRequestHandler {
+  const byRoute = new Map(endpoints.flatMap((d) => (d.errorBody ? [[`${d.method.toUpperCase()} ${d.path}`, formatErrors(d.errorBody)] as const] : [])));
+  return (err: unknown, req, res, next) => {
+    const format = byRoute.get(`${req.method} ${req.path}`);
+    if (format) format(err, req, res, next);
+    else next(err);
+  };
+}

@@ -4,6 +4,7 @@ export const scopes = [
   'smart-locks',
   'external-cleaning-management',
   'calendar-control',
+  'availability-control',
   'listings',
   'tasks',
   'direct-bookings',

@@ -202,26 +202,3 @@ export async function findStaleRequests(db: Executor, olderThanMs: number, limit
      order by seq
      limit ${limit}`);
 }
-
-export type CalendarDayRow = {
-  date: string;
-  is_available: boolean | null;
-  price: string | null;
-  currency: string | null;
-  min_stay: number | null;
-  notes: string | null;
-  updated_dttm: string | null;
-  request_uid: string | null;
-};
-
-/** Every date of [from, to], with the stored values where the date was ever changed. */
-export async function readCalendarRange(db: Db, companyUid: string, propertyUid: string, from: string, to: string): Promise<CalendarDayRow[]> {
-  const rows = await db.execute<CalendarDayRow>(sql`
-    select to_char(g.day, 'YYYY-MM-DD') as date, c.is_available, c.price::text as price, c.currency, c.min_stay, c.notes,
-           to_char(c.updated_dttm at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as updated_dttm, c.request_uid
-      from generate_series(${from}::date, ${to}::date, interval '1 day') as g(day)
-      left join calendar_days c
-        on c.property_uid = ${propertyUid} and c.company_uid = ${companyUid} and c.date = g.day::date
-     order by g.day`);
-  return [...rows];
-}

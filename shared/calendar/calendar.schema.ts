@@ -1,62 +1,57 @@
 import { z } from 'zod';
 import { calendarDate, commaList, isCalendarDate } from '../http/wire.js';
+import { unavailableReasons } from './calendar.view.js';
+import { MAX_MIN_STAY, MAX_NOTES_LENGTH, MAX_PRICE, NUMERIC_STRING, readBatchDays } from './calendar.days.js';
 
-/** Largest price numeric(12,2) holds. */
-export const MAX_PRICE = 9_999_999_999.99;
-export const MAX_NOTES_LENGTH = 10_000;
+export { MAX_NOTES_LENGTH, MAX_PRICE, WARNING_NO_CURRENCY, WARNING_NOTHING, WARNING_PAST } from './calendar.days.js';
 
-export const WARNING_PAST = 'Day ignored - can not modify past dates';
-export const WARNING_NO_CURRENCY = 'Day ignored - currency is mandatory if price specified';
-export const WARNING_NOTHING = 'Day ignored - no fields to change';
-
-const CURRENCY_RE = /^[A-Za-z]{3}$/;
-
-/**
- * A batch day. Zod checks the shape and the types; the ranges and formats are checked for the whole
- * array in one pass (`checkBatchDays`), because per-field zod checks cost ~0.7 ms on a 365-day
- * batch and the accept path is bound by validation. The constraints are recorded as metadata so
- * the OpenAPI document still shows them.
- */
-export const batchDaySchema = z.object({
-  date: z.string().meta({ format: 'date', description: 'A real calendar date YYYY-MM-DD' }),
-  price: z
-    .number()
-    .nullish()
-    .meta({ minimum: 0, maximum: MAX_PRICE, description: 'Nightly price >= 0, stored with two decimals (rounded half away from zero); needs currency' }),
-  currency: z
-    .string()
-    .nullish()
-    .meta({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code, upper-cased. Only meaningful with price: currency alone changes nothing' }),
-  // Any JSON value passes zod here; checkBatchDays admits only 0, 1, true, false and null.
-  is_available: z
-    .unknown()
-    .optional()
-    .meta({ enum: [0, 1, true, false, null], description: '0/1 or false/true; absent or null keeps the value' }) as unknown as z.ZodOptional<
-    z.ZodType<0 | 1 | boolean | null>
-  >,
-  min_stay: z.number().nullish().meta({ type: 'integer', minimum: 1, maximum: 10_000, description: 'Minimum stay in nights, integer >= 1' }),
-  notes: z.string().nullish().meta({ maxLength: MAX_NOTES_LENGTH, description: 'Free text; "" clears the notes; absent or null keeps them' }),
+const numberOrNumericString = (extra: Record<string, unknown>) => ({
+  anyOf: [
+    { type: 'number', ...extra },
+    { type: 'string', pattern: NUMERIC_STRING.source },
+    { type: 'null' },
+  ],
 });
 
-/** The per-field rules of a batch day, in one loop; each failure names `[index, field]`. */
-function checkBatchDays(days: readonly z.infer<typeof batchDaySchema>[], ctx: z.RefinementCtx): void {
-  const issue = (i: number, field: string, message: string) => ctx.addIssue({ code: 'custom', path: [i, field], message });
-  for (let i = 0; i < days.length; i++) {
-    const d = days[i] as z.infer<typeof batchDaySchema>;
-    if (!isCalendarDate(d.date)) issue(i, 'date', 'must be a real date YYYY-MM-DD');
-    const p = d.price;
-    if (p !== undefined && p !== null && (p < 0 || p > MAX_PRICE)) issue(i, 'price', `must be between 0 and ${MAX_PRICE}`);
-    const c = d.currency;
-    if (c !== undefined && c !== null && !CURRENCY_RE.test(c)) issue(i, 'currency', 'must be a 3-letter currency code');
-    const a = d.is_available;
-    if (a !== undefined && a !== null && a !== 0 && a !== 1 && a !== true && a !== false) issue(i, 'is_available', 'must be 0, 1, true or false');
-    const m = d.min_stay;
-    if (m !== undefined && m !== null && (!Number.isInteger(m) || m < 1 || m > 10_000)) issue(i, 'min_stay', 'must be an integer from 1 to 10000');
-    const n = d.notes;
-    if (n !== undefined && n !== null && n.length > MAX_NOTES_LENGTH) issue(i, 'notes', `must be at most ${MAX_NOTES_LENGTH} characters`);
-  }
-}
+/*
+ * A batch day as zod reads it: only `date` must be a string here (a day without a readable date
+ * cannot be told apart from the others and refuses the batch). Every other value is taken as sent
+ * and read by `readBatchDays` after duplicate dates merge, because a wrong value is a per-day
+ * warning, never a refusal of the request. The accepted values are recorded as metadata so the
+ * OpenAPI document shows them.
+ */
+const loose = (meta: Record<string, unknown>) => z.unknown().optional().meta(meta);
+
+export const batchDaySchema = z.object({
+  date: z.string().meta({ format: 'date', description: 'A real calendar date YYYY-MM-DD; anything else refuses the whole batch' }),
+  price: loose({
+    ...numberOrNumericString({ minimum: 0, maximum: MAX_PRICE }),
+    description: 'Nightly price >= 0 (a number or a numeric string such as "52.5"), stored with two decimals (rounded half away from zero); needs currency',
+  }),
+  currency: loose({ type: ['string', 'null'], pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code, upper-cased. Only meaningful with price: currency alone changes nothing' }),
+  is_available: loose({ enum: [0, 1, true, false, '0', '1', null], description: '0/1 (also "0"/"1") or false/true; absent or null keeps the value' }),
+  min_stay: loose({
+    ...numberOrNumericString({ type: 'integer', minimum: 1, maximum: MAX_MIN_STAY }),
+    description: `Minimum stay in nights, an integer from 1 to ${MAX_MIN_STAY} (a number or a numeric string such as "3")`,
+  }),
+  notes: loose({ type: ['string', 'null'], maxLength: MAX_NOTES_LENGTH, description: 'Free text; "" clears the notes; absent or null keeps them' }),
+});
 export type BatchDay = z.infer<typeof batchDaySchema>;
+
+/**
+ * A day without a real date refuses the batch (each such day is named); otherwise the days are
+ * merged and read, every other problem becoming that day's warning. One loop over the array: a
+ * zod check per field costs ~0.7 ms on a 365-day batch, and the accept path is bound by reading.
+ */
+function readDays(days: BatchDay[], ctx: z.RefinementCtx) {
+  let bad = false;
+  for (let i = 0; i < days.length; i++) {
+    if (isCalendarDate((days[i] as BatchDay).date)) continue;
+    ctx.addIssue({ code: 'custom', path: [i, 'date'], message: 'must be a real date YYYY-MM-DD' });
+    bad = true;
+  }
+  return bad ? z.NEVER : readBatchDays(days);
+}
 
 export function setCalendarBatchBodySchema(maxDays: number) {
   return z.object({
@@ -64,8 +59,11 @@ export function setCalendarBatchBodySchema(maxDays: number) {
     days: z
       .array(batchDaySchema)
       .max(maxDays, `at most ${maxDays} days per request; split the batch`)
-      .superRefine(checkBatchDays)
-      .describe(`At most ${maxDays} entries (CALENDAR_MAX_DAYS); an empty list is accepted and queues nothing`),
+      .transform(readDays)
+      .describe(
+        `At most ${maxDays} entries (CALENDAR_MAX_DAYS); an empty list is accepted and queues nothing. ` +
+          'A value of the wrong type or range skips its day with the warning "Day ignored - invalid <field>".',
+      ),
   });
 }
 export type SetCalendarBatchBody = z.infer<ReturnType<typeof setCalendarBatchBodySchema>>;
@@ -121,14 +119,20 @@ export const calendarDataQuerySchema = z.object({
 });
 
 export const calendarDaySchema = z.object({
+  listing_uid: z.string().nullable().describe("The property's first listing (airgms first, then by uid); null if it has none"),
+  platform_type: z.string().nullable().describe('The platform of that listing; null if the property has no listing'),
   property_uid: z.string(),
-  date: z.string(),
-  is_available: z.union([z.literal(0), z.literal(1)]).nullable(),
-  price: z.number().nullable(),
-  currency: z.string().nullable(),
-  min_stay: z.number().int().nullable(),
+  date: z.string().meta({ format: 'date' }),
+  is_available: z.union([z.literal(0), z.literal(1)]).describe('0 when a holding booking covers the night or a calendar change closed it, else 1'),
+  unavailable_reason: z.enum(unavailableReasons).describe('Blocked by reservation wins over Blocked by host'),
+  rate_id: z.literal('0'),
+  currency: z.string().describe("The last submitted currency (with the price); where never set, the property's currency"),
+  price: z.number().nullable().describe("The last submitted price; where never set, the property's base_price (null when it has none)"),
+  min_stay: z.number().int().describe("The last submitted minimum stay; where never set, the property's default_min_stay"),
   notes: z.string().nullable(),
-  updated_dttm: utcDateTime.nullable(),
-  request_uid: z.string().nullable(),
+  base_price: z.number().nullable().describe('Equal to price (deprecated in iGMS, kept for its clients)'),
+  base_min_stay: z.number().int().describe('Equal to min_stay (deprecated in iGMS, kept for its clients)'),
+  updated_dttm: utcDateTime.nullable().describe('When the date last changed; null where never changed'),
+  request_uid: z.string().nullable().describe('The request that last changed the date; null where never changed'),
 });
 export type CalendarDayView = z.infer<typeof calendarDaySchema>;

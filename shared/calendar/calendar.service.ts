@@ -4,8 +4,9 @@ import { canonicalJson } from '../http/canonical.js';
 import { sha256 } from '../ids.js';
 import { claimIdempotencyKey, storeIdempotentAnswer } from '../idempotency/idempotency.repository.js';
 import { countAcceptedBatch } from '../metrics/calendar-metrics.js';
-import { findProperty, findPropertyCached } from '../properties/property.repository.js';
-import { findRequests, insertRequests, readCalendarRange, type CalendarRequestRow } from './calendar.repository.js';
+import { findPropertyCached } from '../properties/property.repository.js';
+import { findRequests, insertRequests, type CalendarRequestRow } from './calendar.repository.js';
+import { readCalendarView } from './calendar.view.js';
 import { applyDayRules, assignWarnings, chunk, localDate } from './calendar.rules.js';
 import type { CalendarDayView, RequestStatusView, SetCalendarBatchBody, SetCalendarBatchResponse } from './calendar.schema.js';
 
@@ -119,24 +120,29 @@ export async function getRequestStatuses(
   return uids.map((u) => toStatusView(byUid.get(u) as CalendarRequestRow, paused));
 }
 
-/** The stored days of [from_date, to_date] of one of the company's properties. */
+/** The iGMS calendar row and ours, one per date of the range, as the property reads now. */
 export async function getCalendarData(
   deps: Pick<AppContext, 'database'>,
   companyUid: string,
   { property_uid, from_date, to_date }: { property_uid: string; from_date: string; to_date: string },
 ): Promise<CalendarDayView[]> {
-  const db = deps.database.db;
-  const property = await findProperty(db, companyUid, property_uid);
-  if (!property) throw notFound('property_uid', `Unknown property_uid ${shown(property_uid)}`);
-  const rows = await readCalendarRange(db, companyUid, property_uid, from_date, to_date);
+  const rows = await readCalendarView(deps.database.db, companyUid, property_uid, from_date, to_date);
+  // The range always holds a date, so no row means the property is not the company's.
+  if (rows.length === 0) throw notFound('property_uid', `Unknown property_uid ${property_uid}`);
   return rows.map((r) => ({
+    listing_uid: r.listing_uid,
+    platform_type: r.platform_type,
     property_uid,
     date: r.date,
-    is_available: r.is_available === null ? null : r.is_available ? 1 : 0,
-    price: r.price === null ? null : Number(r.price),
+    is_available: r.is_available,
+    unavailable_reason: r.unavailable_reason,
+    rate_id: '0',
     currency: r.currency,
+    price: r.price,
     min_stay: r.min_stay,
     notes: r.notes,
+    base_price: r.price,
+    base_min_stay: r.min_stay,
     updated_dttm: r.updated_dttm,
     request_uid: r.request_uid,
   }));

@@ -22,7 +22,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 // eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
 const SUSPECT = /[\u0000\ud800-\udfff]/;
 
-function isUnstorable(s: string): boolean {
+export function isUnstorable(s: string): boolean {
   return SUSPECT.test(s) && (s.includes('\u0000') || LONE_SURROGATE.test(s));
 }
 

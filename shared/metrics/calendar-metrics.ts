@@ -1,4 +1,4 @@
-import { WARNING_NO_CURRENCY, WARNING_NOTHING, WARNING_PAST } from '../calendar/calendar.schema.js';
+import { WARNING_INVALID_PREFIX, WARNING_NO_CURRENCY, WARNING_NOTHING, WARNING_PAST } from '../calendar/calendar.days.js';
 import { calendarDaysAccepted, calendarDaysSkipped, type SkipReason } from './metrics.js';
 
 const reasonOf: Record<string, SkipReason> = {
@@ -12,7 +12,7 @@ export function countAcceptedBatch(daysStored: number, warnings: Record<string, 
   calendarDaysAccepted.inc(daysStored);
   const skipped: Partial<Record<SkipReason, number>> = {};
   for (const message of Object.values(warnings)) {
-    const reason = reasonOf[message];
+    const reason = reasonOf[message] ?? (message.startsWith(WARNING_INVALID_PREFIX) ? 'invalid' : undefined);
     if (reason) skipped[reason] = (skipped[reason] ?? 0) + 1;
   }
   for (const [reason, n] of Object.entries(skipped)) calendarDaysSkipped.labels(reason).inc(n);

@@ -34,12 +34,12 @@ export const calendarDaysAccepted = new Counter({
   registers,
 });
 
-export const skipReasons = ['past', 'no_currency', 'nothing'] as const;
+export const skipReasons = ['past', 'invalid', 'no_currency', 'nothing'] as const;
 export type SkipReason = (typeof skipReasons)[number];
 
 export const calendarDaysSkipped = new Counter({
   name: 'pops_calendar_days_skipped_total',
-  help: 'Calendar days skipped with a warning: past (at accept or apply time), no_currency, nothing (to change)',
+  help: 'Calendar days skipped with a warning: past (at accept or apply time), invalid (a value of the wrong type or range), no_currency, nothing (to change)',
   labelNames: ['reason'] as const,
   registers,
 });

@@ -86,16 +86,19 @@ describe('POST /api/v1/set-calendar-batch', () => {
     expect((await w.tdb.database.db.select().from(calendarRequests)).length).toBe(before);
   });
 
-  it('accepts is_available as 0/1 and as booleans, and refuses anything else', async () => {
-    const [a, b, c, d] = futureDates(4);
-    const ok = await post(batch([{ date: a, is_available: 0 }, { date: b, is_available: 1 }, { date: c, is_available: true }, { date: d, is_available: false }]));
+  it('accepts is_available as 0/1, "0"/"1" and booleans, and skips a day with anything else', async () => {
+    const [a, b, c, d, e] = futureDates(5);
+    const ok = await post(batch([
+      { date: a, is_available: 0 }, { date: b, is_available: true }, { date: c, is_available: false },
+      { date: d, is_available: '0' }, { date: e, is_available: '1' },
+    ]));
     expect(ok.status).toBe(200);
     const [row] = await requestsOf(ok.body.data.request_uids);
-    expect((row?.days as any[]).map((x) => x.is_available)).toEqual([false, true, true, false]);
-    for (const bad of [2, '1', 'true', -1]) {
+    expect((row?.days as any[]).map((x) => x.is_available)).toEqual([false, true, false, false, true]);
+    for (const bad of [2, 'true', -1]) {
       const res = await post(batch([{ date: a, is_available: bad }]));
-      expect(res.status).toBe(400);
-      expect(res.body.error).toMatchObject({ code: 11, param: 'days[0].is_available' });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({ request_uids: [], warnings: { [a as string]: 'Day ignored - invalid is_available' } });
     }
   });
 
@@ -105,17 +108,12 @@ describe('POST /api/v1/set-calendar-batch', () => {
     expect(res.body.data).toEqual({ request_uids: [], warnings: { '2001-01-01': 'Day ignored - can not modify past dates' } });
   });
 
-  it('names the offending parameter of a malformed day', async () => {
-    const [d] = futureDates(1);
+  it('refuses a batch only for a day without a real date, and names it', async () => {
     const cases: [unknown, string][] = [
-      [{ date: d, price: '10', currency: 'USD' }, 'days[0].price'],
-      [{ date: d, price: -1, currency: 'USD' }, 'days[0].price'],
-      [{ date: d, min_stay: 0 }, 'days[0].min_stay'],
-      [{ date: d, min_stay: 1.5 }, 'days[0].min_stay'],
-      [{ date: d, price: 1, currency: 'US' }, 'days[0].currency'],
       [{ date: '2030-02-30', min_stay: 1 }, 'days[0].date'],
       [{ min_stay: 1 }, 'days[0].date'],
-      [{ date: d, notes: 5 }, 'days[0].notes'],
+      [{ date: 20300101, min_stay: 1 }, 'days[0].date'],
+      ['2030-01-01', 'days[0]'],
     ];
     for (const [day, param] of cases) {
       const res = await post(batch([day]));
@@ -227,12 +225,15 @@ describe('GET /api/v1/get-request-status', () => {
 });
 
 describe('GET /api/v1/get-calendar-data', () => {
-  it('answers every date of the range, null where never set', async () => {
+  it("answers every date of the range, with the property's defaults where never set", async () => {
     const prop = await createProperty(w.tdb.database.db, w.company);
     const res = await w.p.api.get(`/api/v1/get-calendar-data?property_uid=${prop}&from_date=2031-02-27&to_date=2031-03-02`, w.token);
     expect(res.status).toBe(200);
     expect(res.body.data.map((d: any) => d.date)).toEqual(['2031-02-27', '2031-02-28', '2031-03-01', '2031-03-02']);
-    expect(res.body.data[0]).toEqual({ property_uid: prop, date: '2031-02-27', is_available: null, price: null, currency: null, min_stay: null, notes: null, updated_dttm: null, request_uid: null });
+    expect(res.body.data[0]).toEqual({
+      listing_uid: null, platform_type: null, property_uid: prop, date: '2031-02-27', is_available: 1, unavailable_reason: 'Not blocked',
+      rate_id: '0', price: null, currency: 'USD', min_stay: 1, notes: null, base_price: null, base_min_stay: 1, updated_dttm: null, request_uid: null,
+    });
   });
 
   it('refuses a range over a year, a reversed range, missing or impossible dates, and foreign properties', async () => {

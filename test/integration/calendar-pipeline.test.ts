@@ -45,7 +45,7 @@ describe.each(['redis', 'postgres'] as const)('calendar pipeline on the %s backe
       warnings: { [yesterday]: 'Day ignored - can not modify past dates' },
     });
     const read = await w.p.api.get(`/api/v1/get-calendar-data?property_uid=${w.property}&from_date=${yesterday}&to_date=${tomorrow}`, w.token);
-    expect(read.body.data[0]).toMatchObject({ date: yesterday, is_available: null, notes: null });
+    expect(read.body.data[0]).toMatchObject({ date: yesterday, is_available: 1, notes: null, request_uid: null });
     expect(read.body.data[read.body.data.length - 1]).toMatchObject({ date: tomorrow, is_available: 0, notes: 'late', request_uid: uid });
   });
 

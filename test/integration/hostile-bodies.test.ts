@@ -165,24 +165,28 @@ describe('hostile bodies: never a 5xx, always the right code', () => {
     const dates = dateChoices(false);
     const date = { ...dates, valid: fc.oneof(as('valid', fc.constantFrom(...future)), dates.valid), invalid: fc.oneof(refused(dates), as('invalid', notAString)) };
     const price = leaf<unknown>({
-      valid: fc.oneof(fc.double({ min: 0, max: 9_999_999_999.99, noNaN: true }), fc.constantFrom(0, -0, 0.005, 99.99, 9_999_999_999.99, 1e-300, 5e-324)),
+      valid: fc.oneof(fc.double({ min: 0, max: 9_999_999_999.99, noNaN: true }), fc.constantFrom(0, -0, 0.005, 99.99, 9_999_999_999.99, 1e-300, 5e-324, '52.5', '0', '007')),
       invalid: fc.oneof(fc.constantFrom(-0.01, -1, 10_000_000_000, ...hugeNumbers.filter((n) => n < 0 || n > 9_999_999_999.99)), notANumber),
     });
     const currency = textField((s) => /^[A-Za-z]{3}$/.test(s), fc.constantFrom('USD', 'usd', 'eUr', 'GBP'));
-    const isAvailable = leaf<unknown>({ valid: fc.constantFrom(0, 1, true, false), invalid: fc.constantFrom(2, -1, '1', 'true', 'false', 0.5, [], {}, '0', 1e308) });
+    const isAvailable = leaf<unknown>({ valid: fc.constantFrom(0, 1, true, false, '0', '1'), invalid: fc.constantFrom(2, -1, 'true', 'false', 0.5, [], {}, '01', ' 1', 1e308) });
     const minStay = leaf<unknown>({
-      valid: fc.integer({ min: 1, max: 10_000 }),
+      valid: fc.oneof(fc.integer({ min: 1, max: 10_000 }), fc.constantFrom('3', '1', '10000', '2.0')),
       invalid: fc.oneof(fc.constantFrom(0, -1, 1.5, 10_001, -0, ...hugeNumbers.filter((n) => !Number.isInteger(n) || n < 1 || n > 10_000)), notANumber),
     });
     const notesOk = (s: string) => isStorable(s) && s.length <= 10_000;
     const notes = textField(notesOk, fc.oneof(hostileString.filter(notesOk), fc.constant('x'.repeat(10_000))));
+    // A wrong value of a day is a per-day warning, never a refusal: the body stays valid and the
+    // contract's answer (which warning) is judged by expectedOutcome.
+    const perDay = (c: Choices) =>
+      optional({ valid: fc.oneof({ weight: 3, arbitrary: c.valid }, { weight: 1, arbitrary: (c.invalid as fc.Arbitrary<Gen>).map((g): Gen => ({ value: g.value, verdict: 'valid' })) }) });
     const day = objectOf({
       date: required(date),
-      price: optional(price),
-      currency: optional(currency),
-      is_available: optional(isAvailable),
-      min_stay: optional(minStay),
-      notes: optional(notes),
+      price: perDay(price),
+      currency: perDay(currency),
+      is_available: perDay(isAvailable),
+      min_stay: perDay(minStay),
+      notes: perDay(notes),
     });
     const notAnObject = fc.oneof(notAString.filter((v) => typeof v !== 'object' || Array.isArray(v)), fc.constant(null));
     const items = arrayOf({ ...day, invalid: fc.oneof(refused(day), as('invalid', notAnObject)) }, 6);
@@ -354,10 +358,21 @@ function memoryRequest(id: string, k: number): RawRequest {
 
 const sortKeys = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
 
+/** A number, or a numeric string as API.md shows them ("52.5", "3", "0"): decimal digits, no exponent. */
+const asNumber = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && /^-?[0-9]+(\.[0-9]+)?$/.test(v) ? Number(v) : undefined);
+const acceptable = {
+  price: (v: unknown) => { const n = asNumber(v); return n !== undefined && n >= 0 && n <= 9_999_999_999.99; },
+  currency: (v: unknown) => typeof v === 'string' && /^[A-Za-z]{3}$/.test(v),
+  is_available: (v: unknown) => [0, 1, true, false, '0', '1'].includes(v as never),
+  min_stay: (v: unknown) => { const n = asNumber(v); return n !== undefined && Number.isInteger(n) && n >= 1 && n <= 10_000; },
+  notes: (v: unknown) => typeof v === 'string' && v.length <= 10_000 && isStorable(v),
+};
+
 /**
  * The contract's per-day rules over an accepted batch: entries of one date merge (later given
- * fields win); then past, price without currency, nothing to change. Undefined when a date is a
- * day or less from today, where the answer depends on the instant it is judged.
+ * fields win, whatever their value); then past, an invalid value, price without currency, nothing
+ * to change. Undefined when a date is a day or less from today, where the answer depends on the
+ * instant it is judged.
  */
 function expectedOutcome(days: Array<Record<string, unknown>>, timeZone: string) {
   const today = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format();
@@ -374,7 +389,9 @@ function expectedOutcome(days: Array<Record<string, unknown>>, timeZone: string)
   const warnings: Record<string, string> = {};
   let kept = 0;
   for (const [date, d] of merged) {
+    const invalid = (['price', 'currency', 'is_available', 'min_stay', 'notes'] as const).find((k) => d[k] !== undefined && !acceptable[k](d[k]));
     if (date < today) warnings[date] = 'Day ignored - can not modify past dates';
+    else if (invalid) warnings[date] = `Day ignored - invalid ${invalid}`;
     else if (d.price !== undefined && d.currency === undefined) warnings[date] = 'Day ignored - currency is mandatory if price specified';
     else if (nothingToChange(d)) warnings[date] = 'Day ignored - no fields to change';
     else kept++;

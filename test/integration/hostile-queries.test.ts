@@ -206,7 +206,9 @@ describe('hostile query strings: never a 5xx, always the right code', () => {
     const after = memoryMb();
     // Heap is read after a full collection: growth is memory still held. RSS only grows to a high-water mark.
     expect(after.heap - before.heap).toBeLessThan(64);
-    expect(after.rss - before.rss).toBeLessThan(200);
+    // get-calendar-data answers the iGMS row since issue 11 (15 fields a day, ~1.7x the bytes of
+    // a year before): RSS peaks at 200-230 MB over the run here, while the heap held stays flat.
+    expect(after.rss - before.rss).toBeLessThan(300);
   });
 });
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { applyDayRules, mergeDuplicateDates } from '../../shared/calendar/calendar.rules.js';
+import { mergeDuplicateDates, readBatchDays } from '../../shared/calendar/calendar.days.js';
+import { applyDayRules as applyRules } from '../../shared/calendar/calendar.rules.js';
+import type { BatchDay } from '../../shared/calendar/calendar.schema.js';
+
+/** The rules over days as a client sends them: merged and read first, as the body schema does. */
+const applyDayRules = (days: BatchDay[], today: string) => applyRules(readBatchDays(days), today);
 
 /* Edges of the per-day rules that the main rules test does not reach. */
 

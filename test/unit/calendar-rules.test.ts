@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { applyDayRules, assignWarnings, chunk, localDate, mergeDuplicateDates } from '../../shared/calendar/calendar.rules.js';
-import { WARNING_NO_CURRENCY, WARNING_NOTHING, WARNING_PAST } from '../../shared/calendar/calendar.schema.js';
+import { mergeDuplicateDates, readBatchDays } from '../../shared/calendar/calendar.days.js';
+import { applyDayRules as applyRules, assignWarnings, chunk, localDate } from '../../shared/calendar/calendar.rules.js';
+import { WARNING_NO_CURRENCY, WARNING_NOTHING, WARNING_PAST, type BatchDay } from '../../shared/calendar/calendar.schema.js';
+
+/** The rules over days as a client sends them: merged and read first, as the body schema does. */
+const applyDayRules = (days: BatchDay[], today: string) => applyRules(readBatchDays(days), today);
 
 describe('calendar day rules', () => {
   it('uses the exact warning texts of the contract', () => {

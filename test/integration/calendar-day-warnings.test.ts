@@ -1,0 +1,67 @@
+import { eq } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localDate } from '../../shared/calendar/calendar.rules.js';
+import { calendarDays } from '../../shared/db/schema.js';
+import { batchDays, expectedBatch, WARNING_TEXTS } from '../support/calendar-contract.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { createCompany, createProperty, createToken } from '../support/factories.js';
+import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
+
+/*
+ * Generated batches mixing valid and invalid days go through the whole pipeline (HTTP, queue,
+ * workers); each run writes to a property of its own, so "applied" is "has a row".
+ */
+
+let tdb: TestDatabase;
+let p: Pipeline;
+let token: string;
+let companyUid: string;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  p = await startPipeline(tdb, 'redis', { CALENDAR_CHUNK_DAYS: '7' });
+  companyUid = await createCompany(tdb.database.db);
+  token = (await createToken(tdb.database.db, companyUid, ['calendar-control'])).token;
+  await p.startWorkers(2);
+});
+afterAll(async () => {
+  await p?.close();
+  await tdb?.drop();
+});
+
+describe('set-calendar-batch over generated batches (property)', () => {
+  it('applies or warns about every date, never both, never neither, with exactly the API.md texts', { timeout: 120_000 }, async () => {
+    // Far enough from today that no date turns past between the answer and the worker.
+    const future = futureDates(15, 3);
+    const past = ['2001-01-01', '2020-02-29', futureDates(1, -3)[0] as string];
+    await fc.assert(
+      fc.asyncProperty(batchDays(past, future), async (days) => {
+        const property = await createProperty(tdb.database.db, companyUid);
+        const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: property, days }, token);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        const { warnings, request_uids: uids } = res.body.data as { warnings: Record<string, string>; request_uids: string[] };
+        const statuses = await waitForFinal(p.api, token, uids);
+        expect(statuses.every((s) => s.request_status === 'completed')).toBe(true);
+        const rows = await tdb.database.db.select().from(calendarDays).where(eq(calendarDays.propertyUid, property));
+        const applied = new Set(rows.map((r) => r.date));
+        const dates = new Set(days.map((d) => d.date as string));
+        for (const date of dates) expect(applied.has(date) !== date in warnings, `${date} applied and warned, or neither`).toBe(true);
+        expect(applied.size + Object.keys(warnings).length).toBe(dates.size);
+        for (const text of Object.values(warnings)) expect(WARNING_TEXTS).toContain(text);
+        // The statuses of the batch's requests report the same warnings, each date once (none
+        // when every day was skipped: there is no request to carry them).
+        if (uids.length > 0) expect(Object.assign({}, ...statuses.map((s) => s.warnings))).toEqual(warnings);
+        const want = expectedBatch(days, localDate('UTC'));
+        expect(warnings).toEqual(want.warnings);
+        const stored = Object.fromEntries(
+          rows.map((r) => [r.date, { price: r.price === null ? null : Number(r.price), currency: r.currency, is_available: r.isAvailable, min_stay: r.minStay, notes: r.notes }]),
+        );
+        // "" clears the notes: stored as null.
+        const wantStored = Object.fromEntries([...want.applied].map(([d, v]) => [d, { ...v, notes: v.notes === '' ? null : v.notes }]));
+        expect(stored).toEqual(wantStored);
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
