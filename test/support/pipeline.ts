@@ -43,9 +43,16 @@ export async function startPipeline(tdb: TestDatabase, kind: 'redis' | 'postgres
     ctx: api.ctx,
     async startWorkers(n, wenv) {
       const ctx = wenv ? { ...api.ctx, config: testConfig({ ...fastQueueEnv, ...env, ...wenv }) } : api.ctx;
-      const started = await Promise.all(Array.from({ length: n }, () => startWorker(ctx, queue.conn)));
-      workers.push(...started);
-      return started;
+      // Each worker is recorded as soon as it runs, so that when another of the batch fails to
+      // start (Postgres out of connections) stopWorkers/close still stop it instead of leaving it
+      // to take the next test's jobs.
+      return Promise.all(
+        Array.from({ length: n }, async () => {
+          const started = await startWorker(ctx, queue.conn);
+          workers.push(started);
+          return started;
+        }),
+      );
     },
     async stopWorkers() {
       await Promise.all(workers.splice(0).map((w) => w.close()));
