@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/connection.js';
 import type { Db } from '../db/client.js';
 
 export interface RateLimitResult {
@@ -29,9 +29,10 @@ function result(count: number, limit: number, windowStart: number, now: number):
  * Fixed one-minute windows in Redis: shared by every API process that points at the same Redis.
  * While Redis cannot be reached the limiter fails open (the request is counted nowhere) rather than
  * holding every API answer: give it a client built with enableOfflineQueue false so it errs at once.
+ * On a Redis Cluster each window is one key, so the MULTI never spans slots.
  */
 export function redisRateLimiter(
-  redis: Redis,
+  redis: RedisClient,
   limit: number,
   prefix: string,
   onError: (err: unknown) => void = () => {},

@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
 
-describe.each(['redis', 'postgres'] as const)('calendar pipeline on the %s backend', (kind) => {
+describe.each(['redis', 'cluster', 'postgres'] as const)('calendar pipeline on the %s backend', (kind) => {
   let tdb: TestDatabase;
   let p: Pipeline;
   let token: string;
