@@ -58,10 +58,14 @@ export async function startRedisCluster(size = 3): Promise<TestRedisCluster> {
   }
   const stop = async () => {
     await Promise.all(
-      procs.map((p) => (p.exitCode !== null ? undefined : new Promise((r) => {
-        p.once('exit', r);
-        p.kill('SIGKILL');
-      }))),
+      procs.map(
+        (p) =>
+          new Promise<void>((resolve) => {
+            if (p.exitCode !== null || p.signalCode !== null) return resolve();
+            p.once('exit', () => resolve());
+            p.kill('SIGKILL');
+          }),
+      ),
     );
     rmSync(dir, { recursive: true, force: true });
   };
