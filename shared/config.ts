@@ -45,8 +45,11 @@ const envSchema = z.object({
   REENQUEUE_INTERVAL_MS: int(10_000, 100),
   REENQUEUE_AFTER_MS: int(30_000, 0),
   IDEMPOTENCY_TTL_HOURS: int(24, 1),
-  /** Finished calendar requests (their status, counts, warnings) are deleted this long after they finished. */
-  REQUEST_RETENTION_DAYS: int(30, 0),
+  /**
+   * Finished calendar requests (their status, counts, warnings) are deleted this long after they
+   * finished. A fraction is allowed (0.01 = 864 s) for soak runs.
+   */
+  REQUEST_RETENTION_DAYS: z.coerce.number().min(0).default(30),
   /** How often the scheduled maintenance prunes, and how many rows one statement deletes at most. */
   PRUNE_INTERVAL_MS: int(15 * 60_000, 1000),
   PRUNE_BATCH_ROWS: int(1000, 1),

@@ -1,8 +1,8 @@
 import type { Job, Worker } from 'bullmq';
 import { reenqueueStaleRequests } from '../shared/calendar/calendar.service.js';
-import { pruneIdempotencyKeys } from '../shared/idempotency/idempotency.repository.js';
 import type { AppContext } from '../shared/context.js';
 import { withLogContext } from '../shared/logger.js';
+import { pruneExpiredRows } from '../shared/retention/retention.service.js';
 import { calendarRequestsFinished, calendarRequestsReenqueued, jobDuration } from '../shared/metrics/metrics.js';
 import type { QueueConnection } from '../shared/queue/connection.js';
 import { jobRegistry, registeredJobNames, type RegisteredJobName } from '../shared/queue/registry.js';
@@ -70,10 +70,11 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection): Promi
     const r = await reenqueueStaleRequests(deps);
     calendarRequestsReenqueued.inc(r.readded);
     calendarRequestsFinished.labels('error').inc(r.markedError);
-    // Idempotency keys past their TTL are forgotten a few times an hour (any worker may do it).
-    if (Date.now() - lastPrune > 15 * 60_000) {
+    // Rows past their retention go every PRUNE_INTERVAL_MS (any worker may do it; batches skip
+    // rows another worker is deleting).
+    if (Date.now() - lastPrune > ctx.config.retention.pruneIntervalMs) {
       lastPrune = Date.now();
-      await pruneIdempotencyKeys(ctx.database.db, ctx.config.idempotency.ttlHours);
+      await pruneExpiredRows(ctx);
     }
   };
   const timer = setInterval(() => {

@@ -40,8 +40,16 @@ export async function storeIdempotentAnswer(tx: Executor, tokenUid: string, key:
      where token_uid = ${tokenUid} and key = ${key}`);
 }
 
-/** Housekeeping: forget keys past their TTL. */
-export async function pruneIdempotencyKeys(db: Db, ttlHours: number): Promise<number> {
-  const r = await db.execute(sql`delete from idempotency_keys where created_at < now() - make_interval(hours => ${ttlHours})`);
+/**
+ * Housekeeping: forgets at most `batchRows` keys past their TTL, oldest first, in one short
+ * statement (rows another transaction holds are skipped, never waited for). Returns how many went.
+ */
+export async function pruneIdempotencyKeys(db: Db, ttlHours: number, batchRows: number): Promise<number> {
+  const r = await db.execute(sql`
+    delete from idempotency_keys where (token_uid, key) in (
+      select token_uid, key from idempotency_keys
+       where created_at < now() - make_interval(hours => ${ttlHours})
+       order by created_at limit ${batchRows}
+         for update skip locked)`);
   return r.count;
 }
