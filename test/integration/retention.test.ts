@@ -61,7 +61,10 @@ describe('bounded storage', () => {
     // Live requests accepted 60 days ago, not finished: one re-queued just now, one running.
     const old = await insertRequests(db, companyUid, propertyUid, [minStayOn(9), minStayOn(10)], [{}, {}]);
     await db.execute(sql`update calendar_requests set created_dttm = now() - interval '60 days', enqueued_at = now() where uid = ${old[0]}`);
-    await db.execute(sql`update calendar_requests set created_dttm = now() - interval '60 days', status = 'processing', attempts = 1, started_dttm = now() where uid = ${old[1]}`);
+    // The running one even carries an old finish time (as when an operator re-queues a request that
+    // failed): what makes a request prunable is its status, not a timestamp alone.
+    await db.execute(sql`update calendar_requests set created_dttm = now() - interval '60 days', status = 'processing', attempts = 1, started_dttm = now(),
+                                                      finished_dttm = now() - interval '50 days' where uid = ${old[1]}`);
     const liveBefore = await tdb.database.sql`select * from calendar_requests where uid = any(${old}) order by uid`;
     const before = await count('calendar_requests');
     // What is left after the first cycle is the steady state the later ones must return to.
