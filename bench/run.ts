@@ -1,7 +1,6 @@
 /*
  * `npm run bench`: the calendar pipeline measured on this machine, every figure against a baseline
- * measured in the same run. `npm run bench -- --scale` runs the end-to-end apply with 1, 2 and 4
- * worker processes. Uses the local Postgres and Redis (BENCH_DATABASE_URL / BENCH_REDIS_URL) in a
+ * measured in the same run. `npm run bench -- --scale` is bench/scale.ts (capped workers). Uses the local Postgres and Redis (BENCH_DATABASE_URL / BENCH_REDIS_URL) in a
  * scratch database and key prefix that it removes afterwards. Not a test: it asserts nothing.
  */
 import { CALENDAR_DAYS_ON_CONFLICT } from '../shared/calendar/calendar.repository.js';
@@ -11,7 +10,10 @@ import { cpuSecondsOf, createBenchEnv, futureDays, redisUrl, redisUsedMemory, ty
 
 const PROPERTIES = 200;
 const DAYS = 365;
-const scale = process.argv.includes('--scale');
+if (process.argv.includes('--scale')) {
+  await import('./scale.js');
+  process.exit(0);
+}
 const cores = (await import('node:os')).availableParallelism();
 
 function serviceEnv(env: BenchEnv, port: number): Record<string, string> {
@@ -159,13 +161,7 @@ try {
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const memBefore = redisUsedMemory(await env.redis.info('memory'));
 
-  if (scale) {
-    for (const n of [1, 2, 4]) {
-      const r = await endToEnd(env, apiUrl, n, n * 1000, api.child.pid ?? 0);
-      await Promise.all(r.procs.map((p) => p.stop()));
-      row(`${n} worker process${n > 1 ? 'es' : ''}`, `${fmt(r.daysPerSec)} days/s (${fmt(r.secs, 1)} s, all accepted after ${fmt(r.acceptSecs, 1)} s; CPU of ${cores} cores: Postgres ${fmt(r.pgShare * 100)}%, workers ${fmt(r.workerShare * 100)}%, API ${fmt(r.apiShare * 100)}%, Redis ${fmt(r.redisShare * 100)}%)`);
-    }
-  } else {
+  {
     const raw = await rawUnnest(env);
     row('(a) raw unnest upsert, same 73,000 rows', `${fmt(raw)} rows/s`);
     const e2e = await endToEnd(env, apiUrl, Number(process.env.BENCH_WORKERS ?? 2), 0, api.child.pid ?? 0);
