@@ -44,7 +44,8 @@ const envSchema = z.object({
   JOB_STALLED_INTERVAL_MS: int(30_000, 100),
   REENQUEUE_INTERVAL_MS: int(10_000, 100),
   REENQUEUE_AFTER_MS: int(30_000, 0),
-  IDEMPOTENCY_TTL_HOURS: int(24, 1),
+  /** A fraction is allowed (0.05 = 3 minutes) for soak runs. */
+  IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
   /**
    * Finished calendar requests (their status, counts, warnings) are deleted this long after they
    * finished. A fraction is allowed (0.01 = 864 s) for soak runs.
