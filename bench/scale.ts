@@ -9,9 +9,9 @@
  * and Redis during both). Not a test: it asserts nothing.
  */
 import { readFileSync } from 'node:fs';
-import { Queue } from 'bullmq';
-import { loadConfig } from '../shared/config.js';
-import { jobRegistry } from '../shared/queue/registry.js';
+import type { Queue } from 'bullmq';
+import { redisQueueConnection } from '../shared/queue/connection.js';
+import { openQueue } from '../shared/queue/producer.js';
 import { capCpu, type CpuCap } from './lib/cgroup.js';
 import { freePort, startProc, type Proc } from './lib/procs.js';
 import { startPrivateRedis } from './lib/redis-server.js';
@@ -167,7 +167,7 @@ const results: Step[] = [];
 try {
   const port = await freePort();
   api = await startProc('bin/api.ts', serviceEnv(env, redis.url, port), /API listening/);
-  const queue = new Queue(jobRegistry(loadConfig({})).calendar.queue, { connection: env.redis, prefix: env.prefix });
+  const queue = openQueue(redisQueueConnection(env.redis, env.prefix), 'calendar') as Queue;
   for (const n of STEPS) {
     const r = await step(env, redis, `http://127.0.0.1:${port}`, api.child.pid ?? 0, queue, n);
     results.push(r);

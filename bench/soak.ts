@@ -86,7 +86,7 @@ try {
     }
   }, 50);
 
-  const header = '| min | accepted days/s | applied days/s | p50 ms | p99 ms | errors/dropped | RSS MiB api / workers / redis / pg backends / driver | Redis used MiB | requests tbl+idx MiB | days tbl+idx MiB | idem keys tbl+idx MiB | request rows |';
+  const header = '| min | accepted days/s | applied days/s | p50 ms | p99 ms | errors/dropped | RSS MiB api / workers / redis / pg backends (private) / driver | Redis used MiB | requests tbl+idx MiB | days tbl+idx MiB | idem keys tbl+idx MiB | request rows |';
   process.stdout.write(`rate ${fmt(RATE)} days/s, ${WORKERS} workers, ${MINUTES} minutes\n\n${header}\n${header.replace(/[^|]/g, '-')}\n`);
   let lastAccepted = 0;
   for (let minute = 1; minute <= MINUTES; minute++) {
@@ -103,10 +103,10 @@ try {
         from unnest(array['calendar_requests', 'calendar_days', 'idempotency_keys']) as t`;
     const size = (t: string) => {
       const s = sizes.find((x) => x.t === t);
-      return `${mib(Number(s?.tbl ?? 0))}+${mib(Number(s?.idx ?? 0))}`;
+      return `${fmt(Number(s?.tbl ?? 0) / 1048576, 1)}+${fmt(Number(s?.idx ?? 0) / 1048576, 1)}`;
     };
     const [rows] = await sql<{ n: number }[]>`select count(*)::int as n from calendar_requests`;
-    const pgRss = (await backendPids(env.database, env.name)).reduce((a, p) => a + rssOf(p), 0);
+    const pgRss = (await backendPids(env.database, env.name)).reduce((a, p) => a + rssOf(p, true), 0);
     const used = redisUsedMemory(await env.redis.info('memory'));
     const rss = [rssOf(api.child.pid ?? 0), procs.slice(1).map((p) => mib(rssOf(p.child.pid ?? 0))).join('+'), rssOf(redis.pid), pgRss, process.memoryUsage().rss];
     const line = [

@@ -4,13 +4,11 @@
  * database belongs to one process, so no worker could share it (`npm start` runs both in one).
  */
 import { createRuntime } from '../shared/bootstrap.js';
-import { ConfigError, loadConfig } from '../shared/config.js';
-import { createLogger } from '../shared/logger.js';
+import { ConfigError } from '../shared/config.js';
 import { runMain } from './run-main.js';
 import { serveApi } from './serve-api.js';
 
-runMain('api', async (logger) => {
-  const config = loadConfig();
+runMain('api', async (config, logger) => {
   if (!config.db.url) {
     throw new ConfigError('npm run api needs DATABASE_URL (without one, npm start runs the API and a worker over an embedded Postgres)');
   }
@@ -25,4 +23,4 @@ runMain('api', async (logger) => {
     await runtime.close();
     throw err;
   }
-}, createLogger);
+});

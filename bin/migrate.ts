@@ -1,11 +1,13 @@
 /* `npm run db:migrate`: applies the committed migrations to DATABASE_URL (required here). */
-import { loadConfig } from '../shared/config.js';
+import { ConfigError } from '../shared/config.js';
 import { migrateDatabase } from '../shared/db/migrate.js';
+import { exitOnStartFailure, loadProcessConfig } from './run-main.js';
 
-const config = loadConfig();
-if (!config.db.url) {
-  process.stderr.write('db:migrate needs DATABASE_URL (npm start migrates its embedded database itself)\n');
-  process.exit(1);
+const { config, logger } = loadProcessConfig('migrate');
+try {
+  if (!config.db.url) throw new ConfigError('db:migrate needs DATABASE_URL (npm start migrates its embedded database itself)');
+  await migrateDatabase(config.db.url);
+  process.stdout.write('migrations applied\n');
+} catch (err) {
+  exitOnStartFailure(err, logger);
 }
-await migrateDatabase(config.db.url);
-process.stdout.write('migrations applied\n');

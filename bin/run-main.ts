@@ -1,21 +1,46 @@
-import { ConfigError } from '../shared/config.js';
-import type { Logger } from '../shared/logger.js';
+import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig, type Config } from '../shared/config.js';
+import { createLogger, type Logger } from '../shared/logger.js';
 
 /** Signals closer together than this are one signal delivered twice (see onSignal). */
 const REPEAT_WINDOW_MS = 1000;
 
 /**
- * Runs a process entry point: builds it, then on SIGTERM/SIGINT runs its stop function once and
- * exits 0 (1 if stopping failed). A second signal, a second or more after the first, forces the exit.
+ * How every process kind (start, api, worker, migrate; the CLI answers the same code) ends when
+ * it cannot start: a bad configuration is one plain message on stderr and exit code 2, the
+ * operator's to fix; anything else is logged (as JSON when a logger exists) and exit code 1.
  */
-export function runMain(
-  name: string,
-  main: (logger: Logger) => Promise<() => Promise<void>>,
-  makeLogger: (level: string, bindings: Record<string, unknown>) => Logger,
-): void {
-  const logger = makeLogger(process.env.LOG_LEVEL ?? 'info', { proc: name });
+export function exitOnStartFailure(err: unknown, logger?: Logger): never {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(CONFIG_ERROR_EXIT_CODE);
+  }
+  if (logger) logger.fatal({ err }, 'failed to start');
+  else process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+}
+
+/**
+ * The configuration and the logger of a process: the environment is parsed once, before any
+ * logger exists, so a bad LOG_LEVEL is the same one-message config error as any other bad value.
+ */
+export function loadProcessConfig(name: string): { config: Config; logger: Logger } {
+  try {
+    const config = loadConfig();
+    return { config, logger: createLogger(config.log.level, { proc: name }) };
+  } catch (err) {
+    return exitOnStartFailure(err);
+  }
+}
+
+/**
+ * Runs a long-lived process entry point: builds it, then on SIGTERM/SIGINT runs its stop function
+ * once and exits 0 (1 if stopping failed). A second signal, a second or more after the first,
+ * forces the exit.
+ */
+export function runMain(name: string, main: (config: Config, logger: Logger) => Promise<() => Promise<void>>): void {
+  const { config, logger } = loadProcessConfig(name);
   let stoppingSince: number | undefined;
-  main(logger).then(
+  main(config, logger).then(
     (stop) => {
       const onSignal = (signal: string) => {
         if (stoppingSince !== undefined) {
@@ -42,13 +67,6 @@ export function runMain(
       process.on('SIGTERM', () => onSignal('SIGTERM'));
       process.on('SIGINT', () => onSignal('SIGINT'));
     },
-    (err: unknown) => {
-      if (err instanceof ConfigError) {
-        process.stderr.write(`${err.message}\n`);
-      } else {
-        logger.fatal({ err }, 'failed to start');
-      }
-      process.exit(1);
-    },
+    (err: unknown) => exitOnStartFailure(err, logger),
   );
 }

@@ -5,14 +5,11 @@
  * allowed to import both api/ and worker/.
  */
 import { createRuntime } from '../shared/bootstrap.js';
-import { loadConfig } from '../shared/config.js';
-import { createLogger } from '../shared/logger.js';
 import { startWorker, type RunningWorker } from '../worker/worker.js';
 import { runMain } from './run-main.js';
 import { serveApi } from './serve-api.js';
 
-runMain('start', async (logger) => {
-  const config = loadConfig();
+runMain('start', async (config, logger) => {
   const runtime = await createRuntime(config, logger);
   let worker: RunningWorker | undefined;
   try {
@@ -31,4 +28,4 @@ runMain('start', async (logger) => {
     await runtime.close();
     throw err;
   }
-}, createLogger);
+});

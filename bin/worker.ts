@@ -1,22 +1,20 @@
 /* `npm run worker`: one worker process. Run as many as you like, on any machines. */
 import { createRuntime } from '../shared/bootstrap.js';
-import { loadConfig } from '../shared/config.js';
-import { createLogger } from '../shared/logger.js';
+import { ConfigError } from '../shared/config.js';
 import { startMetricsServer } from '../shared/metrics/metrics-server.js';
 import { startWorker } from '../worker/worker.js';
 import { runMain } from './run-main.js';
 
 runMain(
   'worker',
-  async (logger) => {
-    const config = loadConfig();
-    if (!config.db.url) throw new Error('npm run worker needs DATABASE_URL (npm start runs an embedded database with its own worker)');
+  async (config, logger) => {
+    if (!config.db.url) throw new ConfigError('npm run worker needs DATABASE_URL (npm start runs an embedded database with its own worker)');
     const runtime = await createRuntime(config, logger);
     const worker = await startWorker(runtime.ctx, runtime.queue);
     const metrics = await startMetricsServer({
       port: config.metricsPort,
       host: config.http.host,
-      queues: [runtime.ctx.calendarJobs.queue],
+      queues: worker.queues,
       timeoutMs: config.healthTimeoutMs,
       logger,
     });
@@ -27,5 +25,4 @@ runMain(
       await runtime.close();
     };
   },
-  createLogger,
 );

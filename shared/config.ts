@@ -117,7 +117,13 @@ function shape(env: Env) {
 
 export type Config = ReturnType<typeof shape>;
 
+/**
+ * The environment (or a command line) is wrong as given. Every process kind reports it the same
+ * way: one plain message on stderr, exit code CONFIG_ERROR_EXIT_CODE (bin/run-main.ts, the CLI).
+ */
 export class ConfigError extends Error {}
+/** Exit code of start, api, worker, migrate and the CLI for a bad configuration (1: a run-time failure). */
+export const CONFIG_ERROR_EXIT_CODE = 2;
 
 /** Parses an environment (process.env by default); throws one ConfigError listing every bad key. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {

@@ -1,113 +1,111 @@
-import type { Job, Worker } from 'bullmq';
-import { reenqueueStaleRequests } from '../shared/calendar/calendar.service.js';
+import type { Job, Queue, Worker } from 'bullmq';
 import type { AppContext } from '../shared/context.js';
 import { withLogContext } from '../shared/logger.js';
-import { pruneExpiredRows } from '../shared/retention/retention.service.js';
-import { calendarRequestsFinished, calendarRequestsReenqueued, jobDuration } from '../shared/metrics/metrics.js';
 import type { QueueConnection } from '../shared/queue/connection.js';
-import { jobRegistry, registeredJobNames, type RegisteredJobName } from '../shared/queue/registry.js';
-import { applyCalendarRequestHandler } from './handlers/apply-calendar-request.js';
-
-type Handler = (job: Job) => Promise<unknown>;
+import { openQueue, upsertSchedulers } from '../shared/queue/producer.js';
+import { jobRegistry, registeredQueues, type JobName, type JobRegistry } from '../shared/queue/registry.js';
+import { TimeoutError, withTimeout } from '../shared/timeout.js';
+import { jobHandlers } from './handlers.js';
+import { assertEveryJobHandled, runJob, type JobHandler, type JobHandlers } from './job-handler.js';
+import { startReenqueueSweep } from './reenqueue-sweep.js';
 
 export interface RunningWorker {
-  worker: Worker;
+  /** One BullMQ Worker per registered queue. */
+  workers: Worker[];
+  /** The registered queues, for this process's metrics. */
+  queues: Queue[];
   /**
    * Stops taking jobs and lets the ones in flight finish, for at most SHUTDOWN_TIMEOUT_MS; a job
    * still running then is left to BullMQ's stall detection (its lock expires and another worker
-   * runs it again, which is safe: handlers are idempotent). Stops the re-enqueuer.
+   * runs it again, which is safe: handlers are idempotent). Stops the re-enqueue sweep.
    */
   close(): Promise<void>;
 }
 
-export async function startWorker(ctx: AppContext, conn: QueueConnection): Promise<RunningWorker> {
-  const registry = jobRegistry(ctx.config);
-  const handlers: Record<RegisteredJobName, Handler> = {
-    'apply-calendar-request': applyCalendarRequestHandler(ctx),
-  };
-  for (const name of registeredJobNames) {
-    if (typeof handlers[name] !== 'function') throw new Error(`No handler registered for job ${name}`);
-  }
+type WorkerCtx = Pick<AppContext, 'config' | 'database' | 'logger' | 'calendarJobs'>;
 
-  const inFlight = new Set<string>();
-  const worker = conn.createWorker(
-    registry.calendar.queue,
-    // Every line logged while a job runs carries its request uid (jobId = request uid).
-    (job) =>
-      withLogContext({ requestUid: job.id, jobId: job.id }, async () => {
-        const handler = handlers[job.name as RegisteredJobName] as Handler | undefined;
-        if (!handler) throw new Error(`No handler for job ${job.name}`);
-        const done = jobDuration.startTimer({ job: job.name });
-        inFlight.add(job.id ?? '');
-        try {
-          const result = await handler(job);
-          done({ outcome: 'completed' });
-          return result;
-        } catch (err) {
-          done({ outcome: 'failed' });
-          throw err;
-        } finally {
-          inFlight.delete(job.id ?? '');
-        }
-      }),
-    {
-      concurrency: ctx.config.queue.concurrency,
+/** The processor of one queue: finds the job's handler and runs it inside its log context. */
+function processorFor(registry: JobRegistry, handlers: JobHandlers, ctx: WorkerCtx, inFlight: Map<string, Record<string, unknown>>) {
+  return (job: Job) => {
+    // The registry types each handler with its own job; BullMQ hands over an untyped job.
+    const handler = handlers[job.name as JobName] as JobHandler<JobName> | undefined;
+    if (!handler) throw new Error(`No handler for job ${job.name}`);
+    const context = handler.logContext(job);
+    return withLogContext(context, async () => {
+      const key = `${job.queueName}:${job.id ?? ''}`;
+      inFlight.set(key, context);
+      try {
+        return await runJob(registry, handler, job as Job<never, never, JobName>, ctx.logger);
+      } finally {
+        inFlight.delete(key);
+      }
+    });
+  };
+}
+
+/**
+ * Starts one BullMQ Worker per registered queue (each with its own concurrency), declares the
+ * registry's job schedulers, and starts the re-enqueue sweep. Refuses to start if a registered
+ * job has no handler.
+ */
+export async function startWorker(ctx: WorkerCtx, conn: QueueConnection, handlers: JobHandlers = jobHandlers(ctx)): Promise<RunningWorker> {
+  const registry = jobRegistry(ctx.config);
+  assertEveryJobHandled(registry, handlers);
+
+  /** Jobs running now (queue:jobId -> their log context), named in the log if shutdown gives up on them. */
+  const inFlight = new Map<string, Record<string, unknown>>();
+  let closing = false;
+  const workers = registeredQueues(registry).map(({ name, concurrency }) => {
+    const worker = conn.createWorker(name, processorFor(registry, handlers, ctx, inFlight), {
+      concurrency,
       // A worker killed mid-job leaves its lock to expire; the job is then retried by another worker.
       lockDuration: ctx.config.queue.lockMs,
       stalledInterval: ctx.config.queue.stalledIntervalMs,
       maxStalledCount: 3,
-    },
-  );
-  let closing = false;
-  // While stopping, connections being cut (a database going down with us) are expected noise.
-  worker.on('error', (err) => (closing ? ctx.logger.debug({ err }, 'worker connection error while closing') : ctx.logger.warn({ err }, 'worker connection error')));
-  await worker.waitUntilReady();
-
-  let sweeping: Promise<unknown> | undefined;
-  let lastPrune = 0;
-  const sweep = async () => {
-    const deps = { db: ctx.database.db, calendarJobs: ctx.calendarJobs, config: ctx.config, logger: ctx.logger };
-    const r = await reenqueueStaleRequests(deps);
-    calendarRequestsReenqueued.inc(r.readded);
-    calendarRequestsFinished.labels('error').inc(r.markedError);
-    // Rows past their retention go every PRUNE_INTERVAL_MS (any worker may do it; batches skip
-    // rows another worker is deleting).
-    if (Date.now() - lastPrune > ctx.config.retention.pruneIntervalMs) {
-      lastPrune = Date.now();
-      await pruneExpiredRows(ctx);
-    }
+    });
+    // While stopping, connections being cut (a database going down with us) are expected noise.
+    worker.on('error', (err) =>
+      closing ? ctx.logger.debug({ err, queue: name }, 'worker connection error while closing') : ctx.logger.warn({ err, queue: name }, 'worker connection error'),
+    );
+    return worker;
+  });
+  const queues = registeredQueues(registry).map(({ name }) => openQueue(conn, name) as Queue);
+  for (const queue of queues) queue.on('error', () => {});
+  const closeAll = async () => {
+    closing = true;
+    // The queues last: a worker process's metrics read them until its jobs are done.
+    await Promise.all(workers.map((w) => w.close()));
+    await Promise.all(queues.map((q) => q.close()));
   };
-  const timer = setInterval(() => {
-    if (sweeping) return;
-    sweeping = sweep()
-      .catch((err: unknown) => ctx.logger.warn({ err }, 're-enqueue sweep failed'))
-      .finally(() => {
-        sweeping = undefined;
-      });
-  }, ctx.config.queue.reenqueueIntervalMs);
-  timer.unref();
-  ctx.logger.info({ concurrency: ctx.config.queue.concurrency, backend: conn.kind }, 'worker started');
+  try {
+    await Promise.all(workers.map((w) => w.waitUntilReady()));
+    await upsertSchedulers(conn, registry);
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+  const sweep = startReenqueueSweep(ctx);
+  ctx.logger.info({ queues: registeredQueues(registry), backend: conn.kind }, 'worker started');
 
   return {
-    worker,
+    workers,
+    queues,
     async close() {
       closing = true;
-      clearInterval(timer);
-      let timeout: NodeJS.Timeout | undefined;
-      const timedOut = await Promise.race([
-        worker.close().then(() => false),
-        new Promise<boolean>((resolve) => {
-          timeout = setTimeout(() => resolve(true), ctx.config.shutdownTimeoutMs);
-        }),
-      ]);
-      clearTimeout(timeout);
+      const sweepStopped = sweep.stop();
+      const stopped = closeAll().then(() => false);
+      const timedOut = await withTimeout(stopped, ctx.config.shutdownTimeoutMs, 'worker close').catch((err: unknown) => {
+        if (err instanceof TimeoutError) return true;
+        throw err;
+      });
       if (timedOut) {
+        const running = [...inFlight.values()];
         ctx.logger.warn(
-          { requestUids: [...inFlight], timeoutMs: ctx.config.shutdownTimeoutMs },
+          { jobs: [...inFlight.keys()], requestUids: running.map((c) => c.requestUid).filter((u) => u !== undefined), timeoutMs: ctx.config.shutdownTimeoutMs },
           'jobs still running at the shutdown timeout: left for another worker to retry',
         );
       }
-      await sweeping;
+      await sweepStopped;
     },
   };
 }

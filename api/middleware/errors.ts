@@ -3,41 +3,11 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../shared/logger.js';
 import { AppError, ErrorCode, unavailable } from '../../shared/errors.js';
+import { isDatabaseUnavailable } from '../../shared/db/unavailable.js';
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(new AppError(ErrorCode.badParam, `Unknown method ${req.method} ${req.path}`, { status: 404, param: 'path' }));
 };
-
-/**
- * Codes meaning "the database (or the network to it) is not there right now": socket errors, the
- * postgres.js pool's own codes, and Postgres' connection-exception class (08xxx), shutdown (57P0x)
- * and out-of-connections/resources (53xxx) codes. Those are a 503 a client may retry, not a 500.
- */
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EPIPE',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECT_TIMEOUT',
-  'CONNECTION_DESTROYED',
-  '57P01',
-  '57P02',
-  '57P03',
-]);
-const isUnavailableCode = (code: string) => UNAVAILABLE_CODES.has(code) || /^(08|53)[0-9A-Z]{3}$/.test(code);
-
-function errorCodeOf(err: unknown): string | undefined {
-  if (typeof err !== 'object' || err === null) return undefined;
-  const e = err as { code?: unknown; cause?: unknown };
-  if (typeof e.code === 'string') return e.code;
-  return errorCodeOf(e.cause);
-}
 
 /** Maps anything thrown to the wire envelope. Internals are logged, never sent. */
 export function toAppError(err: unknown): AppError | undefined {
@@ -57,8 +27,7 @@ export function toAppError(err: unknown): AppError | undefined {
   // passed on.
   if (e?.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500)
     return new AppError(ErrorCode.badParam, 'Malformed request body', { status: e.status, param: 'body' });
-  const code = errorCodeOf(err);
-  if (code && isUnavailableCode(code)) return unavailable();
+  if (isDatabaseUnavailable(err)) return unavailable();
   return undefined;
 }
 

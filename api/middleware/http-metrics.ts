@@ -1,15 +1,10 @@
 import type { Request, RequestHandler } from 'express';
 import { httpRequestDuration, httpRequests } from '../../shared/metrics/metrics.js';
 
-/** Where a router is mounted, remembered for the route label (Express forgets it on the way out). */
-export function routeBase(base: string): RequestHandler {
-  return (_req, res, next) => {
-    res.locals.routeBase = base;
-    next();
-  };
-}
-
-/** One label for everything under a mount whose inner routes are not ours (the dashboard). */
+/**
+ * The label of every answer of a route: its documented path (the endpoint router sets it per
+ * definition), or one label for everything under a mount whose inner routes are not ours (the dashboard).
+ */
 export function routeLabelled(label: string): RequestHandler {
   return (_req, res, next) => {
     res.locals.routeLabel = label;
@@ -25,7 +20,7 @@ export function routeLabelled(label: string): RequestHandler {
 function routeLabel(req: Request, locals: Record<string, unknown>, knownPaths: ReadonlySet<string>): string {
   if (typeof locals.routeLabel === 'string') return locals.routeLabel;
   const route = (req as { route?: { path?: unknown } }).route;
-  if (route && typeof route.path === 'string') return `${typeof locals.routeBase === 'string' ? locals.routeBase : ''}${route.path}`;
+  if (route && typeof route.path === 'string') return route.path;
   const path = req.path.toLowerCase().replace(/\/+$/, '');
   return knownPaths.has(path) ? path : 'unmatched';
 }

@@ -1,12 +1,9 @@
-import './extend-zod.js';
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { Config } from '../../shared/config.js';
-import { registerBookingsPaths } from './bookings.openapi.js';
-import { registerCalendarPaths } from './calendar.openapi.js';
-import { registerErrorSchemas, securitySchemes } from './common.openapi.js';
-import { registerOpsPaths } from './ops.openapi.js';
-import { registerTasksPaths } from './tasks.openapi.js';
+import type { AnyEndpoint } from '../endpoints/define.js';
+import { securitySchemes } from './common.js';
+import { operationOf } from './operation.js';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
@@ -48,16 +45,12 @@ dashboard (\`/admin/queues\`, bull-board) exists only when ADMIN_TOKEN is set an
 Basic with any user name, or \`Authorization: Bearer\`).
 `.trim();
 
-/** Builds the document from the wire schemas, with the limits this process is configured with. */
-export function buildOpenApi(config: Config): OpenApi {
+/** Builds the document from the endpoint definitions, with the limits this process is configured with. */
+export function buildOpenApi(config: Config, endpoints: readonly AnyEndpoint[]): OpenApi {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'accessToken', securitySchemes.accessToken);
   registry.registerComponent('securitySchemes', 'bearerAuth', securitySchemes.bearerAuth);
-  const errors = registerErrorSchemas(registry);
-  registerBookingsPaths(registry, errors);
-  registerCalendarPaths(registry, errors, config);
-  registerTasksPaths(registry, errors);
-  registerOpsPaths(registry, errors);
+  for (const def of endpoints) registry.registerPath(operationOf(def, config));
 
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

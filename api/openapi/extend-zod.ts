@@ -1,13 +1,14 @@
-import { extendZodWithOpenApi, type OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 
 /*
  * Adds `.openapi()` to zod schemas, for the document only: it annotates copies, the schemas that
- * validate stay as they are. Imported first by every api/openapi module.
+ * validate stay as they are.
  *
  * zod 4 copies prototype methods onto each schema when the schema is built, so a wire schema built
  * before this ran (any module may import shared/ first) has no `.openapi` of its own. `annotate`
  * calls the prototype method on it directly; its result is a fresh copy that has the method.
+ * Imported first by api/openapi/common.ts, which every endpoint definition imports.
  */
 extendZodWithOpenApi(z);
 
@@ -18,7 +19,10 @@ export function annotate<T extends z.ZodType>(schema: T, metadata: Record<string
   return openapiMethod.call(schema, metadata) as T;
 }
 
-/** `registry.register(name, schema)` for any wire schema: a named component of the document. */
-export function registerSchema<T extends z.ZodType>(registry: OpenAPIRegistry, name: string, schema: T): T {
-  return registry.register(name, annotate(schema));
+/**
+ * A copy of a wire schema named as a component of the document (`#/components/schemas/<name>`):
+ * the generator registers it where it is first referenced. Make each name once, at module level.
+ */
+export function named<T extends z.ZodType>(name: string, schema: T): T {
+  return openapiMethod.call(schema, name) as T;
 }

@@ -101,10 +101,13 @@ export function futureDays(n: number, offsetDays: number, seed: number) {
   }));
 }
 
-/** Resident memory of a process in bytes (0 once it has ended). */
-export function rssOf(pid: number): number {
+/**
+ * Resident memory of a process in bytes (0 once it has ended). `anon`: its private memory only,
+ * for Postgres backends, whose RSS also counts the shared buffers they touched, once per backend.
+ */
+export function rssOf(pid: number, anon = false): number {
   try {
-    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    const kb = (anon ? /RssAnon:\s+(\d+)/ : /VmRSS:\s+(\d+)/).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     return Number(kb ?? 0) * 1024;
   } catch {
     return 0;

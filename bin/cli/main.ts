@@ -6,8 +6,9 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { scopes } from '../../shared/auth/scopes.js';
 import { createRuntime } from '../../shared/bootstrap.js';
-import { ConfigError, loadConfig, type Config } from '../../shared/config.js';
+import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig, type Config } from '../../shared/config.js';
 import type { Db } from '../../shared/db/client.js';
+import { createLogger } from '../../shared/logger.js';
 import { CommandError, commands, UsageError, type Command, type Io } from './commands.js';
 import { runningEmbeddedPostgres } from './embedded-in-use.js';
 
@@ -24,7 +25,7 @@ Use \`npm run -s cli -- ...\` to capture a result: TOKEN=$(npm run -s cli -- tok
 Scopes: ${scopes.join(', ')}; "all" grants every one.
 Database: DATABASE_URL, or without it the embedded Postgres under DATA_DIR (.data) that npm start
 uses; stop npm start first, as one data folder takes one Postgres.
-Exit codes: 0 done, 1 failed (unknown company, app or token; database unreachable), 2 bad command line.
+Exit codes: 0 done, 1 failed (unknown company, app or token; database unreachable), 2 bad command line or environment.
 `;
 
 export const stdio: Io = {
@@ -32,7 +33,6 @@ export const stdio: Io = {
   note: (line) => process.stderr.write(`${line}\n`),
 };
 
-/** Finds the command named by the first one or two words, and its options. */
 /**
  * `--token -Abc` as `--token=-Abc`: every option takes a value, and a token (base64url) starts
  * with "-" one time in 64, which parseArgs would otherwise refuse as a possible option.
@@ -55,6 +55,7 @@ function joinOptionValues(args: string[], command: Command): string[] {
 
 type Parsed = { help: string } | { command: Command; values: Record<string, string | undefined> };
 
+/** Finds the command named by the first one or two words, and its options. */
 function parseCommandLine(argv: string[]): Parsed {
   if (argv.length === 0) throw new UsageError('no command given');
   if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') return { help: help.trimEnd() };
@@ -90,7 +91,7 @@ async function withDatabase(config: Config, io: Io, logLevel: string, work: (db:
     }
   }
   // Logs go to stderr, quieter than the service's unless LOG_LEVEL says otherwise.
-  const logger = pino({ level: logLevel, base: { proc: 'cli' } }, pino.destination(2));
+  const logger = createLogger(logLevel, { proc: 'cli' }, pino.destination(2));
   // The CLI needs the database only: no Redis connection even when REDIS_URL is set.
   const runtime = await createRuntime({ ...config, queue: { ...config.queue, redisUrl: undefined, redisClusterNodes: undefined } }, logger);
   // Interrupted (a long seed): close the database, which rolls the work back, and stop the
@@ -129,7 +130,7 @@ export async function runCli(argv: string[], opts: { env?: NodeJS.ProcessEnv; io
     }
     if (err instanceof ConfigError) {
       io.note(err.message);
-      return 2;
+      return CONFIG_ERROR_EXIT_CODE;
     }
     io.note(`error: ${err instanceof CommandError ? err.message : String((err as Error).message ?? err)}`);
     return 1;

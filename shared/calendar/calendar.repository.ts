@@ -1,11 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import type { Db, Executor } from '../db/client.js';
 import { calendarRequests } from '../db/schema.js';
 import { newUid } from '../ids.js';
 import type { RequestDay, Warnings } from './calendar.rules.js';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-type Executor = Db | Tx;
 
 export type CalendarRequestRow = typeof calendarRequests.$inferSelect;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarDate, commaList } from '../http/wire.js';
+import { calendarDate, commaList, isCalendarDate } from '../http/wire.js';
 
 /** Largest price numeric(12,2) holds. */
 export const MAX_PRICE = 9_999_999_999.99;
@@ -9,7 +9,6 @@ export const WARNING_PAST = 'Day ignored - can not modify past dates';
 export const WARNING_NO_CURRENCY = 'Day ignored - currency is mandatory if price specified';
 export const WARNING_NOTHING = 'Day ignored - no fields to change';
 
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const CURRENCY_RE = /^[A-Za-z]{3}$/;
 
 /**
@@ -39,24 +38,12 @@ export const batchDaySchema = z.object({
   notes: z.string().nullish().meta({ maxLength: MAX_NOTES_LENGTH, description: 'Free text; "" clears the notes; absent or null keeps them' }),
 });
 
-function isRealDate(s: string): boolean {
-  const m = DATE_RE.exec(s);
-  if (!m) return false;
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
-  if (mo < 1 || mo > 12 || d < 1) return false;
-  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  const dim = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1] ?? 0;
-  return d <= dim;
-}
-
 /** The per-field rules of a batch day, in one loop; each failure names `[index, field]`. */
 function checkBatchDays(days: readonly z.infer<typeof batchDaySchema>[], ctx: z.RefinementCtx): void {
   const issue = (i: number, field: string, message: string) => ctx.addIssue({ code: 'custom', path: [i, field], message });
   for (let i = 0; i < days.length; i++) {
     const d = days[i] as z.infer<typeof batchDaySchema>;
-    if (!isRealDate(d.date)) issue(i, 'date', 'must be a real date YYYY-MM-DD');
+    if (!isCalendarDate(d.date)) issue(i, 'date', 'must be a real date YYYY-MM-DD');
     const p = d.price;
     if (p !== undefined && p !== null && (p < 0 || p > MAX_PRICE)) issue(i, 'price', `must be between 0 and ${MAX_PRICE}`);
     const c = d.currency;

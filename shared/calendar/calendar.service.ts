@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { conflict, notFound } from '../errors.js';
@@ -8,8 +7,7 @@ import type { Logger } from '../logger.js';
 import { countAcceptedBatch } from '../metrics/calendar-metrics.js';
 import { findProperty, findPropertyCached } from '../properties/property.repository.js';
 import type { CalendarJobs } from '../queue/calendar-jobs.js';
-import { findRequests, findStaleRequests, insertRequests, markEnqueued, markError, readCalendarRange, type CalendarRequestRow } from './calendar.repository.js';
-import { describeFailure } from './calendar.failure.js';
+import { findRequests, insertRequests, readCalendarRange, type CalendarRequestRow } from './calendar.repository.js';
 import { applyDayRules, assignWarnings, chunk, localDate } from './calendar.rules.js';
 import type { CalendarDayView, RequestStatusView, SetCalendarBatchBody, SetCalendarBatchResponse } from './calendar.schema.js';
 
@@ -131,46 +129,4 @@ export async function getCalendarData(db: Db, companyUid: string, propertyUid: s
     updated_dttm: r.updated_dttm,
     request_uid: r.request_uid,
   }));
-}
-
-const REENQUEUE_LOCK_KEY = 724_310_002;
-
-export interface ReenqueueResult {
-  ran: boolean;
-  readded: number;
-  markedError: number;
-}
-
-/**
- * Finds requests that are not final and have sat untouched past the threshold, and makes sure the
- * queue holds a job for each: re-adds missing ones (jobId = uid makes a duplicate a no-op), records
- * the outcome of jobs that failed for good while Postgres could not be told. One process at a time.
- */
-export async function reenqueueStaleRequests(deps: CalendarDeps, limit = 500): Promise<ReenqueueResult> {
-  return deps.db.transaction(async (tx) => {
-    const [lock] = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${REENQUEUE_LOCK_KEY}) as locked`);
-    if (!lock?.locked) return { ran: false, readded: 0, markedError: 0 };
-    const stale = await findStaleRequests(tx, deps.config.queue.reenqueueAfterMs, limit);
-    const toAdd: string[] = [];
-    let markedError = 0;
-    for (const { uid } of stale) {
-      const state = await deps.calendarJobs.jobState(uid);
-      if (state === 'unknown') toAdd.push(uid);
-      else if (state === 'failed') {
-        const failed = await deps.calendarJobs.failedReason(uid);
-        await markError(tx, uid, describeFailure(failed?.reason ?? '', failed?.attempts ?? 0));
-        markedError++;
-      } else if (state === 'completed') {
-        // The queue says done but Postgres never recorded it: run it again (applying is idempotent).
-        await deps.calendarJobs.remove(uid);
-        toAdd.push(uid);
-      }
-    }
-    if (toAdd.length > 0) {
-      await deps.calendarJobs.enqueue(toAdd);
-      await markEnqueued(tx, toAdd);
-      deps.logger.info({ count: toAdd.length }, 're-enqueued stale calendar requests');
-    }
-    return { ran: true, readded: toAdd.length, markedError };
-  });
 }

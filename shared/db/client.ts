@@ -3,6 +3,10 @@ import postgres from 'postgres';
 import * as schema from './schema.js';
 
 export type Db = PostgresJsDatabase<typeof schema>;
+/** The client inside `db.transaction(async (tx) => ...)`. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** What a repository function runs on: the pool, or the caller's transaction. */
+export type Executor = Db | Tx;
 export type Sql = postgres.Sql;
 
 export interface Database {

@@ -3,6 +3,7 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import type { Logger } from '../logger.js';
+import { isDatabaseUnavailable } from './unavailable.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
@@ -27,17 +28,6 @@ export async function migrateDatabase(url: string): Promise<void> {
   }
 }
 
-/** Errors that only mean "Postgres is not reachable yet" (down, restarting, starting up). */
-const UNREACHABLE = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_DESTROYED|57P0[123]/;
-
-function unreachable(err: unknown, depth = 0): boolean {
-  if (depth > 5 || typeof err !== 'object' || err === null) return false;
-  const e = err as { code?: unknown; message?: unknown; cause?: unknown };
-  const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
-  if (UNREACHABLE.test(`${text(e.code)} ${text(e.message)}`)) return true;
-  return unreachable(e.cause, depth + 1);
-}
-
 /**
  * Migrates, waiting (bounded) while Postgres cannot be reached: a process started during a
  * Postgres restart (a worker replaced after a crash, a rolling deploy) comes up when the database
@@ -51,7 +41,7 @@ export async function migrateWhenReachable(url: string, log: Logger, waitMs = 60
       await migrateDatabase(url);
       return;
     } catch (err) {
-      if (!unreachable(err) || Date.now() > deadline) throw err;
+      if (!isDatabaseUnavailable(err) || Date.now() > deadline) throw err;
       if (attempt === 1) log.warn({ err }, 'Postgres unreachable at start; waiting for it');
       await new Promise((r) => setTimeout(r, Math.min(200 * attempt, 2000)));
     }

@@ -6,6 +6,8 @@ export const livenessSchema = z.object({
   data: z.object({ status: z.literal('live') }),
 });
 export type Liveness = z.infer<typeof livenessSchema>;
+/** The one answer of GET /livez, from the API and from a worker's metrics server alike. */
+export const liveness: Liveness = { data: { status: 'live' } };
 
 export const dependencies = ['postgres', 'queue'] as const;
 export type Dependency = (typeof dependencies)[number];

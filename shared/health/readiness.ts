@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { TimeoutError, withTimeout } from '../timeout.js';
 import type { Dependency } from './health.schema.js';
 
 export interface ReadinessReport {
@@ -7,28 +8,16 @@ export interface ReadinessReport {
   checks: Record<Dependency, 'ok' | 'timeout' | 'unreachable'>;
 }
 
-class Timeout extends Error {}
-
-function bounded<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    p,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Timeout()), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
-
 /** Postgres (`select 1`) and the queue (a job count), in parallel, each bounded by HEALTH_TIMEOUT_MS. */
 export async function checkReadiness(ctx: Pick<AppContext, 'config' | 'database' | 'calendarJobs' | 'logger'>): Promise<ReadinessReport> {
   const ms = ctx.config.healthTimeoutMs;
   const probe = async (name: Dependency, run: () => Promise<unknown>) => {
     try {
-      await bounded(run(), ms);
+      await withTimeout(run(), ms, `readiness check of ${name}`);
       return 'ok' as const;
     } catch (err) {
       ctx.logger.warn({ err, dependency: name }, 'readiness check failed');
-      return err instanceof Timeout ? ('timeout' as const) : ('unreachable' as const);
+      return err instanceof TimeoutError ? ('timeout' as const) : ('unreachable' as const);
     }
   };
   const [postgres, queue] = await Promise.all([

@@ -4,15 +4,27 @@ import { z } from 'zod';
 
 export const PAGE_SIZE = 25;
 
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATETIME_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+/** `YYYY-MM-DD` and `YYYY-MM-DD HH:MM:SS`, the wire's date and date-time; a real date is checked apart. */
+export const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+export const DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * A date of the proleptic Gregorian calendar in years 1-9999. Year 0 is refused, `0000-02-29`
+ * included: Postgres has no year 0 (`'0000-01-01'::date` is an error), so such a date could never
+ * be stored or compared. Plain arithmetic: it runs for every day of a calendar batch.
+ */
 export function isRealDate(y: number, m: number, d: number): boolean {
   if (y < 1 || m < 1 || m > 12 || d < 1) return false;
-  const dt = new Date(0);
-  // setUTCFullYear, unlike Date.UTC, does not read years 0-99 as 1900-1999.
-  dt.setUTCFullYear(y, m - 1, d);
-  return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  return d <= (m === 2 && leap ? 29 : (DAYS_IN_MONTH[m - 1] ?? 0));
+}
+
+/** `YYYY-MM-DD` naming a real date. */
+export function isCalendarDate(s: string): boolean {
+  const m = DATE_PATTERN.exec(s);
+  return m !== null && isRealDate(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
 /**
@@ -23,10 +35,7 @@ export const queryValue = () =>
   z.string({ error: (iss) => (Array.isArray(iss.input) ? 'must be given once' : 'must be a string') });
 
 /** A real calendar date `YYYY-MM-DD` (no 2025-02-30). */
-export const calendarDate = z.string().refine((s) => {
-  const m = DATE_RE.exec(s);
-  return m !== null && isRealDate(Number(m[1]), Number(m[2]), Number(m[3]));
-}, 'must be a real date YYYY-MM-DD');
+export const calendarDate = z.string().refine(isCalendarDate, 'must be a real date YYYY-MM-DD');
 
 export interface DateBound {
   /** `YYYY-MM-DD HH:MM:SS` */
@@ -36,9 +45,8 @@ export interface DateBound {
 
 /** `YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS`, both checked to be real. */
 export function parseDateBound(s: string): DateBound | undefined {
-  let m = DATE_RE.exec(s);
-  if (m) return isRealDate(Number(m[1]), Number(m[2]), Number(m[3])) ? { value: `${s} 00:00:00`, dateOnly: true } : undefined;
-  m = DATETIME_RE.exec(s);
+  if (DATE_PATTERN.test(s)) return isCalendarDate(s) ? { value: `${s} 00:00:00`, dateOnly: true } : undefined;
+  const m = DATE_TIME_PATTERN.exec(s);
   if (
     m &&
     isRealDate(Number(m[1]), Number(m[2]), Number(m[3])) &&

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import type { Db, Executor } from '../db/client.js';
 
-type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface StoredAnswer {
   bodyHash: string;

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { Queue } from 'bullmq';
+import { liveness } from '../health/health.schema.js';
 import type { Logger } from '../logger.js';
 import { renderMetrics } from './queue-metrics.js';
 
@@ -35,7 +36,7 @@ export async function startMetricsServer(opts: {
       );
     } else if (req.method === 'GET' && path === '/livez') {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-      res.end('{"data":{"status":"live"}}');
+      res.end(JSON.stringify(liveness));
     } else {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('not found\n');

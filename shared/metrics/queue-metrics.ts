@@ -1,4 +1,5 @@
 import type { Queue } from 'bullmq';
+import { withTimeout } from '../timeout.js';
 import { metricsRegistry, queueJobs, queueStates, queueUp } from './metrics.js';
 
 /**
@@ -8,18 +9,12 @@ import { metricsRegistry, queueJobs, queueStates, queueUp } from './metrics.js';
 export async function refreshQueueGauges(queues: readonly Queue[], timeoutMs: number): Promise<void> {
   await Promise.all(
     queues.map(async (queue) => {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('queue counts timed out')), timeoutMs);
-      });
       try {
-        const counts = await Promise.race([queue.getJobCounts(...queueStates), timeout]);
+        const counts = await withTimeout(queue.getJobCounts(...queueStates), timeoutMs, 'queue counts');
         for (const state of queueStates) queueJobs.labels(queue.name, state).set(counts[state] ?? 0);
         queueUp.labels(queue.name).set(1);
       } catch {
         queueUp.labels(queue.name).set(0);
-      } finally {
-        clearTimeout(timer);
       }
     }),
   );

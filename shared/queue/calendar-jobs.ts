@@ -1,5 +1,6 @@
-import type { Queue } from 'bullmq';
+import { withTimeout } from '../timeout.js';
 import type { QueueConnection } from './connection.js';
+import { jobOf, openQueue, type RegisteredQueue } from './producer.js';
 import type { JobRegistry } from './registry.js';
 
 /** The producer side of the calendar queue, as the API and the re-enqueuer see it. */
@@ -11,21 +12,12 @@ export interface CalendarJobs {
   remove(uid: string): Promise<void>;
   isPaused(): Promise<boolean>;
   ping(): Promise<void>;
-  queue: Queue;
+  queue: RegisteredQueue<'calendar'>;
   close(): Promise<void>;
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
-
 export function createCalendarJobs(conn: QueueConnection, registry: JobRegistry, opts: { timeoutMs?: number } = {}): CalendarJobs {
-  const def = registry.calendar.jobs.applyCalendarRequest;
-  const queue = conn.createQueue(registry.calendar.queue);
+  const queue = openQueue(conn, 'calendar');
   // An unreachable queue must not hold an HTTP answer: the requests are already durable and the
   // re-enqueuer will add them later.
   const timeoutMs = opts.timeoutMs ?? 2000;
@@ -34,11 +26,8 @@ export function createCalendarJobs(conn: QueueConnection, registry: JobRegistry,
     queue,
     async enqueue(uids) {
       if (uids.length === 0) return;
-      await withTimeout(
-        queue.addBulk(uids.map((uid) => ({ name: def.name, data: { requestUid: uid }, opts: { ...def.options, jobId: uid } }))),
-        timeoutMs,
-        'enqueue',
-      );
+      const jobs = uids.map((uid) => jobOf(registry, 'apply-calendar-request', { requestUid: uid }, { jobId: uid }));
+      await withTimeout(queue.addBulk(jobs), timeoutMs, 'enqueue');
     },
     jobState: (uid) => withTimeout(queue.getJobState(uid), timeoutMs, 'getJobState'),
     async failedReason(uid) {

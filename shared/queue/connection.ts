@@ -38,12 +38,18 @@ export function connectRedis(config: Config, mode: 'blocking' | 'fail-fast'): Re
 /**
  * Where BullMQ keeps its state: Redis when REDIS_URL or REDIS_CLUSTER_NODES is set (production), otherwise BullMQ's own
  * Postgres backend in the service's database, so a fresh machine runs the whole pipeline without
- * Redis. Everything above this file uses the same Queue/Worker API either way.
+ * Redis. Everything above this file uses the same Queue/Worker API either way. The type
+ * parameters are those of BullMQ's classes (payload, result, job name); producer.ts and the
+ * worker fill them in from the registry.
  */
 export interface QueueConnection {
   kind: 'redis' | 'postgres';
-  createQueue(name: string): Queue;
-  createWorker(name: string, processor: Processor, opts: Omit<WorkerOptions, 'connection' | 'prefix'>): Worker;
+  createQueue<D = unknown, R = unknown, N extends string = string>(name: string): Queue<D, R, N>;
+  createWorker<D = unknown, R = unknown, N extends string = string>(
+    name: string,
+    processor: Processor<D, R, N>,
+    opts: Omit<WorkerOptions, 'connection' | 'prefix'>,
+  ): Worker<D, R, N>;
 }
 
 export function redisQueueConnection(redis: RedisClient, prefix: string): QueueConnection {
@@ -66,9 +72,9 @@ export function postgresQueueConnection(databaseUrl: string, opts: { schema?: st
   return {
     kind: 'postgres',
     // The Postgres-backed classes differ from the Redis ones only in their backend type parameter.
-    createQueue: (name) => new Queue(name, { connection }, backend) as unknown as Queue,
-    createWorker: (name, processor, wopts) =>
-      new Worker(name, processor, { ...wopts, connection }, backend) as unknown as Worker,
+    createQueue: <D, R, N extends string>(name: string) => new Queue(name, { connection }, backend) as unknown as Queue<D, R, N>,
+    createWorker: <D, R, N extends string>(name: string, processor: Processor<D, R, N>, wopts: Omit<WorkerOptions, 'connection' | 'prefix'>) =>
+      new Worker(name, processor, { ...wopts, connection }, backend) as unknown as Worker<D, R, N>,
   };
 }
 

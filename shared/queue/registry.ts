@@ -1,10 +1,14 @@
+import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 
 /*
- * The job registry: every queue and job of the service, its payload schema and default options.
- * Producers and handlers take their names and types from here; no queue name is written anywhere
- * else.
+ * The job registry: every queue and every job of the service, with its payload schema, its result
+ * and its default options, and the schedule of periodic maintenance. Nothing else names a queue or
+ * a job: producers (shared/queue/producer.ts), the worker's handler map (worker/handlers.ts, typed
+ * over these names: a missing handler is a type error and a start-up refusal) and the schedulers
+ * all derive from here. Adding a job is one entry below and one handler; a queue, one entry in
+ * `queues`; periodic maintenance, `every` on its job.
  *
  * Vocabulary
  * - batch:   one POST /set-calendar-batch body: a property and its days.
@@ -21,28 +25,78 @@ import type { Config } from '../config.js';
 
 export const applyCalendarRequestPayload = z.object({ requestUid: z.string().min(1).max(100) });
 export type ApplyCalendarRequestPayload = z.infer<typeof applyCalendarRequestPayload>;
+const applyCalendarRequestResult = z.object({ daysApplied: z.number().int(), skippedPast: z.number().int() });
+
+/** Scheduled maintenance carries nothing: it works on whatever is due when it runs. */
+const noPayload = z.object({});
+const prunedRows = z.object({ deleted: z.number().int() });
+
+interface QueueDefinition {
+  /** Jobs of this queue one worker process runs at once. */
+  concurrency: number;
+}
+
+interface JobDefinition<Q extends string> {
+  queue: Q;
+  payload: z.ZodType;
+  result: z.ZodType;
+  options: JobsOptions;
+  /**
+   * Runs every `every` ms as a BullMQ job scheduler (id = the job name), upserted by each worker
+   * at start: whichever worker takes the job runs it, once per period across all of them, on Redis
+   * and on the Postgres backend alike. The first run is at once.
+   */
+  every?: number;
+}
 
 export function jobRegistry(config: Config) {
-  return {
-    calendar: {
+  const queues = {
+    calendar: { concurrency: config.queue.concurrency },
+    // Short housekeeping statements: one at a time is plenty, and they never hold calendar slots.
+    maintenance: { concurrency: 1 },
+  } as const satisfies Record<string, QueueDefinition>;
+
+  // A failed prune is simply run again at its next period; keep a little history to look at.
+  const maintenanceOptions = { attempts: 1, removeOnComplete: { count: 10 }, removeOnFail: { count: 50 } } satisfies JobsOptions;
+
+  const jobs = {
+    'apply-calendar-request': {
       queue: 'calendar',
-      jobs: {
-        applyCalendarRequest: {
-          name: 'apply-calendar-request',
-          payload: applyCalendarRequestPayload,
-          options: {
-            attempts: config.queue.attempts,
-            backoff: { type: 'exponential' as const, delay: config.queue.backoffMs },
-            // Bounded retention keeps Redis memory flat however many requests pass through.
-            removeOnComplete: { age: 3600, count: 5000 },
-            removeOnFail: { age: 7 * 24 * 3600, count: 20000 },
-          },
-        },
+      payload: applyCalendarRequestPayload,
+      result: applyCalendarRequestResult,
+      options: {
+        attempts: config.queue.attempts,
+        backoff: { type: 'exponential', delay: config.queue.backoffMs },
+        // Bounded retention keeps Redis memory flat however many requests pass through.
+        removeOnComplete: { age: 3600, count: 5000 },
+        removeOnFail: { age: 7 * 24 * 3600, count: 20000 },
       },
     },
-  } as const;
+    /** Forgets Idempotency-Key answers past IDEMPOTENCY_TTL_HOURS, in batches of PRUNE_BATCH_ROWS. */
+    'prune-idempotency-keys': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
+    /** Deletes finished calendar requests past REQUEST_RETENTION_DAYS, in batches of PRUNE_BATCH_ROWS. */
+    'prune-finished-requests': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
+    // TODO(issue 12): 'prune-webhook-events' (events and deliveries past their retention), once those tables are on main.
+    /** Drops the Postgres rate-limit windows that have ended (the Redis ones expire by themselves). */
+    'prune-rate-limit-windows': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: 60_000 },
+  } as const satisfies Record<string, JobDefinition<keyof typeof queues>>;
+
+  return { queues, jobs };
 }
+
 export type JobRegistry = ReturnType<typeof jobRegistry>;
-/** Every job name in the registry: the worker refuses to start unless each has a handler. */
-export const registeredJobNames = ['apply-calendar-request'] as const;
-export type RegisteredJobName = (typeof registeredJobNames)[number];
+export type QueueName = keyof JobRegistry['queues'];
+export type JobName = keyof JobRegistry['jobs'];
+export type JobPayload<N extends JobName> = z.infer<JobRegistry['jobs'][N]['payload']>;
+export type JobResult<N extends JobName> = z.infer<JobRegistry['jobs'][N]['result']>;
+/** The jobs that run on queue Q. */
+export type JobsOf<Q extends QueueName> = { [N in JobName]: JobRegistry['jobs'][N]['queue'] extends Q ? N : never }[JobName];
+
+/** The registry's entries as a list, for code that walks every queue or job. */
+export function registeredQueues(registry: JobRegistry): Array<{ name: QueueName; concurrency: number }> {
+  return (Object.keys(registry.queues) as QueueName[]).map((name) => ({ name, concurrency: registry.queues[name].concurrency }));
+}
+
+export function registeredJobs(registry: JobRegistry): Array<{ name: JobName } & JobDefinition<QueueName>> {
+  return (Object.keys(registry.jobs) as JobName[]).map((name) => ({ name, ...registry.jobs[name] }));
+}

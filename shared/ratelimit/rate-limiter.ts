@@ -56,9 +56,11 @@ export function redisRateLimiter(
   };
 }
 
-/** The same windows as rows in Postgres, for the no-Redis set-up. Old windows are pruned lazily. */
+/**
+ * The same windows as rows in Postgres, for the no-Redis set-up. Ended windows are deleted by the
+ * `prune-rate-limit-windows` maintenance job (pruneRateLimitWindows), not on the request path.
+ */
 export function postgresRateLimiter(db: Db, limit: number): RateLimiter {
-  let lastPrune = 0;
   return {
     async hit(key) {
       const now = Date.now();
@@ -67,11 +69,14 @@ export function postgresRateLimiter(db: Db, limit: number): RateLimiter {
         insert into rate_limit_counters (key, window_start, count) values (${key}, ${windowStart}, 1)
         on conflict (key, window_start) do update set count = rate_limit_counters.count + 1
         returning count`);
-      if (now - lastPrune > WINDOW_MS) {
-        lastPrune = now;
-        await db.execute(sql`delete from rate_limit_counters where window_start < ${windowStart - WINDOW_MS}`);
-      }
       return result(Number(rows[0]?.count ?? 0), limit, windowStart, now);
     },
   };
+}
+
+/** Deletes the Postgres windows that ended before the previous one; answers how many. */
+export async function pruneRateLimitWindows(db: Db, now = Date.now()): Promise<number> {
+  const windowStart = now - (now % WINDOW_MS);
+  const r = await db.execute(sql`delete from rate_limit_counters where window_start < ${windowStart - WINDOW_MS}`);
+  return r.count;
 }

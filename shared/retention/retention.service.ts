@@ -22,20 +22,26 @@ async function inBatches(batchRows: number, maxBatches: number, deleteBatch: () 
   return total;
 }
 
-/**
- * Scheduled maintenance: deletes what is past its retention. Finished calendar requests after
- * REQUEST_RETENTION_DAYS (their days were already dropped when they were applied), idempotency keys
- * after IDEMPOTENCY_TTL_HOURS.
- */
-export async function pruneExpiredRows(
-  deps: Pick<AppContext, 'database' | 'config'>,
-  opts: { maxBatches?: number } = {},
-): Promise<PruneCounts> {
-  const { db } = deps.database;
+type Deps = Pick<AppContext, 'database' | 'config'>;
+
+/** Finished calendar requests past REQUEST_RETENTION_DAYS (their days went when they were applied). */
+export function pruneFinishedRequests(deps: Deps, maxBatches = 1000): Promise<number> {
   const { requestDays, pruneBatchRows: rows } = deps.config.retention;
-  const maxBatches = opts.maxBatches ?? 1000;
-  const requests = await inBatches(rows, maxBatches, () => deleteFinishedRequests(db, requestDays, rows));
-  const idempotencyKeys = await inBatches(rows, maxBatches, () => pruneIdempotencyKeys(db, deps.config.idempotency.ttlHours, rows));
-  // TODO(issue 12): webhook events and deliveries past WEBHOOK_RETENTION_DAYS, once their tables are on main.
+  return inBatches(rows, maxBatches, () => deleteFinishedRequests(deps.database.db, requestDays, rows));
+}
+
+/** Idempotency keys past IDEMPOTENCY_TTL_HOURS. */
+export function pruneExpiredIdempotencyKeys(deps: Deps, maxBatches = 1000): Promise<number> {
+  const rows = deps.config.retention.pruneBatchRows;
+  return inBatches(rows, maxBatches, () => pruneIdempotencyKeys(deps.database.db, deps.config.idempotency.ttlHours, rows));
+}
+
+/**
+ * Everything past its retention, as the scheduled maintenance jobs (prune-finished-requests,
+ * prune-idempotency-keys in the job registry) delete it one kind at a time.
+ */
+export async function pruneExpiredRows(deps: Deps, opts: { maxBatches?: number } = {}): Promise<PruneCounts> {
+  const requests = await pruneFinishedRequests(deps, opts.maxBatches);
+  const idempotencyKeys = await pruneExpiredIdempotencyKeys(deps, opts.maxBatches);
   return { requests, idempotencyKeys };
 }

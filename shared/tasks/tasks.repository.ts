@@ -1,12 +1,10 @@
 import { and, asc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import type { Db, Executor, Tx } from '../db/client.js';
 import { properties, tasks, teamMembers } from '../db/schema.js';
 import { lowerBound, PAGE_SIZE, upperBound } from '../http/wire.js';
 import type { TasksQuery } from './tasks.schema.js';
 
 export type TaskRow = typeof tasks.$inferSelect;
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-type Executor = Db | Tx;
 
 /** The columns update-task may change. */
 export type TaskPatch = Partial<

@@ -58,7 +58,8 @@ describe('calendar faults', () => {
       p.ctx.calendarJobs = original;
     }
     // A job whose payload does not match the registry schema, under the request's own jobId.
-    await original.queue.add('apply-calendar-request', { requestUid: 42, junk: true }, { jobId: uid, attempts: 5 });
+    // Off-schema on purpose: the registry-typed producer would not compile it.
+    await original.queue.add('apply-calendar-request', { requestUid: 42, junk: true } as never, { jobId: uid, attempts: 5 });
     const [status] = await waitForFinal(p.api, token, [uid], 20_000);
     expect(status).toMatchObject({ request_status: 'error', request_error: 'Not applied: invalid job payload' });
     const job = await original.queue.getJob(uid);

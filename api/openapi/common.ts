@@ -1,12 +1,12 @@
-import { annotate, registerSchema } from './extend-zod.js';
-import type { OpenAPIRegistry, ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { annotate, named } from './extend-zod.js';
+import type { ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { Scope } from '../../shared/auth/scopes.js';
 import { ErrorCode } from '../../shared/errors.js';
 import { PAGE_SIZE } from '../../shared/http/wire.js';
 
 /*
- * Pieces every operation of the document shares: the error envelope with its code numbers, the
+ * Doc helpers every endpoint definition shares: the error envelope with its code numbers, the
  * page envelope, the headers, the security schemes, and helpers that document query parameters.
  * The schemas of requests and answers themselves come from shared/<noun>/<noun>.schema.ts.
  */
@@ -31,18 +31,15 @@ function errorEnvelope(codes: readonly [number, ...number[]], codeText: string) 
     .describe('The error envelope: `data` and `error` never appear together');
 }
 
-/** The error envelopes by code, as registered components (so the code numbers show in the document). */
-export function registerErrorSchemas(registry: OpenAPIRegistry) {
-  return {
-    badParam: registerSchema(registry, 'BadParamError', errorEnvelope([ErrorCode.badParam], '11: a parameter is missing, malformed, out of range or names an unknown object')),
-    unauthorized: registerSchema(registry, 'UnauthorizedError', errorEnvelope([ErrorCode.unauthorized], '12: access token missing, unknown or revoked')),
-    forbidden: registerSchema(registry, 'ForbiddenError', errorEnvelope([ErrorCode.appDisabled, ErrorCode.missingScope], '13: the app behind the token is disabled; 14: the token lacks the scope the method needs')),
-    internal: registerSchema(registry, 'InternalError', errorEnvelope([ErrorCode.internal], '0: internal error (details are logged, never sent)')),
-    unavailable: registerSchema(registry, 'UnavailableError', errorEnvelope([ErrorCode.unavailable], '15: a dependency (Postgres, the queue) is unreachable right now; retry later')),
-    rateLimited: registerSchema(registry, 'RateLimitedError', errorEnvelope([ErrorCode.rateLimited], '16: too many requests per minute for this token')),
-  };
-}
-export type ErrorSchemas = ReturnType<typeof registerErrorSchemas>;
+/** The error envelopes by code, as named components (so the code numbers show in the document). */
+const errorSchemas = {
+    badParam: named('BadParamError', errorEnvelope([ErrorCode.badParam], '11: a parameter is missing, malformed, out of range or names an unknown object')),
+    unauthorized: named('UnauthorizedError', errorEnvelope([ErrorCode.unauthorized], '12: access token missing, unknown or revoked')),
+    forbidden: named('ForbiddenError', errorEnvelope([ErrorCode.appDisabled, ErrorCode.missingScope], '13: the app behind the token is disabled; 14: the token lacks the scope the method needs')),
+    internal: named('InternalError', errorEnvelope([ErrorCode.internal], '0: internal error (details are logged, never sent)')),
+    unavailable: named('UnavailableError', errorEnvelope([ErrorCode.unavailable], '15: a dependency (Postgres, the queue) is unreachable right now; retry later')),
+    rateLimited: named('RateLimitedError', errorEnvelope([ErrorCode.rateLimited], '16: too many requests per minute for this token')),
+};
 
 const requestIdHeader = z.string().describe('The request id: the X-Request-Id the client sent (1-128 of [A-Za-z0-9_.:@/+=-]) or a generated UUID. It is on every log line of the request.');
 
@@ -69,14 +66,13 @@ export function jsonContent(schema: z.ZodType, example?: unknown, examples?: Rec
   };
 }
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
+
+export type ErrorTexts = Partial<Record<ErrorStatus, { description: string; example: unknown; schema?: z.ZodType }>>;
 
 /** The error answers of an operation, each with its envelope schema, code numbers and an example. */
-export function errorResponses(
-  e: ErrorSchemas,
-  statuses: readonly ErrorStatus[],
-  texts: Partial<Record<ErrorStatus, { description: string; example: unknown }>> = {},
-): Record<string, ResponseConfig> {
+export function errorResponses(statuses: readonly ErrorStatus[], texts: ErrorTexts = {}): Record<string, ResponseConfig> {
+  const e = errorSchemas;
   const defaults: Record<ErrorStatus, { schema: z.ZodType; description: string; example: unknown; headers?: z.ZodObject }> = {
     400: { schema: e.badParam, description: 'Code 11: a parameter is missing, malformed or out of range', example: { error: { code: 11, message: 'Invalid parameter page: must be a positive integer', param: 'page', details: [{ path: 'page', message: 'must be a positive integer' }] } } },
     401: { schema: e.unauthorized, description: 'Code 12: access token missing, unknown or revoked', example: { error: { code: 12, message: 'Access token is missing or invalid' } } },

@@ -1,22 +1,8 @@
-import { registerSchema } from './extend-zod.js';
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { bookingSchema, bookingsQuerySchema, bookingStatuses, platformTypes } from '../../shared/bookings/bookings.schema.js';
-import type { Scope } from '../../shared/auth/scopes.js';
-import {
-  anyScope,
-  commaListDoc,
-  dateBoundDoc,
-  documentedQuery,
-  errorResponses,
-  guardedErrors,
-  jsonContent,
-  pageDoc,
-  pageOfSchema,
-  rateLimitHeaders,
-  requestHeaders,
-  scopesText,
-  type ErrorSchemas,
-} from './common.openapi.js';
+import { getBookingsPage } from '../../shared/bookings/bookings.service.js';
+import { commaListDoc, dateBoundDoc, pageDoc, pageOfSchema } from '../openapi/common.js';
+import { named } from '../openapi/extend-zod.js';
+import { defineEndpoint } from './define.js';
 
 export const bookingExample = {
   booking_uid: 'bk_3kQz9xWmR2pLx7vNa1Bc',
@@ -38,13 +24,25 @@ export const bookingExample = {
   door_access_code: '4821',
 };
 
-const scopes: Scope[] = ['messaging', 'pricing-management', 'smart-locks', 'external-cleaning-management'];
+/** The Booking component; other endpoints that answer bookings reference this one. */
+export const bookingComponent = named('Booking', bookingSchema);
+
 const bound = (s: string, e: string) => dateBoundDoc(s, e);
 
-export function registerBookingsPaths(registry: OpenAPIRegistry, errors: ErrorSchemas) {
-  const booking = registerSchema(registry, 'Booking', bookingSchema);
-  const page = registerSchema(registry, 'BookingsPage', pageOfSchema(booking));
-  const query = documentedQuery(bookingsQuerySchema, {
+export const listBookings = defineEndpoint({
+  method: 'get',
+  path: '/api/v1/bookings',
+  operationId: 'listBookings',
+  tag: 'Bookings',
+  summary: 'List bookings',
+  description:
+    'Bookings of the token\'s company, 25 per page, in a total order (local_checkin_dttm then booking_uid, or ' +
+    'created_dttm descending with order_by_created_dttm), so walking the pages never repeats or skips an unchanged ' +
+    `booking. Unknown query parameters are ignored. Status values: ${bookingStatuses.join(', ')}. ` +
+    'door_access_code is present only when the token has smart-locks; otherwise the key is absent.',
+  scopes: ['messaging', 'pricing-management', 'smart-locks', 'external-cleaning-management'],
+  query: bookingsQuerySchema,
+  queryDocs: {
     booking_uids: commaListDoc('Only these bookings', 'bk_3kQz9xWmR2pLx7vNa1Bc,bk_8Hn2Qw0ZxT4rLp6Ym1Vd'),
     booking_status: { type: 'string', enum: [...bookingStatuses], description: 'Only bookings in this status. Another value is a code-11 error naming booking_status.', example: 'accepted' },
     platform_type: commaListDoc('Only bookings from these platforms', 'airbnb,vrbo', { type: 'string', enum: [...platformTypes] }),
@@ -59,34 +57,17 @@ export function registerBookingsPaths(registry: OpenAPIRegistry, errors: ErrorSc
     to_booked_date: bound('booked_dttm (UTC) at or before it; a date alone covers that whole day.', '2030-05-31'),
     order_by_created_dttm: { type: 'string', enum: ['true', 'false', '1', '0'], description: 'true (or 1): order by created_dttm descending then booking_uid, instead of local_checkin_dttm ascending then booking_uid.', example: 'true' },
     page: pageDoc,
-  });
-
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v1/bookings',
-    operationId: 'listBookings',
-    tags: ['Bookings'],
-    summary: 'List bookings',
-    description:
-      'Bookings of the token\'s company, 25 per page, in a total order (local_checkin_dttm then booking_uid, or ' +
-      'created_dttm descending with order_by_created_dttm), so walking the pages never repeats or skips an unchanged ' +
-      `booking. Unknown query parameters are ignored. Status values: ${bookingStatuses.join(', ')}. ` +
-      'door_access_code is present only when the token has smart-locks; otherwise the key is absent.' +
-      scopesText(scopes),
-    security: anyScope(scopes),
-    request: { query, headers: requestHeaders },
-    responses: {
-      200: {
-        description: 'A page of bookings',
-        headers: rateLimitHeaders,
-        content: jsonContent(page, { data: [bookingExample], meta: { page: 1, has_next_page: false } }),
-      },
-      ...errorResponses(errors, guardedErrors, {
-        400: {
-          description: 'Code 11: a malformed parameter, e.g. an unknown booking_status or platform_type',
-          example: { error: { code: 11, message: 'Invalid parameter platform_type[0]: each value must be one of: airgms, airbnb, homeaway, booking, vrbo', param: 'platform_type[0]', details: [{ path: 'platform_type[0]', message: 'each value must be one of: airgms, airbnb, homeaway, booking, vrbo' }] } },
-        },
-      }),
+  },
+  answer: {
+    description: 'A page of bookings',
+    schema: named('BookingsPage', pageOfSchema(bookingComponent)),
+    example: { data: [bookingExample], meta: { page: 1, has_next_page: false } },
+  },
+  errorTexts: {
+    400: {
+      description: 'Code 11: a malformed parameter, e.g. an unknown booking_status or platform_type',
+      example: { error: { code: 11, message: 'Invalid parameter platform_type[0]: each value must be one of: airgms, airbnb, homeaway, booking, vrbo', param: 'platform_type[0]', details: [{ path: 'platform_type[0]', message: 'each value must be one of: airgms, airbnb, homeaway, booking, vrbo' }] } },
     },
-  });
-}
+  },
+  handle: (ctx, { query, principal }) => getBookingsPage(ctx.database.db, principal.companyUid, principal.scopes, query),
+});

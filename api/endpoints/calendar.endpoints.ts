@@ -1,0 +1,189 @@
+import { z } from 'zod';
+import {
+  calendarDataQuerySchema,
+  calendarDaySchema,
+  requestStatusQuerySchema,
+  requestStatusSchema,
+  setCalendarBatchBodySchema,
+  setCalendarBatchResponseSchema,
+  WARNING_NO_CURRENCY,
+  WARNING_NOTHING,
+  WARNING_PAST,
+} from '../../shared/calendar/calendar.schema.js';
+import { acceptCalendarBatch, getCalendarData, getRequestStatuses } from '../../shared/calendar/calendar.service.js';
+import type { Config } from '../../shared/config.js';
+import { badParam } from '../../shared/errors.js';
+import { commaListDoc } from '../openapi/common.js';
+import { named } from '../openapi/extend-zod.js';
+import { defineEndpoint } from './define.js';
+
+const MAX_RANGE_DAYS = 366;
+
+const batchExample = {
+  property_uid: 'pr_5c1dQ9aXbT7eLm2NfR0s',
+  days: [
+    { date: '2030-07-14', price: 129.5, currency: 'EUR', min_stay: 2 },
+    { date: '2030-07-15', is_available: 0, notes: 'Owner stay' },
+    { date: '2030-07-16', price: 140 },
+    { date: '2020-01-01', price: 99, currency: 'EUR' },
+  ],
+};
+
+const batchAnswerExample = {
+  data: {
+    request_uids: ['rq_Xw3Lm9Qa0ZtB7nVc2Rk5'],
+    warnings: { '2020-01-01': WARNING_PAST, '2030-07-16': WARNING_NO_CURRENCY },
+  },
+};
+
+const requestStatusExample = {
+  request_uid: 'rq_Xw3Lm9Qa0ZtB7nVc2Rk5',
+  request_status: 'completed',
+  property_uid: 'pr_5c1dQ9aXbT7eLm2NfR0s',
+  days_total: 2,
+  days_applied: 2,
+  warnings: { '2020-01-01': WARNING_PAST, '2030-07-16': WARNING_NO_CURRENCY },
+  attempts: 1,
+  created_dttm: '2030-05-02 08:41:17',
+  started_dttm: '2030-05-02 08:41:17',
+  finished_dttm: '2030-05-02 08:41:18',
+};
+
+const calendarDayExample = {
+  property_uid: 'pr_5c1dQ9aXbT7eLm2NfR0s',
+  date: '2030-07-14',
+  is_available: 1,
+  price: 129.5,
+  currency: 'EUR',
+  min_stay: 2,
+  notes: null,
+  updated_dttm: '2030-05-02 08:41:18',
+  request_uid: 'rq_Xw3Lm9Qa0ZtB7nVc2Rk5',
+};
+
+export const setCalendarBatch = defineEndpoint({
+  method: 'post',
+  path: '/api/v1/set-calendar-batch',
+  operationId: 'setCalendarBatch',
+  tag: 'Calendar',
+  summary: 'Change prices, availability, minimum stay and notes of calendar days',
+  description: (config) =>
+    'The property must belong to the token\'s company (else 404). A key absent or null leaves that field as it is. ' +
+    `Each day is checked in order; a day that breaks a rule is skipped and its date gets one warning: ` +
+    `"${WARNING_PAST}" (before today in the property's time zone), "${WARNING_NO_CURRENCY}", "${WARNING_NOTHING}". ` +
+    'A date listed twice merges in array order, a later entry\'s given fields winning. The remaining days are stored ' +
+    `durably before the answer, split into requests of at most ${config.calendar.chunkDays} days (CALENDAR_CHUNK_DAYS), ` +
+    'and queued; poll them with get-request-status. Whatever order workers apply requests in, retries included, every ' +
+    'field of every day ends as the most recently submitted request set it. request_uids is [] when every day was skipped.',
+  scopes: ['calendar-control'],
+  body: (config: Config) => setCalendarBatchBodySchema(config.calendar.maxDays),
+  bodyDoc: { name: 'SetCalendarBatchBody', example: batchExample },
+  headers: z.object({
+    'Idempotency-Key': z
+      .string()
+      .min(1)
+      .max(255)
+      .optional()
+      .describe('Optional, 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and queues nothing; with a different body it is a 409, code 11.'),
+  }),
+  answer: {
+    description: 'Accepted: the request uids to poll and one warning per skipped date ({} when none)',
+    schema: named('SetCalendarBatchAnswer', setCalendarBatchResponseSchema),
+    example: batchAnswerExample,
+  },
+  errors: [404, 409, 413, 415],
+  errorTexts: (config) => ({
+    400: {
+      description: `Code 11: a malformed body, a value of the wrong type or range, or more than ${config.calendar.maxDays} days (CALENDAR_MAX_DAYS): days are never dropped silently`,
+      example: { error: { code: 11, message: 'Invalid parameter days[3].min_stay: Too small: expected number to be >=1', param: 'days[3].min_stay', details: [{ path: 'days[3].min_stay', message: 'Too small: expected number to be >=1' }] } },
+    },
+    404: { description: 'Code 11: unknown property_uid, or one of another company', example: { error: { code: 11, message: 'Unknown property_uid pr_x', param: 'property_uid' } } },
+    409: { description: 'Code 11: the Idempotency-Key was already used with a different body', example: { error: { code: 11, message: 'This Idempotency-Key was already used with a different body', param: 'Idempotency-Key' } } },
+  }),
+  async handle(ctx, { body, principal, req }) {
+    const key = req.get('idempotency-key');
+    if (key !== undefined && (key.length === 0 || key.length > 255)) {
+      throw badParam('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters');
+    }
+    // Read at call time: the queue client may be replaced while the process runs (tests, reconnects).
+    const deps = { db: ctx.database.db, calendarJobs: ctx.calendarJobs, config: ctx.config, logger: ctx.logger };
+    return acceptCalendarBatch(deps, principal, body, key !== undefined ? { key, rawBody: req.body } : undefined);
+  },
+});
+
+const status = named('RequestStatus', requestStatusSchema);
+
+export const getRequestStatus = defineEndpoint({
+  method: 'get',
+  path: '/api/v1/get-request-status',
+  operationId: 'getRequestStatus',
+  tag: 'Calendar',
+  summary: 'Status of calendar requests',
+  description:
+    'Give request_uid (one: data is an object) or request_uids (up to 100: data is a list in the order asked); one of ' +
+    'the two is required. Statuses are read from Postgres, so they survive the loss of the queue. request_status is ' +
+    'queued, processing, completed or error (paused while an operator has paused the queue); request_error is present ' +
+    'only with error. warnings includes days found to be past when the worker ran. An unknown uid, or one of another ' +
+    'company, is 404.',
+  scopes: ['calendar-control', 'listings'],
+  query: requestStatusQuerySchema,
+  queryDocs: {
+    request_uid: { description: 'One request uid: data is that request\'s status object.', example: 'rq_Xw3Lm9Qa0ZtB7nVc2Rk5' },
+    request_uids: { ...commaListDoc('Request uids (data is a list in this order)', 'rq_Xw3Lm9Qa0ZtB7nVc2Rk5,rq_2bN7Kx0LmQ4wZr9Tc1Va'), description: 'Request uids, comma-separated, at most 100: data is a list in the order asked.' },
+  },
+  answer: {
+    description: 'One status (request_uid) or a list of them (request_uids)',
+    schema: named('RequestStatusAnswer', z.union([z.object({ data: status }), z.object({ data: z.array(status) })])),
+    examples: {
+      one: { summary: 'request_uid=…', value: { data: requestStatusExample } },
+      many: { summary: 'request_uids=…,…', value: { data: [requestStatusExample, { ...requestStatusExample, request_uid: 'rq_2bN7Kx0LmQ4wZr9Tc1Va', request_status: 'queued', days_applied: null, warnings: {}, attempts: 0, started_dttm: null, finished_dttm: null }] } },
+    },
+  },
+  errors: [404],
+  errorTexts: {
+    404: { description: 'Code 11: an unknown request uid, or one of another company', example: { error: { code: 11, message: 'Unknown request_uid rq_x', param: 'request_uids' } } },
+  },
+  async handle(ctx, { query, principal }) {
+    const statusDeps = { db: ctx.database.db, isPaused: () => ctx.calendarJobs.isPaused() };
+    if (query.request_uid !== undefined) {
+      // One status per uid asked, or a 404: never an empty list.
+      const [one] = await getRequestStatuses(statusDeps, principal.companyUid, [query.request_uid], 'request_uid');
+      return { data: one as NonNullable<typeof one> };
+    }
+    return { data: await getRequestStatuses(statusDeps, principal.companyUid, query.request_uids ?? [], 'request_uids') };
+  },
+});
+
+export const getCalendarDataEndpoint = defineEndpoint({
+  method: 'get',
+  path: '/api/v1/get-calendar-data',
+  operationId: 'getCalendarData',
+  tag: 'Calendar',
+  summary: 'Read calendar days back',
+  description:
+    'One element per date of [from_date, to_date] (at most 366 days), ascending. Fields never set are null; ' +
+    'updated_dttm and request_uid name the request that last changed the date (null where never changed).',
+  scopes: ['calendar-control', 'direct-bookings', 'pricing-management', 'external-cleaning-management'],
+  query: calendarDataQuerySchema,
+  queryDocs: {
+    property_uid: { description: 'A property of the token\'s company (else 404).', example: 'pr_5c1dQ9aXbT7eLm2NfR0s' },
+    from_date: { type: 'string', format: 'date', description: 'First date, YYYY-MM-DD.', example: '2030-07-14' },
+    to_date: { type: 'string', format: 'date', description: 'Last date, YYYY-MM-DD, not before from_date, at most 365 days after it.', example: '2030-07-20' },
+  },
+  answer: {
+    description: 'The days of the range',
+    schema: named('CalendarData', z.object({ data: z.array(named('CalendarDay', calendarDaySchema)).max(MAX_RANGE_DAYS) })),
+    example: { data: [calendarDayExample] },
+  },
+  errors: [404],
+  errorTexts: {
+    400: { description: 'Code 11: a missing or malformed date, to_date before from_date, or more than 366 days', example: { error: { code: 11, message: 'The range may cover at most 366 days', param: 'to_date' } } },
+    404: { description: 'Code 11: unknown property_uid, or one of another company', example: { error: { code: 11, message: 'Unknown property_uid pr_x', param: 'property_uid' } } },
+  },
+  async handle(ctx, { query: q, principal }) {
+    if (q.to_date < q.from_date) throw badParam('to_date', 'to_date must not be before from_date');
+    const days = (Date.parse(q.to_date) - Date.parse(q.from_date)) / 86_400_000 + 1;
+    if (days > MAX_RANGE_DAYS) throw badParam('to_date', `The range may cover at most ${MAX_RANGE_DAYS} days`);
+    return { data: await getCalendarData(ctx.database.db, principal.companyUid, q.property_uid, q.from_date, q.to_date) };
+  },
+});

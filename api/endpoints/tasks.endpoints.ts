@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { taskSchema, tasksQuerySchema, taskStatuses, taskTypes, updateTaskBodySchema } from '../../shared/tasks/tasks.schema.js';
+import { getTasksPage, updateTask } from '../../shared/tasks/tasks.service.js';
+import { commaListDoc, dateBoundDoc, pageDoc, pageMetaSchema, pageOfSchema } from '../openapi/common.js';
+import { named } from '../openapi/extend-zod.js';
+import { defineEndpoint } from './define.js';
+
+export const taskExample = {
+  task_uid: 'tk_4Rz8QmL0xVb2Nw7Tc9Ka',
+  team_member_uid: 'tm_6Yp1ZxK9qLm3Vb0Rw2Ns',
+  property_uid: 'pr_5c1dQ9aXbT7eLm2NfR0s',
+  task_type: 'cleaning',
+  task_status: 'assigned',
+  description: 'Turnover clean, fresh linen for 3',
+  local_start_dttm: '2030-07-18 11:00:00',
+  local_end_dttm: '2030-07-18 13:30:00',
+};
+
+const updateTaskExample = {
+  task_uid: 'tk_4Rz8QmL0xVb2Nw7Tc9Ka',
+  dt: '2030-07-18',
+  tm: '11:00:00',
+  hr: 2.5,
+  cleaner_uid: 'tm_6Yp1ZxK9qLm3Vb0Rw2Ns',
+  description: 'Turnover clean, fresh linen for 3',
+};
+
+/** The Task component; other endpoints that answer tasks reference this one. */
+export const taskComponent = named('Task', taskSchema);
+
+export const listTasks = defineEndpoint({
+  method: 'get',
+  path: '/api/v1/tasks',
+  operationId: 'listTasks',
+  tag: 'Tasks',
+  summary: 'List tasks',
+  description:
+    `Tasks of the token's company, 25 per page, ordered by local_start_dttm then task_uid (the same paging rules as ` +
+    `bookings). task_type values: ${taskTypes.join(', ')}; task_status values: ${taskStatuses.join(', ')}.`,
+  scopes: ['tasks'],
+  query: tasksQuerySchema,
+  queryDocs: {
+    task_uids: commaListDoc('Only these tasks', 'tk_4Rz8QmL0xVb2Nw7Tc9Ka,tk_0Wq5Lm2ZxR8Vb1Nc7Ty3'),
+    property_uids: commaListDoc('Only tasks of these properties', 'pr_5c1dQ9aXbT7eLm2NfR0s'),
+    from_date: dateBoundDoc('Hides tasks starting before it; a date alone means that day at 00:00:00.', '2030-07-01'),
+    to_date: dateBoundDoc('Hides tasks starting after it; a date alone covers that whole day.', '2030-07-31'),
+    page: pageDoc,
+  },
+  answer: {
+    description: 'A page of tasks',
+    schema: named('TasksPage', pageOfSchema(taskComponent)),
+    example: { data: [taskExample], meta: { page: 1, has_next_page: false } },
+  },
+  handle: (ctx, { query, principal }) => getTasksPage(ctx.database.db, principal.companyUid, query),
+});
+
+export const updateTaskEndpoint = defineEndpoint({
+  method: 'post',
+  path: '/api/v1/update-task',
+  operationId: 'updateTask',
+  tag: 'Tasks',
+  summary: 'Change a task',
+  description:
+    'dt/tm replace the date/time of local_start_dttm; hr replaces the duration; the end is always start + duration. ' +
+    'Unknown task_uid, or one of another company: 404. The answer is the task as stored, in a one-item page.',
+  scopes: ['tasks'],
+  body: updateTaskBodySchema,
+  bodyDoc: { name: 'UpdateTaskBody', example: updateTaskExample },
+  answer: {
+    description: 'The task as stored',
+    schema: named('UpdateTaskAnswer', z.object({ data: z.array(taskComponent).length(1), meta: pageMetaSchema })),
+    example: { data: [taskExample], meta: { page: 1, has_next_page: false } },
+  },
+  errors: [404, 409, 413, 415],
+  errorTexts: {
+    400: { description: 'Code 11: a malformed body or a value out of range (hr, dt, tm)', example: { error: { code: 11, message: 'Invalid parameter hr: must be greater than 0', param: 'hr', details: [{ path: 'hr', message: 'must be greater than 0' }] } } },
+    404: { description: 'Code 11: unknown task_uid, property_uid or cleaner_uid, or one of another company (or an inactive team member)', example: { error: { code: 11, message: 'Unknown task tk_x', param: 'task_uid' } } },
+    409: { description: 'Code 11: a completed task cannot change cleaner, schedule or property', example: { error: { code: 11, message: 'Task tk_4Rz8QmL0xVb2Nw7Tc9Ka is completed: only its description can change, not cleaner_uid', param: 'cleaner_uid' } } },
+  },
+  handle: (ctx, { body, principal }) => updateTask(ctx.database.db, principal.companyUid, body),
+});

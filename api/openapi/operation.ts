@@ -1,0 +1,66 @@
+import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type { Config } from '../../shared/config.js';
+import { bodySchemaOf, type AnyEndpoint, type EndpointScopes } from '../endpoints/define.js';
+import {
+  anyScope,
+  documentedQuery,
+  errorResponses,
+  guardedErrors,
+  jsonContent,
+  plainHeaders,
+  rateLimitHeaders,
+  requestHeaders,
+  scopesText,
+} from './common.js';
+import { named } from './extend-zod.js';
+
+/** Either scheme, with the scopes of the definition; a public endpoint has none. */
+function securityOf(scopes: EndpointScopes): RouteConfig['security'] {
+  if (scopes === 'public') return [];
+  if (scopes === 'any') return [{ accessToken: [] }, { bearerAuth: [] }];
+  return anyScope(scopes);
+}
+
+function scopeSentence(scopes: EndpointScopes): string {
+  if (scopes === 'public') return '';
+  if (scopes === 'any') return '\n\nScope: any valid token.';
+  return scopesText(scopes);
+}
+
+/** The OpenAPI operation of one endpoint definition. */
+export function operationOf(def: AnyEndpoint, config: Config): RouteConfig {
+  const guarded = def.scopes !== 'public';
+  const description = typeof def.description === 'function' ? def.description(config) : def.description;
+  const errorTexts = typeof def.errorTexts === 'function' ? def.errorTexts(config) : def.errorTexts;
+  const body = bodySchemaOf(def, config);
+  const { answer } = def;
+  const headers = guarded ? (def.headers ? requestHeaders.extend(def.headers.shape) : requestHeaders) : def.headers;
+  const request: RouteConfig['request'] = {
+    ...(def.query ? { query: def.queryDocs ? documentedQuery(def.query, def.queryDocs) : def.query } : {}),
+    ...(def.params ? { params: def.params } : {}),
+    ...(headers ? { headers } : {}),
+    ...(body
+      ? { body: { required: true, content: jsonContent(def.bodyDoc ? named(def.bodyDoc.name, body) : body, def.bodyDoc?.example) } }
+      : {}),
+  };
+  const answerHeaders = guarded ? rateLimitHeaders : plainHeaders;
+  const answerContent =
+    answer.contentType && answer.contentType !== 'application/json'
+      ? { [answer.contentType]: { schema: answer.schema, ...(answer.example !== undefined ? { example: answer.example } : {}) } }
+      : jsonContent(answer.schema, answer.example, answer.examples);
+  const errors = [...(guarded ? guardedErrors : []), ...(def.errors ?? [])];
+  return {
+    method: def.method,
+    path: def.path,
+    operationId: def.operationId,
+    tags: [def.tag],
+    summary: def.summary,
+    description: description + scopeSentence(def.scopes),
+    security: securityOf(def.scopes),
+    ...(Object.keys(request).length > 0 ? { request } : {}),
+    responses: {
+      200: { description: answer.description, headers: answerHeaders, content: answerContent },
+      ...(errors.length > 0 ? errorResponses(errors, errorTexts) : {}),
+    },
+  };
+}

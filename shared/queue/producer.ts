@@ -1,0 +1,43 @@
+import type { JobsOptions, Queue } from 'bullmq';
+import type { QueueConnection } from './connection.js';
+import {
+  registeredJobs,
+  type JobName,
+  type JobPayload,
+  type JobRegistry,
+  type JobResult,
+  type JobsOf,
+  type QueueName,
+} from './registry.js';
+
+/** A registered queue as BullMQ types it: the payloads, results and names of its jobs. */
+export type RegisteredQueue<Q extends QueueName> = Queue<JobPayload<JobsOf<Q>>, JobResult<JobsOf<Q>>, JobsOf<Q>>;
+
+export function openQueue<Q extends QueueName>(conn: QueueConnection, name: Q): RegisteredQueue<Q> {
+  return conn.createQueue<JobPayload<JobsOf<Q>>, JobResult<JobsOf<Q>>, JobsOf<Q>>(name);
+}
+
+/** One job to add: its name, a payload of its schema's type, and the registry's options under `opts`. */
+export function jobOf<N extends JobName>(registry: JobRegistry, name: N, data: JobPayload<N>, opts: JobsOptions = {}) {
+  return { name, data, opts: { ...registry.jobs[name].options, ...opts } };
+}
+
+/**
+ * Declares every scheduled job of the registry to its queue (BullMQ job schedulers, id = job
+ * name). Upserting is idempotent, so every worker does it at start: the last one to start wins
+ * with the same schedule, and a changed period takes effect with the next deploy.
+ */
+export async function upsertSchedulers(conn: QueueConnection, registry: JobRegistry): Promise<string[]> {
+  const scheduled = registeredJobs(registry).filter((job) => job.every !== undefined);
+  const upserted: string[] = [];
+  for (const job of scheduled) {
+    const queue = conn.createQueue(job.queue);
+    try {
+      await queue.upsertJobScheduler(job.name, { every: job.every }, { name: job.name, data: {}, opts: job.options });
+      upserted.push(job.name);
+    } finally {
+      await queue.close();
+    }
+  }
+  return upserted;
+}

@@ -1,0 +1,85 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../shared/logger.js';
+import { createCalendarJobs } from '../../shared/queue/calendar-jobs.js';
+import { openQueue } from '../../shared/queue/producer.js';
+import { jobRegistry, registeredJobs } from '../../shared/queue/registry.js';
+import { jobHandlers } from '../../worker/handlers.js';
+import type { JobHandlers } from '../../worker/job-handler.js';
+import { startWorker, type RunningWorker } from '../../worker/worker.js';
+import { testConfig } from '../support/api.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { fastQueueEnv } from '../support/pipeline.js';
+import { testQueueConnection, type TestQueue } from '../support/queue.js';
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe.each(['redis', 'postgres'] as const)('the job registry on the %s backend', (kind) => {
+  let tdb: TestDatabase;
+  let queue: TestQueue;
+  const config = testConfig(fastQueueEnv);
+  const registry = jobRegistry(config);
+  let ctx: Parameters<typeof startWorker>[0];
+  const running: RunningWorker[] = [];
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    queue = testQueueConnection(tdb, kind);
+    ctx = { config, database: tdb.database, logger: createLogger('silent'), calendarJobs: createCalendarJobs(queue.conn, registry) };
+  });
+  afterAll(async () => {
+    await Promise.all(running.map((w) => w.close()));
+    await ctx?.calendarJobs.close();
+    await queue?.cleanup();
+    await tdb?.drop();
+  });
+
+  it('refuses to start a worker when a registered job has no handler', async () => {
+    const handlers = { ...jobHandlers(ctx), 'prune-rate-limit-windows': undefined } as unknown as JobHandlers;
+    await expect(startWorker(ctx, queue.conn, handlers)).rejects.toThrow(/No handler registered for job prune-rate-limit-windows/);
+  });
+
+  it('declares the maintenance prunes as job schedulers in the queue and runs each at once when workers start', async () => {
+    const db = tdb.database.db;
+    const minute = 60_000;
+    const currentWindow = Date.now() - (Date.now() % minute);
+    await db.execute(sql`
+      insert into idempotency_keys (token_uid, key, company_uid, body_hash, status, response, created_at)
+      values ('tok_1', 'old', 'co_1', 'h', 200, '{}', now() - interval '25 hours'), ('tok_1', 'fresh', 'co_1', 'h', 200, '{}', now())`);
+    await db.execute(sql`
+      insert into rate_limit_counters (key, window_start, count)
+      values ('tok_1', ${currentWindow - 5 * minute}, 3), ('tok_1', ${currentWindow + minute}, 1)`);
+    // Two workers at once, as two processes starting together: both upsert the same schedulers.
+    running.push(...(await Promise.all([startWorker(ctx, queue.conn), startWorker(ctx, queue.conn)])));
+
+    const keys = async () => (await db.execute<{ key: string }>(sql`select key from idempotency_keys order by key`)).map((r) => r.key);
+    const windows = async () => (await db.execute<{ n: number }>(sql`select count(*)::int as n from rate_limit_counters`))[0]?.n;
+    await until('the prunes to run', async () => (await keys()).length === 1 && (await windows()) === 1);
+    expect(await keys()).toEqual(['fresh']);
+
+    const maintenance = openQueue(queue.conn, 'maintenance');
+    try {
+      const schedulers = await maintenance.getJobSchedulers();
+      const scheduled = registeredJobs(registry).filter((j) => j.every !== undefined);
+      expect(schedulers.map((s) => [s.key, s.every]).sort()).toEqual(scheduled.map((j) => [j.name, j.every]).sort());
+      expect(scheduled.map((j) => j.name).sort()).toEqual(['prune-finished-requests', 'prune-idempotency-keys', 'prune-rate-limit-windows']);
+    } finally {
+      await maintenance.close();
+    }
+  });
+
+  it('starts one BullMQ worker per registered queue, each with its own concurrency', () => {
+    const [first] = running;
+    expect(first?.workers.map((w) => [w.name, w.concurrency])).toEqual([
+      ['calendar', Number(fastQueueEnv.WORKER_CONCURRENCY)],
+      ['maintenance', 1],
+    ]);
+    expect(first?.queues.map((q) => q.name)).toEqual(['calendar', 'maintenance']);
+  });
+});
