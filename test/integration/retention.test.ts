@@ -109,4 +109,20 @@ describe('bounded storage', () => {
     expect(await pruneExpiredRows({ database: tdb.database, config }, { maxBatches: 2 })).toMatchObject({ requests: 2 });
     expect(await tdb.database.sql`select uid from calendar_requests where uid = any(${uids})`).toEqual([]);
   });
+
+  // Last: from here on the maintenance schedulers run every second.
+  it('is done by the scheduled maintenance jobs of the workers, with nobody calling it', async () => {
+    const db = tdb.database.db;
+    const uids = await insertRequests(db, companyUid, propertyUid, [minStayOn(6), minStayOn(7)], [{}, {}]);
+    await db.execute(sql`update calendar_requests set status = 'completed', finished_dttm = now() - interval '31 days' where uid = ${uids[0]}`);
+    await db.execute(sql`insert into idempotency_keys (token_uid, key, company_uid, body_hash, status, response, created_at)
+                         values ('tk_x', 'old', ${companyUid}, 'h', 200, '{}'::jsonb, now() - interval '2 days')`);
+    await p.startWorkers(1, { ...env, PRUNE_INTERVAL_MS: '1000' });
+    for (let i = 0; i < 200 && ((await count('idempotency_keys')) !== 0 || (await tdb.database.sql`select 1 from calendar_requests where uid = ${uids[0] as string}`).length > 0); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await count('idempotency_keys')).toBe(0);
+    // The expired one went; the live one (queued, never finished) stayed.
+    expect((await tdb.database.sql`select uid from calendar_requests where uid = any(${uids})`).map((r) => r.uid)).toEqual([uids[1]]);
+  });
 });
