@@ -124,7 +124,8 @@ export const getRequestStatus = defineEndpoint({
     'the two is required. Statuses are read from Postgres, so they survive the loss of the queue. request_status is ' +
     'queued, processing, completed or error (paused while an operator has paused the queue); request_error is present ' +
     'only with error. warnings includes days found to be past when the worker ran. An unknown uid, or one of another ' +
-    'company, is 404.',
+    'company, is 404. A finished request is kept REQUEST_RETENTION_DAYS (default 30) after finished_dttm, then answers ' +
+    'as unknown (404).',
   scopes: ['calendar-control', 'listings'],
   query: requestStatusQuerySchema,
   queryDocs: {
