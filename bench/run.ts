@@ -161,31 +161,29 @@ try {
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const memBefore = redisUsedMemory(await env.redis.info('memory'));
 
-  {
-    const raw = await rawUnnest(env);
-    row('(a) raw unnest upsert, same 73,000 rows', `${fmt(raw)} rows/s`);
-    const e2e = await endToEnd(env, apiUrl, Number(process.env.BENCH_WORKERS ?? 2), 0, api.child.pid ?? 0);
-    workersToStop.push(...e2e.procs);
-    row('(b) end-to-end days applied, HTTP -> queue -> workers', `${fmt(e2e.daysPerSec)} days/s (${fmt(e2e.days)} days in ${fmt(e2e.secs, 1)} s, all accepted after ${fmt(e2e.acceptSecs, 1)} s, ${e2e.procs.length} workers)`);
-    row('(c) ratio b / a', fmt(e2e.daysPerSec / raw, 2), '>= 0.5');
-    const idle = await idleLatency(env, apiUrl, 50);
-    row('(e) submit -> completed, 30-day batch, idle (p50 / p90)', `${fmt(idle.p50, 1)} ms / ${fmt(idle.p90, 1)} ms`, 'p50 < 25 ms');
-    await Promise.all(workersToStop.splice(0).map((p) => p.stop()));
-    const memAfter = redisUsedMemory(await env.redis.info('memory'));
-    row('(f) Redis used_memory before / after', `${fmt(memBefore / 1048576, 1)} MiB / ${fmt(memAfter / 1048576, 1)} MiB`);
+  const raw = await rawUnnest(env);
+  row('(a) raw unnest upsert, same 73,000 rows', `${fmt(raw)} rows/s`);
+  const e2e = await endToEnd(env, apiUrl, Number(process.env.BENCH_WORKERS ?? 2), 0, api.child.pid ?? 0);
+  workersToStop.push(...e2e.procs);
+  row('(b) end-to-end days applied, HTTP -> queue -> workers', `${fmt(e2e.daysPerSec)} days/s (${fmt(e2e.days)} days in ${fmt(e2e.secs, 1)} s, all accepted after ${fmt(e2e.acceptSecs, 1)} s, ${e2e.procs.length} workers)`);
+  row('(c) ratio b / a', fmt(e2e.daysPerSec / raw, 2), '>= 0.5');
+  const idle = await idleLatency(env, apiUrl, 50);
+  row('(e) submit -> completed, 30-day batch, idle (p50 / p90)', `${fmt(idle.p50, 1)} ms / ${fmt(idle.p90, 1)} ms`, 'p50 < 25 ms');
+  await Promise.all(workersToStop.splice(0).map((p) => p.stop()));
+  const memAfter = redisUsedMemory(await env.redis.info('memory'));
+  row('(f) Redis used_memory before / after', `${fmt(memBefore / 1048576, 1)} MiB / ${fmt(memAfter / 1048576, 1)} MiB`);
 
-    const body = (i: number) => JSON.stringify({ property_uid: env.propertyUids[i % PROPERTIES], days: futureDays(DAYS, 2, i) });
-    const full = await closedLoop(`${apiUrl}/api/v1/set-calendar-batch?access_token=${env.token}`, body, { connections: 10, seconds: 10 });
-    const barePort = await freePort();
-    const bare = await startProc('bench/bare-server.ts', { PORT: String(barePort) }, /listening/);
-    const base = await closedLoop(`http://127.0.0.1:${barePort}/`, body, { connections: 10, seconds: 10 });
-    await bare.stop();
-    row('(d) 365-day batches accepted, full API', `${fmt(full.rps)} req/s, p50 ${fmt(full.p50, 1)} ms, p99 ${fmt(full.p99, 1)} ms, ${full.errors} errors`, 'p99 < 50 ms');
-    row('(d) same, bare node:http + JSON.parse', `${fmt(base.rps)} req/s, p50 ${fmt(base.p50, 1)} ms, p99 ${fmt(base.p99, 1)} ms`);
-    row('(d) ratio full / bare', fmt(full.rps / base.rps, 2), '>= 0.35');
-    const queued = (await env.database.sql<{ n: number }[]>`select count(*)::int as n from calendar_requests where status = 'queued'`)[0]?.n ?? 0;
-    row('    requests left queued by (d) (no worker ran)', fmt(queued));
-  }
+  const body = (i: number) => JSON.stringify({ property_uid: env.propertyUids[i % PROPERTIES], days: futureDays(DAYS, 2, i) });
+  const full = await closedLoop(`${apiUrl}/api/v1/set-calendar-batch?access_token=${env.token}`, body, { connections: 10, seconds: 10 });
+  const barePort = await freePort();
+  const bare = await startProc('bench/bare-server.ts', { PORT: String(barePort) }, /listening/);
+  const base = await closedLoop(`http://127.0.0.1:${barePort}/`, body, { connections: 10, seconds: 10 });
+  await bare.stop();
+  row('(d) 365-day batches accepted, full API', `${fmt(full.rps)} req/s, p50 ${fmt(full.p50, 1)} ms, p99 ${fmt(full.p99, 1)} ms, ${full.errors} errors`, 'p99 < 50 ms');
+  row('(d) same, bare node:http + JSON.parse', `${fmt(base.rps)} req/s, p50 ${fmt(base.p50, 1)} ms, p99 ${fmt(base.p99, 1)} ms`);
+  row('(d) ratio full / bare', fmt(full.rps / base.rps, 2), '>= 0.35');
+  const queued = (await env.database.sql<{ n: number }[]>`select count(*)::int as n from calendar_requests where status = 'queued'`)[0]?.n ?? 0;
+  row('    requests left queued by (d) (no worker ran)', fmt(queued));
 } finally {
   await Promise.all(workersToStop.map((p) => p.stop()));
   await api?.stop();
