@@ -10,7 +10,7 @@ import { requestLogging } from './middleware/request-log.js';
 import { buildOpenApi } from './openapi/document.js';
 import { adminRoutes, QUEUE_DASHBOARD_PATH } from './routes/admin.routes.js';
 
-export interface AppOptions {
+interface AppOptions {
   lifecycle?: Lifecycle;
   /** The endpoints to serve and document; all of api/endpoints/index.ts unless told otherwise (tests). */
   endpoints?: readonly AnyEndpoint[];

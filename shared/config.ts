@@ -71,7 +71,7 @@ const envSchema = z.object({
     .default('auto'),
 });
 
-export type Env = z.infer<typeof envSchema>;
+type Env = z.infer<typeof envSchema>;
 
 function clusterNode(hostPort: string): { host: string; port: number } {
   const i = hostPort.lastIndexOf(':');

@@ -16,7 +16,7 @@ const REENQUEUE_LOCK_KEY = 724_310_002;
 
 type Deps = Pick<AppContext, 'database' | 'calendarJobs' | 'config' | 'logger'>;
 
-export interface ReenqueueResult {
+interface ReenqueueResult {
   ran: boolean;
   readded: number;
   markedError: number;
@@ -27,7 +27,7 @@ export interface ReenqueueResult {
  * queue holds a job for each: re-adds missing ones (jobId = uid makes a duplicate a no-op), records
  * the outcome of jobs that failed for good while Postgres could not be told. One process at a time.
  */
-export async function reenqueueStaleRequests(deps: Deps, limit = 500): Promise<ReenqueueResult> {
+async function reenqueueStaleRequests(deps: Deps, limit = 500): Promise<ReenqueueResult> {
   const jobs = deps.calendarJobs;
   return deps.database.db.transaction(async (tx) => {
     const [lock] = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${REENQUEUE_LOCK_KEY}) as locked`);

@@ -4,7 +4,7 @@ import { commaListDoc, dateBoundDoc, pageDoc, pageOfSchema } from '../openapi/co
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 
-export const bookingExample = {
+const bookingExample = {
   booking_uid: 'bk_3kQz9xWmR2pLx7vNa1Bc',
   reservation_code: 'HMQ4K2TX9P',
   readable_reservation_code: 'HMQ4K2TX9P',
@@ -24,14 +24,15 @@ export const bookingExample = {
   door_access_code: '4821',
 };
 
-/** The Booking component; other endpoints that answer bookings reference this one. */
-export const bookingComponent = named('Booking', bookingSchema);
+/** The Booking component, named once: an endpoint that answers bookings too references this one (export it then). */
+const bookingComponent = named('Booking', bookingSchema);
 
 const bound = (s: string, e: string) => dateBoundDoc(s, e);
 
 export const listBookings = defineEndpoint({
   method: 'get',
   path: '/api/v1/bookings',
+  scopes: ['messaging', 'pricing-management', 'smart-locks', 'external-cleaning-management'],
   operationId: 'listBookings',
   tag: 'Bookings',
   summary: 'List bookings',
@@ -40,7 +41,6 @@ export const listBookings = defineEndpoint({
     'created_dttm descending with order_by_created_dttm), so walking the pages never repeats or skips an unchanged ' +
     `booking. Unknown query parameters are ignored. Status values: ${bookingStatuses.join(', ')}. ` +
     'door_access_code is present only when the token has smart-locks; otherwise the key is absent.',
-  scopes: ['messaging', 'pricing-management', 'smart-locks', 'external-cleaning-management'],
   query: bookingsQuerySchema,
   queryDocs: {
     booking_uids: commaListDoc('Only these bookings', 'bk_3kQz9xWmR2pLx7vNa1Bc,bk_8Hn2Qw0ZxT4rLp6Ym1Vd'),
@@ -69,5 +69,5 @@ export const listBookings = defineEndpoint({
       example: { error: { code: 11, message: 'Invalid parameter platform_type[0]: each value must be one of: airgms, airbnb, homeaway, booking, vrbo', param: 'platform_type[0]', details: [{ path: 'platform_type[0]', message: 'each value must be one of: airgms, airbnb, homeaway, booking, vrbo' }] } },
     },
   },
-  handle: (ctx, { query, principal }) => getBookingsPage(ctx.database.db, principal.companyUid, principal.scopes, query),
+  handle: (ctx, { query, principal }) => getBookingsPage(ctx, principal.companyUid, query, principal.scopes),
 });

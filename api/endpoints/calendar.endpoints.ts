@@ -64,6 +64,7 @@ const calendarDayExample = {
 export const setCalendarBatch = defineEndpoint({
   method: 'post',
   path: '/api/v1/set-calendar-batch',
+  scopes: ['calendar-control'],
   operationId: 'setCalendarBatch',
   tag: 'Calendar',
   summary: 'Change prices, availability, minimum stay and notes of calendar days',
@@ -75,7 +76,6 @@ export const setCalendarBatch = defineEndpoint({
     `durably before the answer, split into requests of at most ${config.calendar.chunkDays} days (CALENDAR_CHUNK_DAYS), ` +
     'and queued; poll them with get-request-status. Whatever order workers apply requests in, retries included, every ' +
     'field of every day ends as the most recently submitted request set it. request_uids is [] when every day was skipped.',
-  scopes: ['calendar-control'],
   body: (config: Config) => setCalendarBatchBodySchema(config.calendar.maxDays),
   bodyDoc: { name: 'SetCalendarBatchBody', example: batchExample },
   headers: z.object({
@@ -105,9 +105,8 @@ export const setCalendarBatch = defineEndpoint({
     if (key !== undefined && (key.length === 0 || key.length > 255)) {
       throw badParam('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters');
     }
-    // Read at call time: the queue client may be replaced while the process runs (tests, reconnects).
-    const deps = { db: ctx.database.db, calendarJobs: ctx.calendarJobs, config: ctx.config, logger: ctx.logger };
-    return acceptCalendarBatch(deps, principal, body, key !== undefined ? { key, rawBody: req.body } : undefined);
+    const idempotency = key !== undefined ? { key, rawBody: req.body as unknown } : undefined;
+    return acceptCalendarBatch(ctx, principal.companyUid, { tokenUid: principal.tokenUid, body, ...(idempotency ? { idempotency } : {}) });
   },
 });
 
@@ -116,6 +115,7 @@ const status = named('RequestStatus', requestStatusSchema);
 export const getRequestStatus = defineEndpoint({
   method: 'get',
   path: '/api/v1/get-request-status',
+  scopes: ['calendar-control', 'listings'],
   operationId: 'getRequestStatus',
   tag: 'Calendar',
   summary: 'Status of calendar requests',
@@ -126,7 +126,6 @@ export const getRequestStatus = defineEndpoint({
     'only with error. warnings includes days found to be past when the worker ran. An unknown uid, or one of another ' +
     'company, is 404. A finished request is kept REQUEST_RETENTION_DAYS (default 30) after finished_dttm, then answers ' +
     'as unknown (404).',
-  scopes: ['calendar-control', 'listings'],
   query: requestStatusQuerySchema,
   queryDocs: {
     request_uid: { description: 'One request uid: data is that request\'s status object.', example: 'rq_Xw3Lm9Qa0ZtB7nVc2Rk5' },
@@ -145,26 +144,25 @@ export const getRequestStatus = defineEndpoint({
     404: { description: 'Code 11: an unknown request uid, or one of another company', example: { error: { code: 11, message: 'Unknown request_uid rq_x', param: 'request_uids' } } },
   },
   async handle(ctx, { query, principal }) {
-    const statusDeps = { db: ctx.database.db, isPaused: () => ctx.calendarJobs.isPaused() };
     if (query.request_uid !== undefined) {
       // One status per uid asked, or a 404: never an empty list.
-      const [one] = await getRequestStatuses(statusDeps, principal.companyUid, [query.request_uid], 'request_uid');
+      const [one] = await getRequestStatuses(ctx, principal.companyUid, [query.request_uid], 'request_uid');
       return { data: one as NonNullable<typeof one> };
     }
-    return { data: await getRequestStatuses(statusDeps, principal.companyUid, query.request_uids ?? [], 'request_uids') };
+    return { data: await getRequestStatuses(ctx, principal.companyUid, query.request_uids ?? [], 'request_uids') };
   },
 });
 
 export const getCalendarDataEndpoint = defineEndpoint({
   method: 'get',
   path: '/api/v1/get-calendar-data',
+  scopes: ['calendar-control', 'direct-bookings', 'pricing-management', 'external-cleaning-management'],
   operationId: 'getCalendarData',
   tag: 'Calendar',
   summary: 'Read calendar days back',
   description:
     'One element per date of [from_date, to_date] (at most 366 days), ascending. Fields never set are null; ' +
     'updated_dttm and request_uid name the request that last changed the date (null where never changed).',
-  scopes: ['calendar-control', 'direct-bookings', 'pricing-management', 'external-cleaning-management'],
   query: calendarDataQuerySchema,
   queryDocs: {
     property_uid: { description: 'A property of the token\'s company (else 404).', example: 'pr_5c1dQ9aXbT7eLm2NfR0s' },
@@ -185,6 +183,6 @@ export const getCalendarDataEndpoint = defineEndpoint({
     if (q.to_date < q.from_date) throw badParam('to_date', 'to_date must not be before from_date');
     const days = (Date.parse(q.to_date) - Date.parse(q.from_date)) / 86_400_000 + 1;
     if (days > MAX_RANGE_DAYS) throw badParam('to_date', `The range may cover at most ${MAX_RANGE_DAYS} days`);
-    return { data: await getCalendarData(ctx.database.db, principal.companyUid, q.property_uid, q.from_date, q.to_date) };
+    return { data: await getCalendarData(ctx, principal.companyUid, q) };
   },
 });

@@ -14,7 +14,7 @@ import type { OpenApi } from '../openapi/document.js';
  * documentation, nor with other scopes than the document states.
  */
 
-export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
  * Who may call: `'public'` needs no token (operations endpoints), `'any'` any valid token, a list
@@ -58,7 +58,7 @@ export interface EndpointInput<Q, B, P> {
   res: Response;
 }
 
-export interface AnswerDoc<A extends z.ZodType> {
+interface AnswerDoc<A extends z.ZodType> {
   description: string;
   schema: A;
   /** Default `application/json`. */
@@ -68,13 +68,13 @@ export interface AnswerDoc<A extends z.ZodType> {
 }
 
 /** Replaces the error envelope on this endpoint (the v2 bodies); `undefined` keeps the envelope. */
-export type ErrorBodyFormatter = (err: AppError) => { status?: number; body: unknown } | undefined;
+type ErrorBodyFormatter = (err: AppError) => { status?: number; body: unknown } | undefined;
 
 type SchemaOf<S> = S extends z.ZodType ? z.output<S> : undefined;
 type BodySource = z.ZodType | ((config: Config) => z.ZodType);
 type BodyOf<B> = B extends (config: Config) => infer S ? SchemaOf<S> : SchemaOf<B>;
 
-export interface EndpointDefinition<
+interface EndpointDefinition<
   Q extends z.ZodObject | undefined = z.ZodObject | undefined,
   B extends BodySource | undefined = BodySource | undefined,
   P extends z.ZodObject | undefined = z.ZodObject | undefined,

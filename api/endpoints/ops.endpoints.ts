@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../shared/errors.js';
-import { livenessSchema, readinessSchema, type Liveness, type Readiness } from '../../shared/health/health.schema.js';
+import { liveness, livenessSchema, readinessSchema, type Readiness } from '../../shared/health/health.schema.js';
 import { checkReadiness } from '../../shared/health/readiness.js';
 import { renderMetrics } from '../../shared/metrics/queue-metrics.js';
 import { renderDocsPage } from '../openapi/docs-page.js';
@@ -23,21 +23,21 @@ const metricsExample = [
 export const livez = defineEndpoint({
   method: 'get',
   path: '/livez',
+  scopes: 'public',
   operationId: 'livez',
   tag: 'Operations',
-  scopes: 'public',
   summary: 'Liveness: the process is up',
   description: 'Touches nothing (no database, no queue): a failing answer means the process should be restarted.',
-  answer: { description: 'The process is up', schema: named('Liveness', livenessSchema), example: { data: { status: 'live' } } },
-  handle: (): Liveness => ({ data: { status: 'live' } }),
+  answer: { description: 'The process is up', schema: named('Liveness', livenessSchema), example: liveness },
+  handle: () => liveness,
 });
 
 export const readyz = defineEndpoint({
   method: 'get',
   path: '/readyz',
+  scopes: 'public',
   operationId: 'readyz',
   tag: 'Operations',
-  scopes: 'public',
   summary: 'Readiness: Postgres and the queue answer',
   description:
     'Runs `select 1` on Postgres and reads a job count from the queue, in parallel, each bounded by HEALTH_TIMEOUT_MS ' +
@@ -73,9 +73,9 @@ export const readyz = defineEndpoint({
 export const metrics = defineEndpoint({
   method: 'get',
   path: '/metrics',
+  scopes: 'public',
   operationId: 'metrics',
   tag: 'Operations',
-  scopes: 'public',
   summary: 'Prometheus metrics of this process',
   description:
     'Prometheus text format (prom-client). pops_http_requests_total and pops_http_request_duration_seconds by route ' +
@@ -105,9 +105,9 @@ function renderedOf(openapi: OpenApi) {
 export const openapiJson = defineEndpoint({
   method: 'get',
   path: '/openapi.json',
+  scopes: 'public',
   operationId: 'openapi',
   tag: 'Operations',
-  scopes: 'public',
   summary: 'This document',
   description: 'OpenAPI 3.1, generated at start from the zod schemas that validate the requests and shape the answers.',
   answer: { description: 'The OpenAPI document', schema: z.record(z.string(), z.unknown()) },
@@ -117,9 +117,9 @@ export const openapiJson = defineEndpoint({
 export const docs = defineEndpoint({
   method: 'get',
   path: '/docs',
+  scopes: 'public',
   operationId: 'docs',
   tag: 'Operations',
-  scopes: 'public',
   summary: 'This document as a web page',
   description: 'A self-contained HTML rendering of /openapi.json (no script, nothing loaded from elsewhere).',
   answer: { description: 'The page', schema: z.string(), contentType: 'text/html; charset=utf-8' },

@@ -7,7 +7,7 @@ import { guard } from '../middleware/guard.js';
 import { bodySchemaOf, RawAnswer, type AnyEndpoint, type ApiRuntime, type EndpointInput } from './define.js';
 
 /** `/api/v1/property/{property_uid}` (OpenAPI) as Express writes it: `/api/v1/property/:property_uid`. */
-export const expressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+const expressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 
 /** The route label of the metrics: the documented path, the same whatever the path parameters. */
 const labelled =

@@ -5,7 +5,7 @@ import { commaListDoc, dateBoundDoc, pageDoc, pageMetaSchema, pageOfSchema } fro
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 
-export const taskExample = {
+const taskExample = {
   task_uid: 'tk_4Rz8QmL0xVb2Nw7Tc9Ka',
   team_member_uid: 'tm_6Yp1ZxK9qLm3Vb0Rw2Ns',
   property_uid: 'pr_5c1dQ9aXbT7eLm2NfR0s',
@@ -25,19 +25,19 @@ const updateTaskExample = {
   description: 'Turnover clean, fresh linen for 3',
 };
 
-/** The Task component; other endpoints that answer tasks reference this one. */
-export const taskComponent = named('Task', taskSchema);
+/** The Task component, named once: an endpoint that answers tasks too references this one (export it then). */
+const taskComponent = named('Task', taskSchema);
 
 export const listTasks = defineEndpoint({
   method: 'get',
   path: '/api/v1/tasks',
+  scopes: ['tasks'],
   operationId: 'listTasks',
   tag: 'Tasks',
   summary: 'List tasks',
   description:
     `Tasks of the token's company, 25 per page, ordered by local_start_dttm then task_uid (the same paging rules as ` +
     `bookings). task_type values: ${taskTypes.join(', ')}; task_status values: ${taskStatuses.join(', ')}.`,
-  scopes: ['tasks'],
   query: tasksQuerySchema,
   queryDocs: {
     task_uids: commaListDoc('Only these tasks', 'tk_4Rz8QmL0xVb2Nw7Tc9Ka,tk_0Wq5Lm2ZxR8Vb1Nc7Ty3'),
@@ -51,19 +51,19 @@ export const listTasks = defineEndpoint({
     schema: named('TasksPage', pageOfSchema(taskComponent)),
     example: { data: [taskExample], meta: { page: 1, has_next_page: false } },
   },
-  handle: (ctx, { query, principal }) => getTasksPage(ctx.database.db, principal.companyUid, query),
+  handle: (ctx, { query, principal }) => getTasksPage(ctx, principal.companyUid, query),
 });
 
 export const updateTaskEndpoint = defineEndpoint({
   method: 'post',
   path: '/api/v1/update-task',
+  scopes: ['tasks'],
   operationId: 'updateTask',
   tag: 'Tasks',
   summary: 'Change a task',
   description:
     'dt/tm replace the date/time of local_start_dttm; hr replaces the duration; the end is always start + duration. ' +
     'Unknown task_uid, or one of another company: 404. The answer is the task as stored, in a one-item page.',
-  scopes: ['tasks'],
   body: updateTaskBodySchema,
   bodyDoc: { name: 'UpdateTaskBody', example: updateTaskExample },
   answer: {
@@ -77,5 +77,5 @@ export const updateTaskEndpoint = defineEndpoint({
     404: { description: 'Code 11: unknown task_uid, property_uid or cleaner_uid, or one of another company (or an inactive team member)', example: { error: { code: 11, message: 'Unknown task tk_x', param: 'task_uid' } } },
     409: { description: 'Code 11: a completed task cannot change cleaner, schedule or property', example: { error: { code: 11, message: 'Task tk_4Rz8QmL0xVb2Nw7Tc9Ka is completed: only its description can change, not cleaner_uid', param: 'cleaner_uid' } } },
   },
-  handle: (ctx, { body, principal }) => updateTask(ctx.database.db, principal.companyUid, body),
+  handle: (ctx, { body, principal }) => updateTask(ctx, principal.companyUid, body),
 });

@@ -8,7 +8,7 @@ import { principalOf } from './auth.js';
  * How long a request waits for the shared counter. The Redis client queues commands while Redis is
  * away (it must, for BullMQ), so without a bound a request would hang for as long as Redis is down.
  */
-export const RATE_LIMIT_TIMEOUT_MS = 2000;
+const RATE_LIMIT_TIMEOUT_MS = 2000;
 
 /**
  * Per-token fixed window; headers follow the IETF RateLimit draft. When the counter cannot be

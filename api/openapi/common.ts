@@ -11,7 +11,7 @@ import { PAGE_SIZE } from '../../shared/http/wire.js';
  * The schemas of requests and answers themselves come from shared/<noun>/<noun>.schema.ts.
  */
 
-export const errorDetailSchema = z.object({
+const errorDetailSchema = z.object({
   path: z.string().describe('The offending parameter, e.g. days[3].min_stay'),
   message: z.string(),
 });

@@ -10,7 +10,8 @@ export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 /**
  * The queue dashboard (bull-board), to mount at QUEUE_DASHBOARD_PATH, behind ADMIN_TOKEN. Without
  * ADMIN_TOKEN there is none: the path is a 404 like any unknown one. It reads the same queue
- * whether BullMQ runs on Redis or on its Postgres backend.
+ * whether BullMQ runs on Redis or on its Postgres backend. Not an endpoint definition: it is a
+ * third-party router of many pages and its own assets, outside the API contract and the document.
  */
 export function adminRoutes(ctx: AppContext): Router | undefined {
   const token = ctx.config.adminToken;
@@ -19,12 +20,11 @@ export function adminRoutes(ctx: AppContext): Router | undefined {
   board.setBasePath(QUEUE_DASHBOARD_PATH);
   createBullBoard({
     queues: [new BullMQAdapter(ctx.calendarJobs.queue)],
-    // @bull-board/express 9.10.1 declares its types against its own copy of @bull-board/api 9.10.1;
-    // the classes match at run time, only TypeScript sees two declarations.
     serverAdapter: board,
     options: { uiConfig: { boardTitle: 'property-ops' } },
   });
   const router = Router();
+  // @bull-board/express 9.10.1 declares getRouter(): any; it is an Express router.
   router.use(requireAdminToken(token), board.getRouter() as Router);
   return router;
 }

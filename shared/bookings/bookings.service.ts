@@ -1,5 +1,5 @@
 import type { Scope } from '../auth/scopes.js';
-import type { Db } from '../db/client.js';
+import type { AppContext } from '../context.js';
 import { pageOf, type PageMeta } from '../http/wire.js';
 import { listBookings, type BookingRow } from './bookings.repository.js';
 import type { Booking, BookingsQuery } from './bookings.schema.js';
@@ -9,8 +9,8 @@ function toWire(row: BookingRow, withDoorCode: boolean): Booking {
     booking_uid: row.bookingUid,
     reservation_code: row.reservationCode,
     readable_reservation_code: row.readableReservationCode,
-    booking_status: row.bookingStatus as Booking['booking_status'],
-    platform_type: row.platformType as Booking['platform_type'],
+    booking_status: row.bookingStatus,
+    platform_type: row.platformType,
     listing_uid: row.listingUid,
     property_uid: row.propertyUid,
     guest_uid: row.guestUid,
@@ -34,13 +34,14 @@ function toWire(row: BookingRow, withDoorCode: boolean): Booking {
   return booking;
 }
 
+/** A page of the company's bookings; door codes only for a caller holding smart-locks. */
 export async function getBookingsPage(
-  db: Db,
+  deps: Pick<AppContext, 'database'>,
   companyUid: string,
-  scopes: readonly Scope[],
   query: BookingsQuery,
+  scopes: readonly Scope[],
 ): Promise<{ data: Booking[]; meta: PageMeta }> {
-  const rows = await listBookings(db, companyUid, query);
+  const rows = await listBookings(deps.database.db, companyUid, query);
   const withDoorCode = scopes.includes('smart-locks');
   const page = pageOf(rows, query.page);
   return { data: page.data.map((r) => toWire(r, withDoorCode)), meta: page.meta };

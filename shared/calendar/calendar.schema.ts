@@ -78,7 +78,9 @@ export const setCalendarBatchResponseSchema = z.object({
 });
 export type SetCalendarBatchResponse = z.infer<typeof setCalendarBatchResponseSchema>;
 
-export const requestStatuses = ['queued', 'processing', 'completed', 'error', 'paused'] as const;
+/** What calendar_requests.status holds; `paused` is only ever answered (a queued request while the queue is paused). */
+export const storedRequestStatuses = ['queued', 'processing', 'completed', 'error'] as const;
+export const requestStatuses = [...storedRequestStatuses, 'paused'] as const;
 export type RequestStatus = (typeof requestStatuses)[number];
 
 export const requestStatusQuerySchema = z

@@ -1,26 +1,18 @@
-import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
+import type { AppContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { sha256 } from '../ids.js';
 import { claimIdempotencyKey, storeIdempotentAnswer } from '../idempotency/idempotency.repository.js';
-import type { Logger } from '../logger.js';
 import { countAcceptedBatch } from '../metrics/calendar-metrics.js';
 import { findProperty, findPropertyCached } from '../properties/property.repository.js';
-import type { CalendarJobs } from '../queue/calendar-jobs.js';
 import { findRequests, insertRequests, readCalendarRange, type CalendarRequestRow } from './calendar.repository.js';
 import { applyDayRules, assignWarnings, chunk, localDate } from './calendar.rules.js';
 import type { CalendarDayView, RequestStatusView, SetCalendarBatchBody, SetCalendarBatchResponse } from './calendar.schema.js';
 
-export interface CalendarDeps {
-  db: Db;
-  calendarJobs: CalendarJobs;
-  config: Config;
-  logger: Logger;
-}
-
-export interface Caller {
+/** A batch as the endpoint received it: the token (idempotency keys are per token), the body, the key. */
+export interface BatchSubmission {
   tokenUid: string;
-  companyUid: string;
+  body: SetCalendarBatchBody;
+  idempotency?: { key: string; rawBody: unknown };
 }
 
 /**
@@ -29,12 +21,12 @@ export interface Caller {
  * are in Postgres and the re-enqueuer adds them later.
  */
 export async function acceptCalendarBatch(
-  deps: CalendarDeps,
-  caller: Caller,
-  body: SetCalendarBatchBody,
-  idempotency?: { key: string; rawBody: unknown },
+  deps: Pick<AppContext, 'database' | 'calendarJobs' | 'config' | 'logger'>,
+  companyUid: string,
+  { tokenUid, body, idempotency }: BatchSubmission,
 ): Promise<SetCalendarBatchResponse> {
-  const property = await findPropertyCached(deps.db, caller.companyUid, body.property_uid);
+  const db = deps.database.db;
+  const property = await findPropertyCached(db, companyUid, body.property_uid);
   if (!property) throw notFound('property_uid', `Unknown property_uid ${body.property_uid}`);
 
   const { kept, warnings } = applyDayRules(body.days, localDate(property.timeZone));
@@ -45,21 +37,21 @@ export async function acceptCalendarBatch(
   // Without a key the one multi-row INSERT is atomic by itself: no BEGIN/COMMIT round trips.
   const outcome = !idempotency
     ? await (async () => {
-        const uids = await insertRequests(deps.db, caller.companyUid, property.uid, chunks, chunkWarnings);
+        const uids = await insertRequests(db, companyUid, property.uid, chunks, chunkWarnings);
         return { replay: undefined, uids, response: { data: { request_uids: uids, warnings } } } as const;
       })()
-    : await deps.db.transaction(async (tx) => {
+    : await db.transaction(async (tx) => {
         const stored = await claimIdempotencyKey(tx, {
-          tokenUid: caller.tokenUid,
-          companyUid: caller.companyUid,
+          tokenUid,
+          companyUid,
           key: idempotency.key,
           bodyHash,
           ttlHours: deps.config.idempotency.ttlHours,
         });
         if (stored) return { replay: stored, uids: [], response: undefined } as const;
-        const uids = await insertRequests(tx, caller.companyUid, property.uid, chunks, chunkWarnings);
+        const uids = await insertRequests(tx, companyUid, property.uid, chunks, chunkWarnings);
         const response: SetCalendarBatchResponse = { data: { request_uids: uids, warnings } };
-        await storeIdempotentAnswer(tx, caller.tokenUid, idempotency.key, 200, response);
+        await storeIdempotentAnswer(tx, tokenUid, idempotency.key, 200, response);
         return { replay: undefined, uids, response } as const;
       });
 
@@ -83,7 +75,7 @@ export async function acceptCalendarBatch(
 const utc = (d: Date | null) => (d ? d.toISOString().slice(0, 19).replace('T', ' ') : null);
 
 function toStatusView(r: CalendarRequestRow, paused: boolean): RequestStatusView {
-  const status = r.status as RequestStatusView['request_status'];
+  const status = r.status;
   return {
     request_uid: r.uid,
     request_status: paused && status === 'queued' ? 'paused' : status,
@@ -99,27 +91,36 @@ function toStatusView(r: CalendarRequestRow, paused: boolean): RequestStatusView
   };
 }
 
-/** Statuses read from Postgres only (they survive the loss of the queue), in the order asked. */
+/**
+ * Statuses read from Postgres only (they survive the loss of the queue), in the order asked; the
+ * queue is asked only whether it is paused. `param` names the parameter an unknown uid came from.
+ */
 export async function getRequestStatuses(
-  deps: Pick<CalendarDeps, 'db'> & { isPaused: () => Promise<boolean> },
+  deps: Pick<AppContext, 'database' | 'calendarJobs'>,
   companyUid: string,
   uids: readonly string[],
   param: string,
 ): Promise<RequestStatusView[]> {
-  const rows = await findRequests(deps.db, companyUid, uids);
+  const rows = await findRequests(deps.database.db, companyUid, uids);
   const byUid = new Map(rows.map((r) => [r.uid, r]));
   const missing = uids.find((u) => !byUid.has(u));
   if (missing !== undefined) throw notFound(param, `Unknown request_uid ${missing}`);
-  const paused = rows.some((r) => r.status === 'queued') ? await deps.isPaused().catch(() => false) : false;
+  const paused = rows.some((r) => r.status === 'queued') ? await deps.calendarJobs.isPaused().catch(() => false) : false;
   return uids.map((u) => toStatusView(byUid.get(u) as CalendarRequestRow, paused));
 }
 
-export async function getCalendarData(db: Db, companyUid: string, propertyUid: string, from: string, to: string): Promise<CalendarDayView[]> {
-  const property = await findProperty(db, companyUid, propertyUid);
-  if (!property) throw notFound('property_uid', `Unknown property_uid ${propertyUid}`);
-  const rows = await readCalendarRange(db, companyUid, propertyUid, from, to);
+/** The stored days of [from_date, to_date] of one of the company's properties. */
+export async function getCalendarData(
+  deps: Pick<AppContext, 'database'>,
+  companyUid: string,
+  { property_uid, from_date, to_date }: { property_uid: string; from_date: string; to_date: string },
+): Promise<CalendarDayView[]> {
+  const db = deps.database.db;
+  const property = await findProperty(db, companyUid, property_uid);
+  if (!property) throw notFound('property_uid', `Unknown property_uid ${property_uid}`);
+  const rows = await readCalendarRange(db, companyUid, property_uid, from_date, to_date);
   return rows.map((r) => ({
-    property_uid: propertyUid,
+    property_uid,
     date: r.date,
     is_available: r.is_available === null ? null : r.is_available ? 1 : 0,
     price: r.price === null ? null : Number(r.price),

@@ -14,33 +14,53 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { bookingStatuses, platformTypes } from '../bookings/bookings.schema.js';
+import { storedRequestStatuses } from '../calendar/calendar.schema.js';
+import { taskStatuses, taskTypes } from '../tasks/tasks.schema.js';
 
 /*
- * The single description of the tables. Every table holding tenant data carries company_uid.
- * Wire timestamps (`*_dttm`) are `timestamp(0)` without zone: `created/updated/booked` hold UTC,
- * `local_*` hold the property's wall-clock time, exactly as the wire shows them.
+ * The single description of the tables; drizzle/ holds the migrations generated from it.
+ * - Tenancy: every table holding a company's data carries company_uid (the first column of its
+ *   indexes); repositories take the company first.
+ * - Timestamps, one naming rule: a column named `*_dttm` is a wire field of that very name
+ *   (bookings, tasks, calendar requests and days show it as is); a column named `*_at` is
+ *   bookkeeping that never reaches the wire (created_at, revoked_at, enqueued_at). Two types:
+ *   `ts` (timestamp(0) without zone, a string exactly as the wire shows it: UTC for created /
+ *   updated / booked, the property's wall-clock time for local_*) and `tstz` (timestamptz, an
+ *   instant, formatted as UTC on the way out).
+ * - Status and kind columns are text with their allowed values typed (`text(..., { enum })`, the
+ *   same lists the wire schemas use): reads come back typed, and Postgres stores plain text, so a
+ *   new value needs no migration.
  */
 
 const ts = (name: string) => timestamp(name, { precision: 0, mode: 'string' });
 const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const money = (name: string) => numeric(name, { precision: 12, scale: 2 });
+const createdAt = () => tstz('created_at').notNull().defaultNow();
+// Functions, not shared builders: each call makes the column of one table.
+const companyUid = () =>
+  text('company_uid')
+    .notNull()
+    .references(() => companies.uid);
+const propertyUid = () =>
+  text('property_uid')
+    .notNull()
+    .references(() => properties.uid);
 
 export const companies = pgTable('companies', {
   uid: text('uid').primaryKey(),
   name: text('name').notNull(),
-  createdAt: tstz('created_at').notNull().defaultNow(),
+  createdAt: createdAt(),
 });
 
 export const apps = pgTable(
   'apps',
   {
     uid: text('uid').primaryKey(),
-    companyUid: text('company_uid')
-      .notNull()
-      .references(() => companies.uid),
+    companyUid: companyUid(),
     name: text('name').notNull(),
     disabled: boolean('disabled').notNull().default(false),
-    createdAt: tstz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index('apps_company_idx').on(t.companyUid)],
 );
@@ -49,9 +69,7 @@ export const accessTokens = pgTable(
   'access_tokens',
   {
     uid: text('uid').primaryKey(),
-    companyUid: text('company_uid')
-      .notNull()
-      .references(() => companies.uid),
+    companyUid: companyUid(),
     appUid: text('app_uid')
       .notNull()
       .references(() => apps.uid),
@@ -59,7 +77,7 @@ export const accessTokens = pgTable(
     tokenHash: text('token_hash').notNull(),
     scopes: text('scopes').array().notNull(),
     revoked: boolean('revoked').notNull().default(false),
-    createdAt: tstz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
     revokedAt: tstz('revoked_at'),
   },
   (t) => [uniqueIndex('access_tokens_hash_idx').on(t.tokenHash), index('access_tokens_company_idx').on(t.companyUid)],
@@ -69,13 +87,11 @@ export const properties = pgTable(
   'properties',
   {
     uid: text('uid').primaryKey(),
-    companyUid: text('company_uid')
-      .notNull()
-      .references(() => companies.uid),
+    companyUid: companyUid(),
     name: text('name').notNull(),
     /** IANA zone; "past" for the calendar is judged in it. */
     timeZone: text('time_zone').notNull(),
-    createdAt: tstz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index('properties_company_idx').on(t.companyUid)],
 );
@@ -84,19 +100,15 @@ export const bookings = pgTable(
   'bookings',
   {
     bookingUid: text('booking_uid').primaryKey(),
-    companyUid: text('company_uid')
-      .notNull()
-      .references(() => companies.uid),
-    propertyUid: text('property_uid')
-      .notNull()
-      .references(() => properties.uid),
+    companyUid: companyUid(),
+    propertyUid: propertyUid(),
     listingUid: text('listing_uid').notNull(),
     guestUid: text('guest_uid').notNull(),
     hostUid: text('host_uid').notNull(),
     reservationCode: text('reservation_code').notNull(),
     readableReservationCode: text('readable_reservation_code').notNull(),
-    bookingStatus: text('booking_status').notNull(),
-    platformType: text('platform_type').notNull(),
+    bookingStatus: text('booking_status', { enum: bookingStatuses }).notNull(),
+    platformType: text('platform_type', { enum: platformTypes }).notNull(),
     numberOfGuests: integer('number_of_guests').notNull(),
     localCheckinDttm: ts('local_checkin_dttm').notNull(),
     localCheckoutDttm: ts('local_checkout_dttm').notNull(),
@@ -143,13 +155,11 @@ export const teamMembers = pgTable(
   'team_members',
   {
     uid: text('uid').primaryKey(),
-    companyUid: text('company_uid')
-      .notNull()
-      .references(() => companies.uid),
+    companyUid: companyUid(),
     name: text('name').notNull(),
     role: text('role').notNull(),
     active: boolean('active').notNull().default(true),
-    createdAt: tstz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index('team_members_company_idx').on(t.companyUid)],
 );
@@ -158,19 +168,15 @@ export const tasks = pgTable(
   'tasks',
   {
     taskUid: text('task_uid').primaryKey(),
-    companyUid: text('company_uid')
-      .notNull()
-      .references(() => companies.uid),
-    propertyUid: text('property_uid')
-      .notNull()
-      .references(() => properties.uid),
+    companyUid: companyUid(),
+    propertyUid: propertyUid(),
     teamMemberUid: text('team_member_uid').references(() => teamMembers.uid),
-    taskType: text('task_type').notNull(),
-    taskStatus: text('task_status').notNull(),
+    taskType: text('task_type', { enum: taskTypes }).notNull(),
+    taskStatus: text('task_status', { enum: taskStatuses }).notNull(),
     description: text('description'),
     localStartDttm: ts('local_start_dttm').notNull(),
     localEndDttm: ts('local_end_dttm').notNull(),
-    createdAt: tstz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),
   },
   (t) => [
@@ -186,16 +192,12 @@ export const calendarRequests = pgTable(
   'calendar_requests',
   {
     uid: text('uid').primaryKey(),
-    companyUid: text('company_uid')
-      .notNull()
-      .references(() => companies.uid),
-    propertyUid: text('property_uid')
-      .notNull()
-      .references(() => properties.uid),
+    companyUid: companyUid(),
+    propertyUid: propertyUid(),
     seq: bigint('seq', { mode: 'number' })
       .notNull()
       .default(sql`nextval('calendar_request_seq')`),
-    status: text('status').notNull().default('queued'),
+    status: text('status', { enum: storedRequestStatuses }).notNull().default('queued'),
     /** The chunk's days as accepted (merged, validated), in date order. */
     days: jsonb('days').notNull(),
     daysTotal: integer('days_total').notNull(),
@@ -230,12 +232,8 @@ export const calendarRequests = pgTable(
 export const calendarDays = pgTable(
   'calendar_days',
   {
-    companyUid: text('company_uid')
-      .notNull()
-      .references(() => companies.uid),
-    propertyUid: text('property_uid')
-      .notNull()
-      .references(() => properties.uid),
+    companyUid: companyUid(),
+    propertyUid: propertyUid(),
     date: date('date', { mode: 'string' }).notNull(),
     price: money('price'),
     currency: text('currency'),
@@ -263,7 +261,7 @@ export const idempotencyKeys = pgTable(
     bodyHash: text('body_hash').notNull(),
     status: integer('status').notNull(),
     response: jsonb('response').notNull(),
-    createdAt: tstz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.tokenUid, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );

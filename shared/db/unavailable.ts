@@ -29,7 +29,7 @@ const UNAVAILABLE_CODES = new Set([
  */
 const UNAVAILABLE_SQLSTATE = /^(?:08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[123])$/;
 
-export function isUnavailableCode(code: string): boolean {
+function isUnavailableCode(code: string): boolean {
   return UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code);
 }
 

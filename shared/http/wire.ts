@@ -5,8 +5,8 @@ import { z } from 'zod';
 export const PAGE_SIZE = 25;
 
 /** `YYYY-MM-DD` and `YYYY-MM-DD HH:MM:SS`, the wire's date and date-time; a real date is checked apart. */
-export const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
-export const DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 

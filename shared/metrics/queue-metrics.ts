@@ -6,7 +6,7 @@ import { metricsRegistry, queueJobs, queueStates, queueUp } from './metrics.js';
  * Reads the job counts of each queue into the gauges, each read bounded by `timeoutMs`: a scrape
  * must answer even when the queue does not.
  */
-export async function refreshQueueGauges(queues: readonly Queue[], timeoutMs: number): Promise<void> {
+async function refreshQueueGauges(queues: readonly Queue[], timeoutMs: number): Promise<void> {
   await Promise.all(
     queues.map(async (queue) => {
       try {

@@ -23,8 +23,7 @@ import type { Config } from '../config.js';
  * Payloads carry ids, not data: Postgres holds the request, the queue holds the pointer.
  */
 
-export const applyCalendarRequestPayload = z.object({ requestUid: z.string().min(1).max(100) });
-export type ApplyCalendarRequestPayload = z.infer<typeof applyCalendarRequestPayload>;
+const applyCalendarRequestPayload = z.object({ requestUid: z.string().min(1).max(100) });
 const applyCalendarRequestResult = z.object({ daysApplied: z.number().int(), skippedPast: z.number().int() });
 
 /** Scheduled maintenance carries nothing: it works on whatever is due when it runs. */

@@ -1,4 +1,4 @@
-import type { Db } from '../db/client.js';
+import type { AppContext } from '../context.js';
 import { badParam, conflict, notFound } from '../errors.js';
 import { pageOf, type PageMeta } from '../http/wire.js';
 import {
@@ -18,16 +18,20 @@ function toWire(row: TaskRow): Task {
     task_uid: row.taskUid,
     team_member_uid: row.teamMemberUid,
     property_uid: row.propertyUid,
-    task_type: row.taskType as Task['task_type'],
-    task_status: row.taskStatus as Task['task_status'],
+    task_type: row.taskType,
+    task_status: row.taskStatus,
     description: row.description,
     local_start_dttm: row.localStartDttm,
     local_end_dttm: row.localEndDttm,
   };
 }
 
-export async function getTasksPage(db: Db, companyUid: string, query: TasksQuery): Promise<{ data: Task[]; meta: PageMeta }> {
-  const page = pageOf(await listTasks(db, companyUid, query), query.page);
+export async function getTasksPage(
+  deps: Pick<AppContext, 'database'>,
+  companyUid: string,
+  query: TasksQuery,
+): Promise<{ data: Task[]; meta: PageMeta }> {
+  const page = pageOf(await listTasks(deps.database.db, companyUid, query), query.page);
   return { data: page.data.map(toWire), meta: page.meta };
 }
 
@@ -103,11 +107,11 @@ function planSchedule(cur: TaskRow, body: UpdateTaskBody, patch: TaskPatch): voi
  * untouched. Answers the task as stored.
  */
 export async function updateTask(
-  db: Db,
+  deps: Pick<AppContext, 'database'>,
   companyUid: string,
   body: UpdateTaskBody,
 ): Promise<{ data: Task[]; meta: PageMeta }> {
-  const row = await db.transaction(async (tx) => {
+  const row = await deps.database.db.transaction(async (tx) => {
     const cur = await lockTask(tx, companyUid, body.task_uid);
     if (!cur) throw notFound('task_uid', `Unknown task ${body.task_uid}`);
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { TaskStatus } from '../../shared/tasks/tasks.schema.js';
 import { createProperty, createTeamMember } from '../support/factories.js';
 import { expectError, newTask, postUpdate, storedTask, updateOk, useTasksWorld } from './tasks.fixture.js';
 
 const w = useTasksWorld();
 
-const assignedTask = (status = 'assigned') => newTask(w, { teamMemberUid: w.cleaner, taskStatus: status });
+const assignedTask = (status: TaskStatus = 'assigned') => newTask(w, { teamMemberUid: w.cleaner, taskStatus: status });
 
 describe('POST /api/v1/update-task: cleaner_uid', () => {
   it('keeps the cleaner and status when cleaner_uid is absent', async () => {
@@ -23,7 +24,7 @@ describe('POST /api/v1/update-task: cleaner_uid', () => {
     });
   });
 
-  it.each(['assigned', 'accepted', 'rejected'])('"" unassigns a %s task: team_member_uid null, status unassigned', async (status) => {
+  it.each(['assigned', 'accepted', 'rejected'] as const)('"" unassigns a %s task: team_member_uid null, status unassigned', async (status) => {
     const t = await assignedTask(status);
     expect(await updateOk(w, { task_uid: t.taskUid, cleaner_uid: '' })).toMatchObject({
       team_member_uid: null,
