@@ -36,6 +36,6 @@ export function createApp(ctx: AppContext, opts: AppOptions = {}): Express {
   if (admin) app.use(QUEUE_DASHBOARD_PATH, routeLabelled(QUEUE_DASHBOARD_PATH), admin);
 
   app.use(notFoundHandler);
-  app.use(errorHandler(ctx.logger));
+  app.use(errorHandler(ctx.logger, { always200: ctx.config.http.errorsAlways200 }));
   return app;
 }

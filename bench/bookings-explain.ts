@@ -61,6 +61,10 @@ async function load(url: string): Promise<void> {
       select 'pr_a_' || lpad(i::text, 3, '0'), ${COMPANY}, 'Property A' || i, 'Europe/Lisbon' from generate_series(1, 50) i
       union all
       select 'pr_b_' || lpad(i::text, 3, '0'), ${OTHER}, 'Property B' || i, 'Europe/Berlin' from generate_series(1, 10) i`;
+    // The stays below are random and overlap; this bench measures paging plans, not the no-overlap
+    // constraint, so it is dropped in this scratch database. The rows bookings point at come after.
+    await sql`alter table bookings drop constraint bookings_no_overlap`;
+    await sql`alter table bookings drop constraint bookings_listing_fk, drop constraint bookings_guest_fk, drop constraint bookings_host_fk`;
     await sql`
       insert into bookings (
         booking_uid, company_uid, property_uid, listing_uid, guest_uid, host_uid, reservation_code,
@@ -116,6 +120,16 @@ async function load(url: string): Promise<void> {
           from generate_series(1, 120000) g
         ) raw
       ) s`;
+    await sql`insert into hosts (company_uid, uid, platform_type) select distinct company_uid, host_uid, 'airbnb' from bookings`;
+    await sql`insert into guests (company_uid, uid, platform_type) select company_uid, guest_uid, min(platform_type) from bookings group by 1, 2`;
+    await sql`
+      insert into listings (company_uid, uid, property_uid, platform_type, name, host_uid)
+      select company_uid, listing_uid, min(property_uid), min(platform_type), listing_uid, 'h_1' from bookings group by 1, 2`;
+    await sql`
+      alter table bookings
+        add constraint bookings_listing_fk foreign key (company_uid, listing_uid) references listings (company_uid, uid),
+        add constraint bookings_guest_fk foreign key (company_uid, guest_uid) references guests (company_uid, uid),
+        add constraint bookings_host_fk foreign key (company_uid, host_uid) references hosts (company_uid, uid)`;
     await sql`analyze`;
   } finally {
     await sql.end();

@@ -34,6 +34,8 @@ const envSchema = z.object({
   QUEUE_PREFIX: z.string().min(1).default('{pops}'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: int(2 * 1024 * 1024, 1024),
+  /** `always-200`: every error answers HTTP 200 with the unchanged body, as iGMS itself does. */
+  ERROR_HTTP_STATUS: z.enum(['standard', 'always-200']).default('standard'),
   RATE_LIMIT_PER_MINUTE: int(1000, 1),
   CALENDAR_MAX_DAYS: int(1000, 1),
   CALENDAR_CHUNK_DAYS: int(100, 1),
@@ -88,7 +90,7 @@ const refinedEnvSchema = envSchema.refine((e) => !e.REDIS_CLUSTER_NODES || /\{[^
 function shape(env: Env) {
   return {
     env: env.NODE_ENV,
-    http: { port: env.PORT, host: env.HOST, bodyLimitBytes: env.BODY_LIMIT_BYTES },
+    http: { port: env.PORT, host: env.HOST, bodyLimitBytes: env.BODY_LIMIT_BYTES, errorsAlways200: env.ERROR_HTTP_STATUS === 'always-200' },
     db: { url: env.DATABASE_URL, poolMax: env.DB_POOL_MAX, dataDir: env.DATA_DIR },
     queue: {
       redisUrl: env.REDIS_URL,

@@ -84,7 +84,7 @@ interface EndpointDefinition<
   /** The full path in OpenAPI form: `/api/v1/bookings`, `/api/v2/cancel-booking`, `/api/v1/property/{property_uid}`. */
   path: string;
   operationId: string;
-  tag: 'Bookings' | 'Calendar' | 'Tasks' | 'Operations';
+  tag: 'Bookings' | 'Calendar' | 'Tasks' | 'Inventory' | 'Direct bookings' | 'Operations';
   summary: string;
   /** The decisions a client author needs (from the config where they name a limit); the scope sentence is appended. */
   description: string | ((config: Config) => string);

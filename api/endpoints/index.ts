@@ -1,7 +1,10 @@
 import { listBookings } from './bookings.endpoints.js';
 import { getCalendarDataEndpoint, getRequestStatus, setCalendarBatch } from './calendar.endpoints.js';
 import type { AnyEndpoint } from './define.js';
+import { bookPropertyEndpoint, cancelBookingEndpoint } from './direct-bookings.endpoints.js';
+import { getCompanyEndpoint, listGuests, listHosts, listListings, listTeamMembers } from './inventory.endpoints.js';
 import { docs, livez, metrics, openapiJson, readyz } from './ops.endpoints.js';
+import { getPropertyEndpoint, listProperties } from './property.endpoints.js';
 import { listTasks, updateTaskEndpoint } from './tasks.endpoints.js';
 
 /**
@@ -15,6 +18,15 @@ export const endpoints: readonly AnyEndpoint[] = [
   getCalendarDataEndpoint,
   listTasks,
   updateTaskEndpoint,
+  listProperties,
+  getPropertyEndpoint,
+  listListings,
+  listTeamMembers,
+  getCompanyEndpoint,
+  listHosts,
+  listGuests,
+  bookPropertyEndpoint,
+  cancelBookingEndpoint,
   livez,
   readyz,
   metrics,

@@ -31,7 +31,11 @@ export function toAppError(err: unknown): AppError | undefined {
   return undefined;
 }
 
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+/**
+ * `always200` (ERROR_HTTP_STATUS=always-200): the status line says 200 whatever the error, body and
+ * headers unchanged, for clients written against iGMS, which answers its errors that way.
+ */
+export function errorHandler(logger: Logger, opts: { always200?: boolean } = {}): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     let appErr = toAppError(err);
     if (!appErr) {
@@ -47,7 +51,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     for (const [k, v] of Object.entries(appErr.headers)) res.setHeader(k, v);
-    res.status(appErr.status).json(appErr.toBody());
+    res.status(opts.always200 ? 200 : appErr.status).json(appErr.toBody());
   };
 }
 

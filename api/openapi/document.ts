@@ -59,6 +59,8 @@ export function buildOpenApi(config: Config, endpoints: readonly AnyEndpoint[]):
       { name: 'Bookings', description: 'Reservations of the company\'s properties' },
       { name: 'Calendar', description: 'Prices, availability, minimum stay and notes per day, applied by workers' },
       { name: 'Tasks', description: 'Cleaning and maintenance tasks' },
+      { name: 'Inventory', description: 'Properties, listings, team, company, hosts and guests: every uid a booking, task or listing points at' },
+      { name: 'Direct bookings', description: 'Bookings made through this API (platform airgms); never two on the same nights' },
       { name: 'Operations', description: 'Health, metrics and this documentation; no token' },
     ],
   });

@@ -6,6 +6,7 @@ import type { Db } from '../../shared/db/client.js';
 import { apps, companies, properties } from '../../shared/db/schema.js';
 import { DEFAULT_DEMO_BOOKINGS, seedDemo, type DemoSeed } from '../../shared/demo/seed.js';
 import { newUid } from '../../shared/ids.js';
+import { transferCommands } from './transfer.commands.js';
 
 /** The command line is wrong as written: exit code 2, nothing touched. */
 export class UsageError extends Error {}
@@ -24,6 +25,8 @@ type Values = Record<string, string | undefined>;
 export interface Command {
   usage: string;
   options: Record<string, { required?: boolean }>;
+  /** The option a single positional argument fills (`import FILE.jsonl` = `import --file FILE.jsonl`). */
+  positional?: string;
   /** Checks the arguments, before any database is opened, and returns the work to do. */
   prepare(values: Values): (db: Db, io: Io) => Promise<void>;
 }
@@ -128,6 +131,9 @@ export const commands: Record<string, Command> = {
     },
   },
 };
+
+// Commands of their own files join the table here (after it exists: they import its types).
+Object.assign(commands, transferCommands);
 
 function appToggle(disabled: boolean): Command {
   return {

@@ -68,8 +68,15 @@ function parseCommandLine(argv: string[]): Parsed {
   let values: Record<string, string | boolean | undefined>;
   try {
     const options = Object.fromEntries(Object.keys(command.options).map((k) => [k, { type: 'string' as const }]));
-    values = parseArgs({ args: joinOptionValues(rest, command), options, strict: true, allowPositionals: false }).values;
+    const parsed = parseArgs({ args: joinOptionValues(rest, command), options, strict: true, allowPositionals: command.positional !== undefined });
+    values = parsed.values;
+    if (parsed.positionals.length > 1) throw new UsageError(`one ${command.positional} at most (usage: ${command.usage})`);
+    if (command.positional && parsed.positionals[0] !== undefined) {
+      if (values[command.positional] !== undefined) throw new UsageError(`give the ${command.positional} once (usage: ${command.usage})`);
+      values[command.positional] = parsed.positionals[0];
+    }
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     // parseArgs throws TypeErrors with codes ERR_PARSE_ARGS_*: unknown option, missing value...
     throw new UsageError(`${(err as Error).message} (usage: ${command.usage})`);
   }

@@ -4,7 +4,7 @@ import { pageOf, type PageMeta } from '../http/wire.js';
 import { listBookings, type BookingRow } from './bookings.repository.js';
 import type { Booking, BookingsQuery } from './bookings.schema.js';
 
-function toWire(row: BookingRow, withDoorCode: boolean): Booking {
+export function bookingToWire(row: BookingRow, withDoorCode: boolean): Booking {
   const booking: Booking = {
     booking_uid: row.bookingUid,
     reservation_code: row.reservationCode,
@@ -44,5 +44,5 @@ export async function getBookingsPage(
   const rows = await listBookings(deps.database.db, companyUid, query);
   const withDoorCode = scopes.includes('smart-locks');
   const page = pageOf(rows, query.page);
-  return { data: page.data.map((r) => toWire(r, withDoorCode)), meta: page.meta };
+  return { data: page.data.map((r) => bookingToWire(r, withDoorCode)), meta: page.meta };
 }

@@ -3,64 +3,51 @@ import {
   bigint,
   boolean,
   date,
+  foreignKey,
   index,
   integer,
   jsonb,
-  numeric,
   pgSequence,
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { bookingStatuses, platformTypes } from '../bookings/bookings.schema.js';
 import { storedRequestStatuses } from '../calendar/calendar.schema.js';
 import { taskStatuses, taskTypes } from '../tasks/tasks.schema.js';
+import { money, ts, tstz } from './columns.js';
+import { companies, guests, hosts, listings, properties, teamMembers } from './schema-inventory.js';
 
 /*
- * The single description of the tables; drizzle/ holds the migrations generated from it.
+ * The single description of the tables (with schema-inventory.ts, re-exported here); drizzle/ holds
+ * the migrations generated from it.
  * - Tenancy: every table holding a company's data carries company_uid (the first column of its
- *   indexes); repositories take the company first.
+ *   indexes); repositories take the company first. References between tenant tables are composite
+ *   foreign keys on (company_uid, x_uid).
  * - Timestamps, one naming rule: a column named `*_dttm` is a wire field of that very name
  *   (bookings, tasks, calendar requests and days show it as is); a column named `*_at` is
- *   bookkeeping that never reaches the wire (created_at, revoked_at, enqueued_at). Two types:
- *   `ts` (timestamp(0) without zone, a string exactly as the wire shows it: UTC for created /
- *   updated / booked, the property's wall-clock time for local_*) and `tstz` (timestamptz, an
- *   instant, formatted as UTC on the way out).
+ *   bookkeeping that never reaches the wire (created_at, revoked_at, enqueued_at). Two types
+ *   (columns.ts): `ts` (timestamp(0) without zone, a string exactly as the wire shows it: UTC for
+ *   created / updated / booked, the property's wall-clock time for local_*) and `tstz`
+ *   (timestamptz, an instant, formatted as UTC on the way out).
  * - Status and kind columns are text with their allowed values typed (`text(..., { enum })`, the
  *   same lists the wire schemas use): reads come back typed, and Postgres stores plain text, so a
  *   new value needs no migration.
  */
 
-const ts = (name: string) => timestamp(name, { precision: 0, mode: 'string' });
-const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-const money = (name: string) => numeric(name, { precision: 12, scale: 2 });
-const createdAt = () => tstz('created_at').notNull().defaultNow();
-// Functions, not shared builders: each call makes the column of one table.
-const companyUid = () =>
-  text('company_uid')
-    .notNull()
-    .references(() => companies.uid);
-const propertyUid = () =>
-  text('property_uid')
-    .notNull()
-    .references(() => properties.uid);
-
-export const companies = pgTable('companies', {
-  uid: text('uid').primaryKey(),
-  name: text('name').notNull(),
-  createdAt: createdAt(),
-});
+export * from './schema-inventory.js';
 
 export const apps = pgTable(
   'apps',
   {
     uid: text('uid').primaryKey(),
-    companyUid: companyUid(),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
     name: text('name').notNull(),
     disabled: boolean('disabled').notNull().default(false),
-    createdAt: createdAt(),
+    createdAt: tstz('created_at').notNull().defaultNow(),
   },
   (t) => [index('apps_company_idx').on(t.companyUid)],
 );
@@ -69,7 +56,9 @@ export const accessTokens = pgTable(
   'access_tokens',
   {
     uid: text('uid').primaryKey(),
-    companyUid: companyUid(),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
     appUid: text('app_uid')
       .notNull()
       .references(() => apps.uid),
@@ -77,31 +66,20 @@ export const accessTokens = pgTable(
     tokenHash: text('token_hash').notNull(),
     scopes: text('scopes').array().notNull(),
     revoked: boolean('revoked').notNull().default(false),
-    createdAt: createdAt(),
+    createdAt: tstz('created_at').notNull().defaultNow(),
     revokedAt: tstz('revoked_at'),
   },
   (t) => [uniqueIndex('access_tokens_hash_idx').on(t.tokenHash), index('access_tokens_company_idx').on(t.companyUid)],
-);
-
-export const properties = pgTable(
-  'properties',
-  {
-    uid: text('uid').primaryKey(),
-    companyUid: companyUid(),
-    name: text('name').notNull(),
-    /** IANA zone; "past" for the calendar is judged in it. */
-    timeZone: text('time_zone').notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index('properties_company_idx').on(t.companyUid)],
 );
 
 export const bookings = pgTable(
   'bookings',
   {
     bookingUid: text('booking_uid').primaryKey(),
-    companyUid: companyUid(),
-    propertyUid: propertyUid(),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    propertyUid: text('property_uid').notNull(),
     listingUid: text('listing_uid').notNull(),
     guestUid: text('guest_uid').notNull(),
     hostUid: text('host_uid').notNull(),
@@ -122,8 +100,29 @@ export const bookings = pgTable(
     priceTax: money('price_tax').notNull(),
     priceTotal: money('price_total').notNull(),
     doorAccessCode: text('door_access_code'),
+    /** The description a direct booking was made with (book-property); not on the bookings wire. */
+    description: text('description'),
+    /**
+     * Set only by the issue-10 migration on a holding booking that already overlapped an earlier
+     * one of its property: it keeps its status and still holds its nights, but is exempt from the
+     * no-overlap constraint (bookings_no_overlap, hand-written in 0002). Never set on new rows.
+     */
+    legacyOverlap: boolean('legacy_overlap').notNull().default(false),
   },
   (t) => [
+    foreignKey({
+      name: 'bookings_property_fk',
+      columns: [t.companyUid, t.propertyUid],
+      foreignColumns: [properties.companyUid, properties.uid],
+    }),
+    foreignKey({
+      name: 'bookings_listing_fk',
+      columns: [t.companyUid, t.listingUid],
+      foreignColumns: [listings.companyUid, listings.uid],
+    }),
+    foreignKey({ name: 'bookings_guest_fk', columns: [t.companyUid, t.guestUid], foreignColumns: [guests.companyUid, guests.uid] }),
+    foreignKey({ name: 'bookings_host_fk', columns: [t.companyUid, t.hostUid], foreignColumns: [hosts.companyUid, hosts.uid] }),
+    index('bookings_company_reservation_idx').on(t.companyUid, t.reservationCode),
     /*
      * What GET /api/v1/bookings needs (plans in bench/bookings-explain.ts). The company leads every
      * index (the tenant filter). The two paging orders end in booking_uid collate "C", exactly the
@@ -151,35 +150,35 @@ export const bookings = pgTable(
   ],
 );
 
-export const teamMembers = pgTable(
-  'team_members',
-  {
-    uid: text('uid').primaryKey(),
-    companyUid: companyUid(),
-    name: text('name').notNull(),
-    role: text('role').notNull(),
-    active: boolean('active').notNull().default(true),
-    createdAt: createdAt(),
-  },
-  (t) => [index('team_members_company_idx').on(t.companyUid)],
-);
-
 export const tasks = pgTable(
   'tasks',
   {
     taskUid: text('task_uid').primaryKey(),
-    companyUid: companyUid(),
-    propertyUid: propertyUid(),
-    teamMemberUid: text('team_member_uid').references(() => teamMembers.uid),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    propertyUid: text('property_uid').notNull(),
+    teamMemberUid: text('team_member_uid'),
     taskType: text('task_type', { enum: taskTypes }).notNull(),
     taskStatus: text('task_status', { enum: taskStatuses }).notNull(),
     description: text('description'),
     localStartDttm: ts('local_start_dttm').notNull(),
     localEndDttm: ts('local_end_dttm').notNull(),
-    createdAt: createdAt(),
+    createdAt: tstz('created_at').notNull().defaultNow(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),
   },
   (t) => [
+    foreignKey({
+      name: 'tasks_property_fk',
+      columns: [t.companyUid, t.propertyUid],
+      foreignColumns: [properties.companyUid, properties.uid],
+    }),
+    // MATCH SIMPLE: an unassigned task (null member) is not checked.
+    foreignKey({
+      name: 'tasks_team_member_fk',
+      columns: [t.companyUid, t.teamMemberUid],
+      foreignColumns: [teamMembers.companyUid, teamMembers.uid],
+    }),
     index('tasks_company_start_idx').on(t.companyUid, t.localStartDttm, t.taskUid),
     index('tasks_company_property_idx').on(t.companyUid, t.propertyUid),
   ],
@@ -192,8 +191,12 @@ export const calendarRequests = pgTable(
   'calendar_requests',
   {
     uid: text('uid').primaryKey(),
-    companyUid: companyUid(),
-    propertyUid: propertyUid(),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    propertyUid: text('property_uid')
+      .notNull()
+      .references(() => properties.uid),
     seq: bigint('seq', { mode: 'number' })
       .notNull()
       .default(sql`nextval('calendar_request_seq')`),
@@ -232,8 +235,12 @@ export const calendarRequests = pgTable(
 export const calendarDays = pgTable(
   'calendar_days',
   {
-    companyUid: companyUid(),
-    propertyUid: propertyUid(),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    propertyUid: text('property_uid')
+      .notNull()
+      .references(() => properties.uid),
     date: date('date', { mode: 'string' }).notNull(),
     price: money('price'),
     currency: text('currency'),
@@ -261,7 +268,7 @@ export const idempotencyKeys = pgTable(
     bodyHash: text('body_hash').notNull(),
     status: integer('status').notNull(),
     response: jsonb('response').notNull(),
-    createdAt: createdAt(),
+    createdAt: tstz('created_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.tokenUid, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );

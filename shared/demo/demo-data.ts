@@ -24,17 +24,6 @@ export const demoZones: readonly DemoZone[] = [
   { timeZone: 'Asia/Tokyo', currency: 'JPY', nightly: [9000, 38000], names: ['Shibuya Studio', 'Asakusa Machiya', 'Nakameguro Flat', 'Hakone Ryokan Suite'] },
 ];
 
-export const demoTeam = [
-  { name: 'Ana Costa', role: 'cleaner', active: true },
-  { name: 'Ben Carter', role: 'cleaner', active: true },
-  { name: 'Chiyo Tanaka', role: 'cleaner', active: true },
-  { name: 'Diego Ruiz', role: 'cleaner', active: false },
-  { name: 'Eva Lindqvist', role: 'handyman', active: true },
-  { name: 'Farid Haddad', role: 'handyman', active: true },
-  { name: 'Grace Kim', role: 'manager', active: false },
-  { name: 'Hugo Martin', role: 'inspector', active: true },
-] as const;
-
 const statusWeights: Record<BookingStatus, number> = {
   accepted: 62,
   cancelled: 9,

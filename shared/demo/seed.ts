@@ -1,13 +1,14 @@
 import { scopes } from '../auth/scopes.js';
 import { issueToken } from '../auth/token.repository.js';
 import type { Db } from '../db/client.js';
-import { bookings, companies, properties, tasks, teamMembers } from '../db/schema.js';
+import { platformTypes, type PlatformType } from '../bookings/bookings.schema.js';
+import { writeJsonRows } from '../db/json-rows.js';
+import { bookings, companies, guests, hosts, listings, properties, tasks, teamMembers } from '../db/schema.js';
 import { newUid } from '../ids.js';
 import { insertColumns, type ColumnArrays } from './bulk-insert.js';
 import {
   averageDaysPerBooking,
   bookingStatusAt,
-  demoTeam,
   demoZones,
   doorCode,
   gapChoices,
@@ -22,6 +23,7 @@ import {
   wireDateTime,
   type DemoZone,
 } from './demo-data.js';
+import { demoHostNames, demoTeam, guestOf, propertyDetails } from './demo-inventory.js';
 import { createRandom } from './random.js';
 
 export const DEFAULT_DEMO_BOOKINGS = 300;
@@ -58,7 +60,12 @@ interface DemoProperty {
   uid: string;
   zone: DemoZone;
   nightly: number;
+  name: string;
+  details: ReturnType<typeof propertyDetails>;
   listings: Record<string, string>;
+  /** The platform whose listing is unlisted, if any; whether the airbnb listing is co-hosted. */
+  unlisted: PlatformType | null;
+  cohosted: boolean;
   /** Next free day on this property's timeline, relative to today. */
   cursor: number;
 }
@@ -79,7 +86,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
   const nowMs = (opts.now ?? new Date()).getTime();
   const todayMs = Math.floor(nowMs / DAY_MS) * DAY_MS;
   const companyUid = opts.companyUid ?? newUid('co_');
-  const hostUid = `ho_${r.code(12)}`;
+  const hostUids = Object.fromEntries(platformTypes.map((p) => [p, `ho_${r.code(12)}`])) as Record<PlatformType, string>;
 
   const propertyCount = Math.max(6, Math.ceil(total / 150));
   const perProperty = total / propertyCount;
@@ -87,36 +94,80 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
   for (let p = 0; p < propertyCount; p++) {
     const zone = demoZones[p % demoZones.length]!;
     const listings: Record<string, string> = {};
-    for (const platform of ['airgms', 'airbnb', 'homeaway', 'booking', 'vrbo']) listings[platform] = `li_${r.code(12)}`;
+    for (const platform of platformTypes) listings[platform] = `li_${r.code(12)}`;
+    const nightly = r.int(zone.nightly[0], zone.nightly[1]);
     props.push({
       uid: newUid('pr_'),
       zone,
-      nightly: r.int(zone.nightly[0], zone.nightly[1]),
+      nightly,
+      name: `${zone.names[Math.floor(p / demoZones.length) % zone.names.length]!}${p >= 12 ? ` ${Math.floor(p / 12) + 1}` : ''}`,
+      details: propertyDetails(r, zone, nightly),
       listings,
+      unlisted: p % 4 === 3 ? r.pick(platformTypes) : null,
+      cohosted: r.chance(0.3),
       // Centre each property's bookings on today: half in the past, half ahead.
       cursor: -Math.round((perProperty * averageDaysPerBooking) / 2) + r.int(0, 6),
     });
   }
   const team = demoTeam.map((m) => ({ ...m, uid: newUid('tm_') }));
-  const activeTeam = team.filter((m) => m.active);
+  const activeTeam = team.filter((m) => m.status === 'active');
 
   let taskCount = 0;
   await db.transaction(async (tx) => {
-    await tx.insert(companies).values({ uid: companyUid, name: opts.companyName ?? 'Demo Stays' });
-    await tx.insert(properties).values(
-      props.map((p, i) => ({
-        uid: p.uid,
+    await tx.insert(companies).values({
+      uid: companyUid,
+      name: opts.companyName ?? 'Demo Stays',
+      email: 'hello@demo-stays.example',
+      phone: '+15550100200',
+      website: 'https://demo-stays.example',
+    });
+    await tx.insert(properties).values(props.map((p) => ({ uid: p.uid, companyUid, name: p.name, timeZone: p.zone.timeZone, ...p.details })));
+    await tx.insert(hosts).values(
+      platformTypes.map((platform) => ({
+        uid: hostUids[platform],
         companyUid,
-        name: `${p.zone.names[Math.floor(i / demoZones.length) % p.zone.names.length]!}${i >= 12 ? ` ${Math.floor(i / 12) + 1}` : ''}`,
-        timeZone: p.zone.timeZone,
+        name: demoHostNames[platform],
+        emails: [`host-${platform}@demo-stays.example`],
+        phones: ['+15550100200'],
+        platformType: platform,
       })),
     );
-    await tx.insert(teamMembers).values(team.map((m) => ({ uid: m.uid, companyUid, name: m.name, role: m.role, active: m.active })));
+    await tx.insert(listings).values(
+      props.flatMap((p) =>
+        platformTypes.map((platform) => ({
+          uid: p.listings[platform]!,
+          companyUid,
+          propertyUid: p.uid,
+          platformType: platform,
+          name: `${p.name} · ${p.details.bedrooms} bedroom${p.details.bedrooms > 1 ? 's' : ''}`,
+          // A few listings are unlisted, to show the filter.
+          status: p.unlisted === platform ? 'unlisted' : 'listed',
+          url: platform === 'airgms' ? `https://demo-stays.example/stay/${p.uid}` : `https://${platform}.example/rooms/${p.listings[platform]!}`,
+          thumbnailUrl: `https://demo-stays.example/img/${p.uid}.jpg`,
+          hostUid: hostUids[platform],
+          isCohosted: platform === 'airbnb' && p.cohosted,
+        })),
+      ),
+    );
+    await tx
+      .insert(teamMembers)
+      .values(
+        team.map((m, i) => ({
+          uid: m.uid,
+          companyUid,
+          name: m.name,
+          email: `${m.name.split(' ')[0]!.toLowerCase()}@demo-stays.example`,
+          phone: `+1555020${String(i).padStart(4, '0')}`,
+          roles: [...m.roles],
+          memberStatus: m.status,
+        })),
+      );
 
     for (let from = 0; from < total; from += chunkSize) {
       const to = Math.min(total, from + chunkSize);
       const b: ColumnArrays<typeof bookings> = {};
       const t: ColumnArrays<typeof tasks> = {};
+      const g: Array<typeof guests.$inferInsert> = [];
       for (let i = from; i < to; i++) {
         const prop = props[i % props.length]!;
         const nights = r.pick(nightsChoices);
@@ -125,13 +176,23 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
         const platform = platformAt(r, i);
         const code = reservationCode(r, platform);
         const price = priceOf(r, prop.zone, prop.nightly, nights);
+        const guest = guestOf(r, i);
+        const guestUid = `gu_${r.code(12)}`;
+        g.push({
+          uid: guestUid,
+          companyUid,
+          name: guest.name,
+          emails: guest.email ? [guest.email] : [],
+          phones: guest.phone ? [guest.phone] : [],
+          platformType: platform,
+        });
         push<typeof bookings.$inferInsert>(b, {
           bookingUid: newUid('bk_'),
           companyUid,
           propertyUid: prop.uid,
           listingUid: prop.listings[platform]!,
-          guestUid: `gu_${r.code(12)}`,
-          hostUid,
+          guestUid,
+          hostUid: hostUids[platform],
           reservationCode: code,
           readableReservationCode: code,
           bookingStatus: bookingStatusAt(r, i),
@@ -170,6 +231,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
           });
         }
       }
+      await writeJsonRows(tx, guests, g);
       await insertColumns(tx, bookings, b);
       await insertColumns(tx, tasks, t);
       opts.onProgress?.(to, total);

@@ -1,7 +1,8 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { preparedPer } from '../db/prepared.js';
 import { properties } from '../db/schema.js';
+import { PAGE_SIZE } from '../http/wire.js';
 
 export interface PropertyRef {
   uid: string;
@@ -43,4 +44,39 @@ export async function findPropertyCached(db: Db, companyUid: string, propertyUid
     cache.set(key, { ref, until: now + CACHE_TTL_MS });
   }
   return ref;
+}
+
+export type PropertyRow = typeof properties.$inferSelect & { listingUids: string[] };
+
+/**
+ * The uids of a property's listings, in byte order, as one array column. Spelled out qualified:
+ * drizzle writes a column of a single-table select unqualified, which inside this subquery would
+ * name the listing's own column.
+ */
+const listingUidsOf = sql<string[]>`coalesce(array(
+  select l.uid from listings l where l.company_uid = "properties"."company_uid" and l.property_uid = "properties"."uid"
+  order by l.uid collate "C"), '{}')`;
+
+/**
+ * One page (plus one row to prove a next page) of the company's properties, in byte order of uid:
+ * a total order, the same on every server whatever its locale.
+ */
+export async function listProperties(db: Db, companyUid: string, page: number, uids?: string[]): Promise<PropertyRow[]> {
+  const where = [eq(properties.companyUid, companyUid)];
+  if (uids) where.push(inArray(properties.uid, uids));
+  return db
+    .select({ ...getTableColumns(properties), listingUids: listingUidsOf })
+    .from(properties)
+    .where(and(...where))
+    .orderBy(asc(sql`${properties.uid} collate "C"`))
+    .limit(PAGE_SIZE + 1)
+    .offset((page - 1) * PAGE_SIZE);
+}
+
+export async function getProperty(db: Db, companyUid: string, propertyUid: string): Promise<PropertyRow | undefined> {
+  const rows = await db
+    .select({ ...getTableColumns(properties), listingUids: listingUidsOf })
+    .from(properties)
+    .where(and(eq(properties.companyUid, companyUid), eq(properties.uid, propertyUid)));
+  return rows[0];
 }

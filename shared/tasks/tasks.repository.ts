@@ -45,7 +45,7 @@ export async function isActiveTeamMember(db: Executor, companyUid: string, uid: 
   const rows = await db
     .select({ uid: teamMembers.uid })
     .from(teamMembers)
-    .where(and(eq(teamMembers.companyUid, companyUid), eq(teamMembers.uid, uid), eq(teamMembers.active, true)));
+    .where(and(eq(teamMembers.companyUid, companyUid), eq(teamMembers.uid, uid), eq(teamMembers.memberStatus, 'active')));
   return rows.length > 0;
 }
 

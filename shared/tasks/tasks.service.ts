@@ -13,7 +13,7 @@ import {
 import { addSeconds, datePart, MAX_WALL_CLOCK, secondsBetween, timePart } from './tasks.schedule.js';
 import { hoursToSeconds, type Task, type TasksQuery, type UpdateTaskBody } from './tasks.schema.js';
 
-function toWire(row: TaskRow): Task {
+export function taskToWire(row: TaskRow): Task {
   return {
     task_uid: row.taskUid,
     team_member_uid: row.teamMemberUid,
@@ -32,7 +32,7 @@ export async function getTasksPage(
   query: TasksQuery,
 ): Promise<{ data: Task[]; meta: PageMeta }> {
   const page = pageOf(await listTasks(deps.database.db, companyUid, query), query.page);
-  return { data: page.data.map(toWire), meta: page.meta };
+  return { data: page.data.map(taskToWire), meta: page.meta };
 }
 
 /** The body parameters a completed task refuses to change, in the order a refusal names them. */
@@ -132,5 +132,5 @@ export async function updateTask(
     if (Object.keys(patch).length === 0) return cur;
     return updateTaskRow(tx, companyUid, cur.taskUid, patch);
   });
-  return { data: [toWire(row)], meta: { page: 1, has_next_page: false } };
+  return { data: [taskToWire(row)], meta: { page: 1, has_next_page: false } };
 }

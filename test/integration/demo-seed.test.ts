@@ -67,10 +67,11 @@ describe('demo seed', () => {
     expect(check!.with_code).toBeGreaterThan(0);
   });
 
-  it('creates a team with inactive members and tasks of every type and status', async () => {
-    const team = await rows<{ active: boolean; n: number }>(sql`
-      select active, count(*)::int as n from team_members where company_uid = ${demo.companyUid} group by active`);
-    expect(team.map((r) => r.active).sort()).toEqual([false, true]);
+  it('creates a team with pending members and tasks of every type and status', async () => {
+    // API.md (issue 10): members are `pending` or `active`; the old active flag became member_status.
+    const team = await rows<{ member_status: string; n: number }>(sql`
+      select member_status, count(*)::int as n from team_members where company_uid = ${demo.companyUid} group by 1`);
+    expect(team.map((r) => r.member_status).sort()).toEqual(['active', 'pending']);
     const kinds = await rows<{ task_type: string; task_status: string; unassigned_with_member: number }>(sql`
       select task_type, task_status,
              count(*) filter (where (task_status = 'unassigned') = (team_member_uid is not null))::int as unassigned_with_member

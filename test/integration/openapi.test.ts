@@ -14,6 +14,7 @@ import { readAnswer, startTestApi, type TestApi } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany, createProperty, createTask, createTeamMember, createToken } from '../support/factories.js';
 import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
+import { exerciseInventory, inventoryGuardedOps } from './openapi.inventory.js';
 
 /*
  * The OpenAPI document is valid OpenAPI 3.1, documents every route the app serves, and every
@@ -60,7 +61,8 @@ function expectDeclared(method: string, path: string, res: Res, status?: number)
 
 const batchPath = '/api/v1/set-calendar-batch';
 /** Each token-protected operation, with a token of the company that lacks its scope. */
-const guardedOps: Array<{ method: 'GET' | 'POST'; path: string; body?: unknown; wrongScope: 'calendarOnly' | 'tasksOnly' }> = [
+const guardedOps: Array<{ method: 'GET' | 'POST'; path: string; body?: unknown; wrongScope?: 'calendarOnly' | 'tasksOnly' }> = [
+  ...inventoryGuardedOps,
   { method: 'GET', path: '/api/v1/bookings', wrongScope: 'calendarOnly' },
   { method: 'POST', path: batchPath, body: { property_uid: 'x', days: [] }, wrongScope: 'tasksOnly' },
   { method: 'GET', path: '/api/v1/get-request-status?request_uid=rq_x', wrongScope: 'tasksOnly' },
@@ -252,14 +254,20 @@ describe('real answers match the declared schemas', () => {
     expectDeclared('post', path, await call(api, 'POST', path, { token: w.all, body: '{}', headers: { 'content-encoding': 'x-squash' } }), 415);
   });
 
+  it('inventory and direct bookings: pages, one property, bookings made and cancelled, refusals', async () => {
+    await exerciseInventory(api, tdb.database.db, w.company, w.property, call, expectDeclared);
+  });
+
   it('every token-protected operation: no token, unknown token, missing scope, disabled app', async () => {
     for (const op of guardedOps) {
       const body = op.body === undefined ? undefined : JSON.stringify(op.body);
       expectDeclared(op.method, pathOf(op.path), await call(api, op.method, op.path, { ...(body ? { body } : {}) }), 401);
       expectDeclared(op.method, pathOf(op.path), await call(api, op.method, op.path, { token: 'not-a-token', ...(body ? { body } : {}) }), 401);
-      const scope = await call(api, op.method, op.path, { token: w[op.wrongScope], ...(body ? { body } : {}) });
-      expectDeclared(op.method, pathOf(op.path), scope, 403);
-      expect(scope.body.error.code).toBe(14);
+      if (op.wrongScope) {
+        const scope = await call(api, op.method, op.path, { token: w[op.wrongScope], ...(body ? { body } : {}) });
+        expectDeclared(op.method, pathOf(op.path), scope, 403);
+        expect(scope.body.error.code).toBe(14);
+      }
       const disabled = await call(api, op.method, op.path, { token: w.disabled, ...(body ? { body } : {}) });
       expectDeclared(op.method, pathOf(op.path), disabled, 403);
       expect(disabled.body.error.code).toBe(13);

@@ -1,6 +1,7 @@
 import type { Scope } from '../../shared/auth/scopes.js';
 import { issueToken } from '../../shared/auth/token.repository.js';
 import type { Db } from '../../shared/db/client.js';
+import { sql } from 'drizzle-orm';
 import { bookings, companies, properties, tasks, teamMembers } from '../../shared/db/schema.js';
 import { newUid } from '../../shared/ids.js';
 
@@ -58,21 +59,52 @@ export function bookingRow(companyUid: string, propertyUid: string, o: Partial<B
   };
 }
 
+/**
+ * Inserts bookings, first creating the listing, guest and host rows they point at where missing
+ * (the foreign keys demand them; tests name them freely, e.g. host 'h_1' in every company).
+ * Unless a row says otherwise, bookings are written as data from before the no-overlap constraint
+ * (legacy_overlap): the list tests stack many identical stays on one property, as platforms may.
+ */
 export async function createBookings(db: Db, rows: BookingInsert[]) {
-  for (let i = 0; i < rows.length; i += 1000) await db.insert(bookings).values(rows.slice(i, i + 1000));
+  await ensureBookingRefs(db, rows);
+  const written = rows.map((r) => ({ legacyOverlap: true, ...r }));
+  for (let i = 0; i < written.length; i += 1000) await db.insert(bookings).values(written.slice(i, i + 1000));
   return rows;
 }
 
 export async function createTeamMember(
   db: Db,
   companyUid: string,
-  o: { active?: boolean; name?: string; role?: string } = {},
+  o: { active?: boolean; name?: string; roles?: string[] } = {},
 ) {
   const uid = newUid('tm_');
-  await db
-    .insert(teamMembers)
-    .values({ uid, companyUid, name: o.name ?? 'Ana Cleaner', role: o.role ?? 'cleaner', active: o.active ?? true });
+  await db.insert(teamMembers).values({
+    uid,
+    companyUid,
+    name: o.name ?? 'Ana Cleaner',
+    roles: o.roles ?? ['cleaner'],
+    memberStatus: o.active === false ? 'pending' : 'active',
+  });
   return uid;
+}
+
+async function ensureBookingRefs(db: Db, rows: BookingInsert[]): Promise<void> {
+  const json = JSON.stringify(
+    rows.map((r) => ({ c: r.companyUid, p: r.propertyUid, l: r.listingUid, g: r.guestUid, h: r.hostUid, t: r.platformType })),
+  );
+  await db.execute(sql`
+    with r as (select * from jsonb_to_recordset(${json}::jsonb) as x(c text, p text, l text, g text, h text, t text)),
+    h as (insert into hosts (company_uid, uid, name, platform_type)
+          select distinct on (c, h) c, h, 'Host ' || h, t from r on conflict do nothing),
+    g as (insert into guests (company_uid, uid, name, platform_type)
+          select distinct on (c, g) c, g, 'Guest ' || g, t from r on conflict do nothing)
+    select 1`);
+  // Listings after their hosts are visible (a CTE's inserts are not, to its siblings' foreign keys).
+  await db.execute(sql`
+    insert into listings (company_uid, uid, property_uid, platform_type, name, host_uid)
+    select distinct on (c, l) c, l, p, t, 'Listing ' || l, h
+    from jsonb_to_recordset(${json}::jsonb) as x(c text, p text, l text, g text, h text, t text)
+    on conflict do nothing`);
 }
 
 export type TaskInsert = typeof tasks.$inferInsert;

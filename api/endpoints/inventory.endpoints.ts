@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { platformTypes } from '../../shared/bookings/bookings.schema.js';
+import { companySchema } from '../../shared/company/company.schema.js';
+import { getCompany } from '../../shared/company/company.service.js';
+import { listingSchema, listingsQuerySchema, listingStatuses, propertyStatuses } from '../../shared/listings/listings.schema.js';
+import { getListingsPage } from '../../shared/listings/listings.service.js';
+import { guestSchema, guestsQuerySchema, hostSchema, hostsQuerySchema } from '../../shared/people/people.schema.js';
+import { getGuestsPage, getHostsPage } from '../../shared/people/people.service.js';
+import { memberRoles, memberStatuses, teamMemberSchema, teamMembersQuerySchema } from '../../shared/team-members/team-members.schema.js';
+import { getTeamMembersPage } from '../../shared/team-members/team-members.service.js';
+import { commaListDoc, pageDoc, pageOfSchema } from '../openapi/common.js';
+import { named } from '../openapi/extend-zod.js';
+import { defineEndpoint } from './define.js';
+
+/*
+ * The rest of the inventory: listings, the team, the company, hosts and guests. Every list is 25 per
+ * page in byte order of its uid (a total order), filtered to the token's company.
+ */
+
+const platformDoc = commaListDoc('Only these platforms', 'airbnb,airgms', { type: 'string', enum: [...platformTypes] });
+const page = <T>(item: T) => ({ data: [item], meta: { page: 1, has_next_page: false } });
+
+const listingExample = {
+  listing_uid: 'li_2Hk9QwL0xVb7Nm3Rc5Ta',
+  listing_name: 'Alfama Terrace · 2 bedrooms',
+  listing_status: 'listed',
+  listing_thumbnail_url: 'https://demo-stays.example/img/pr_5c1dQ9aXbT7eLm2NfR0s.jpg',
+  listing_url: 'https://airbnb.example/rooms/li_2Hk9QwL0xVb7Nm3Rc5Ta',
+  timezone_offset_minutes: 60,
+  platform_type: 'airbnb',
+  property_uid: 'pr_5c1dQ9aXbT7eLm2NfR0s',
+  property_name: 'Alfama Terrace',
+  property_address: '12 Rua Augusta, Lisbon',
+  property_status: 'active',
+  host_uid: 'ho_19d0beKx2Rq7Lp5Zm8Na',
+  host_name: 'Marta (Demo Stays)',
+  lat: 38.7107,
+  lng: -9.1366,
+  is_cohosted: 0,
+};
+
+export const listListings = defineEndpoint({
+  method: 'get',
+  path: '/api/v1/listings',
+  operationId: 'listListings',
+  tag: 'Inventory',
+  summary: 'List listings',
+  description:
+    "Listings of the token's company, 25 per page, ordered by listing_uid. property_* fields, lat and lng are the " +
+    "property's; timezone_offset_minutes is the property zone's offset from UTC at the time of the answer; " +
+    'property_status is active or disabled (the property is_active); is_cohosted is 0/1.',
+  scopes: ['messaging', 'listings', 'pricing-management'],
+  query: listingsQuerySchema,
+  queryDocs: {
+    listing_uids: commaListDoc('Only these listings', 'li_2Hk9QwL0xVb7Nm3Rc5Ta'),
+    listing_status: { type: 'string', enum: [...listingStatuses], description: 'One value', example: 'listed' },
+    property_status: { type: 'string', enum: [...propertyStatuses], description: 'One value', example: 'active' },
+    platform_type: platformDoc,
+    page: pageDoc,
+  },
+  answer: { description: 'A page of listings', schema: named('ListingsPage', pageOfSchema(named('Listing', listingSchema))), example: page(listingExample) },
+  handle: (ctx, { query, principal }) => getListingsPage(ctx, principal.companyUid, query),
+});
+
+const memberExample = {
+  team_member_uid: 'tm_6Yp1ZxK9qLm3Vb0Rw2Ns',
+  name: 'Chiyo Tanaka',
+  email: 'chiyo@demo-stays.example',
+  phone: '+15550200002',
+  roles: ['cleaner', 'head_of_cleaners'],
+  member_status: 'active',
+};
+
+export const listTeamMembers = defineEndpoint({
+  method: 'get',
+  path: '/api/v1/team-members',
+  operationId: 'listTeamMembers',
+  tag: 'Inventory',
+  summary: 'List team members',
+  description:
+    "The token's company team, 25 per page, ordered by team_member_uid. A member has one or more roles; " +
+    'member_roles lists the members having any one of the given roles. Only an active member can be assigned a task.',
+  scopes: ['tasks'],
+  query: teamMembersQuerySchema,
+  queryDocs: {
+    member_uids: commaListDoc('Only these members', 'tm_6Yp1ZxK9qLm3Vb0Rw2Ns'),
+    member_roles: commaListDoc('Members having any one of these roles', 'cleaner,handyman', { type: 'string', enum: [...memberRoles] }),
+    member_status: { type: 'string', enum: [...memberStatuses], description: 'One value', example: 'active' },
+    page: pageDoc,
+  },
+  answer: { description: 'A page of team members', schema: named('TeamMembersPage', pageOfSchema(named('TeamMember', teamMemberSchema))), example: page(memberExample) },
+  handle: (ctx, { query, principal }) => getTeamMembersPage(ctx, principal.companyUid, query),
+});
+
+export const getCompanyEndpoint = defineEndpoint({
+  method: 'get',
+  path: '/api/v1/company',
+  operationId: 'getCompany',
+  tag: 'Inventory',
+  summary: "The token's company",
+  description: 'email, phone and website are null where not known.',
+  scopes: 'any',
+  answer: {
+    description: 'The company',
+    schema: named('CompanyAnswer', z.object({ data: named('Company', companySchema) })),
+    example: { data: { company_uid: 'co_8Rz2QmL0xVb7Nw1Tc4Ka', company_name: 'Demo Stays', email: 'hello@demo-stays.example', phone: '+15550100200', website: 'https://demo-stays.example' } },
+  },
+  handle: (ctx, { principal }) => getCompany(ctx, principal.companyUid),
+});
+
+const personText = 'name is null where the platform never told it; email and phone_number are lists, possibly empty.';
+
+export const listHosts = defineEndpoint({
+  method: 'get',
+  path: '/api/v1/hosts',
+  operationId: 'listHosts',
+  tag: 'Inventory',
+  summary: 'List hosts',
+  description: `Hosts of the token's company (the accounts its listings run under), 25 per page, ordered by host_uid. ${personText}`,
+  scopes: 'any',
+  query: hostsQuerySchema,
+  queryDocs: { host_uids: commaListDoc('Only these hosts', 'ho_19d0beKx2Rq7Lp5Zm8Na'), platform_type: platformDoc, page: pageDoc },
+  answer: {
+    description: 'A page of hosts',
+    schema: named('HostsPage', pageOfSchema(named('Host', hostSchema))),
+    example: page({ host_uid: 'ho_19d0beKx2Rq7Lp5Zm8Na', name: 'Marta (Demo Stays)', email: ['host-airbnb@demo-stays.example'], phone_number: ['+15550100200'], platform_type: 'airbnb' }),
+  },
+  handle: (ctx, { query, principal }) => getHostsPage(ctx, principal.companyUid, query),
+});
+
+export const listGuests = defineEndpoint({
+  method: 'get',
+  path: '/api/v1/guests',
+  operationId: 'listGuests',
+  tag: 'Inventory',
+  summary: 'List guests',
+  description: `Guests of the token's company bookings, 25 per page, ordered by guest_uid. ${personText}`,
+  scopes: ['messaging'],
+  query: guestsQuerySchema,
+  queryDocs: { guest_uids: commaListDoc('Only these guests', 'gu_71aa3cPq9LmZ0xY4wV2t'), platform_type: platformDoc, page: pageDoc },
+  answer: {
+    description: 'A page of guests',
+    schema: named('GuestsPage', pageOfSchema(named('Guest', guestSchema))),
+    example: page({ guest_uid: 'gu_71aa3cPq9LmZ0xY4wV2t', name: 'Elena Rossi', email: ['elena.rossi@guest.example'], phone_number: [], platform_type: 'airgms' }),
+  },
+  handle: (ctx, { query, principal }) => getGuestsPage(ctx, principal.companyUid, query),
+});

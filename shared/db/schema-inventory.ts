@@ -1,0 +1,193 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, doublePrecision, foreignKey, index, integer, numeric, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { money, tstz } from './columns.js';
+
+/*
+ * The inventory a token can walk: the company, its properties, the listings of those on each
+ * platform, the hosts and guests behind listings and bookings, the team. Every table holding tenant
+ * data carries company_uid, and every reference between tenant tables is a composite foreign key
+ * on (company_uid, x_uid): a row can only point at a row of its own company.
+ */
+
+export const companies = pgTable('companies', {
+  uid: text('uid').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email'),
+  phone: text('phone'),
+  website: text('website'),
+  createdAt: tstz('created_at').notNull().defaultNow(),
+});
+
+/**
+ * A property, with the iGMS fields and ours (`base_price`, `default_min_stay`: what the calendar
+ * reads where a date was never set). `(company_uid, uid)` is unique so that every tenant table can
+ * point at a property of its own company with a composite foreign key.
+ */
+export const properties = pgTable(
+  'properties',
+  {
+    uid: text('uid').primaryKey(),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    name: text('name').notNull(),
+    /** IANA zone; "past" for the calendar is judged in it. */
+    timeZone: text('time_zone').notNull(),
+    address: text('address'),
+    /** Hours of the day (0-23); the wire shows them as strings ("15"). */
+    checkinTime: integer('checkin_time').notNull().default(15),
+    checkoutTime: integer('checkout_time').notNull().default(11),
+    beds: integer('beds'),
+    bedrooms: integer('bedrooms'),
+    bathrooms: numeric('bathrooms', { precision: 4, scale: 1 }),
+    isActive: boolean('is_active').notNull().default(true),
+    comment: text('comment'),
+    cleanHr: numeric('clean_hr', { precision: 5, scale: 2 }),
+    cleanTm: text('clean_tm'),
+    cleanBedsK: integer('clean_beds_k'),
+    cleanBedsQ: integer('clean_beds_q'),
+    cleanBedsD: integer('clean_beds_d'),
+    cleanBedsS: integer('clean_beds_s'),
+    cleanSpecials: text('clean_specials'),
+    isInboxEnabled: boolean('is_inbox_enabled').notNull().default(true),
+    areAutoReviewsEnabled: boolean('are_auto_reviews_enabled').notNull().default(false),
+    icalToken: text('ical_token'),
+    countryCode: text('country_code'),
+    postalCode: text('postal_code'),
+    lat: doublePrecision('lat'),
+    lng: doublePrecision('lng'),
+    street: text('street'),
+    city: text('city'),
+    currency: text('currency').notNull().default('USD'),
+    calendarControlAllowed: boolean('calendar_control_allowed').notNull().default(true),
+    doorAccessCode: text('door_access_code'),
+    /** Nightly price where the calendar has none; null: no price known. */
+    basePrice: money('base_price'),
+    defaultMinStay: integer('default_min_stay').notNull().default(1),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('properties_company_uid_idx').on(t.companyUid, t.uid)],
+);
+
+/*
+ * Hosts, guests and listings are keyed by (company_uid, uid): they come from outside (platforms,
+ * imports), so two companies may well name theirs alike, and an import into one company can never
+ * touch another's row.
+ */
+
+/** Hosts and guests: people on a platform, known by uid; emails and phones are lists, as on the wire. */
+export const hosts = pgTable(
+  'hosts',
+  {
+    uid: text('uid').notNull(),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    /** Null where the name is not known (rows created by the issue-10 migration from bare uids). */
+    name: text('name'),
+    emails: text('emails').array().notNull().default(sql`'{}'::text[]`),
+    phones: text('phones').array().notNull().default(sql`'{}'::text[]`),
+    platformType: text('platform_type').notNull(),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.companyUid, t.uid] })],
+);
+
+export const guests = pgTable(
+  'guests',
+  {
+    uid: text('uid').notNull(),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    name: text('name'),
+    emails: text('emails').array().notNull().default(sql`'{}'::text[]`),
+    phones: text('phones').array().notNull().default(sql`'{}'::text[]`),
+    platformType: text('platform_type').notNull(),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.companyUid, t.uid] })],
+);
+
+/** A property's presence on one platform, run by one host. */
+export const listings = pgTable(
+  'listings',
+  {
+    uid: text('uid').notNull(),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    propertyUid: text('property_uid').notNull(),
+    platformType: text('platform_type').notNull(),
+    name: text('name').notNull(),
+    /** listed | unlisted */
+    status: text('status').notNull().default('listed'),
+    url: text('url'),
+    thumbnailUrl: text('thumbnail_url'),
+    hostUid: text('host_uid').notNull(),
+    isCohosted: boolean('is_cohosted').notNull().default(false),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyUid, t.uid] }),
+    index('listings_company_property_idx').on(t.companyUid, t.propertyUid),
+    foreignKey({
+      name: 'listings_property_fk',
+      columns: [t.companyUid, t.propertyUid],
+      foreignColumns: [properties.companyUid, properties.uid],
+    }),
+    foreignKey({ name: 'listings_host_fk', columns: [t.companyUid, t.hostUid], foreignColumns: [hosts.companyUid, hosts.uid] }),
+  ],
+);
+
+/** The iGMS member roles; a team member has one or more. */
+export const memberRoles = [
+  'admin',
+  'manager',
+  'accountant',
+  'calendar_viewer',
+  'tasks_manager',
+  'price_manager',
+  'cleaner',
+  'handyman',
+  'head_of_cleaners',
+  'guest_support',
+  'guest_communications',
+  'property_owner',
+  'financial_viewer',
+  'reporting',
+  'concierge',
+  'tenant',
+  'landlord',
+  'channel_management',
+  'website_editor',
+  'smart_devices_manager',
+] as const;
+
+export const teamMembers = pgTable(
+  'team_members',
+  {
+    uid: text('uid').primaryKey(),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    name: text('name').notNull(),
+    email: text('email'),
+    phone: text('phone'),
+    /** One or more of memberRoles. */
+    roles: text('roles').array().notNull(),
+    /** pending | active: only an active member can be given a task. */
+    memberStatus: text('member_status').notNull().default('active'),
+    /**
+     * The free-text role of before issue 10, kept so the migration loses nothing (it also mapped it
+     * onto `roles`). Not on the wire; null for members created since.
+     */
+    legacyRole: text('role'),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('team_members_company_uid_idx').on(t.companyUid, t.uid),
+    check('team_members_roles_check', sql`cardinality(${t.roles}) >= 1`),
+  ],
+);
+

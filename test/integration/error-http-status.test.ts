@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setAppDisabled } from '../../shared/auth/token.repository.js';
+import type { Database } from '../../shared/db/client.js';
+import { connectDatabase } from '../../shared/db/client.js';
+import { startTestApi, type TestApi } from '../support/api.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { createCompany, createToken } from '../support/factories.js';
+
+/*
+ * ERROR_HTTP_STATUS=always-200: every error answers HTTP 200 with the body and headers it has by
+ * default, as iGMS does. One error of each code, compared with the same request on a default API.
+ */
+
+let tdb: TestDatabase;
+const apis = {} as Record<'standard' | 'always', TestApi>;
+const extra: TestApi[] = [];
+let deadDb: Database;
+const w = {} as { tasks: string; disabled: string; limitedToken: string };
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  const db = tdb.database.db;
+  const company = await createCompany(db);
+  w.tasks = (await createToken(db, company, ['tasks'])).token;
+  const disabled = await createToken(db, company, ['tasks']);
+  await setAppDisabled(db, company, disabled.appUid, true);
+  w.disabled = disabled.token;
+  w.limitedToken = (await createToken(db, company, ['tasks'])).token;
+  apis.standard = await startTestApi(tdb);
+  apis.always = await startTestApi(tdb, { env: { ERROR_HTTP_STATUS: 'always-200' } });
+  deadDb = connectDatabase('postgres://postgres@127.0.0.1:1/nowhere', { max: 1 });
+});
+afterAll(async () => {
+  await Promise.all([apis.standard?.close(), apis.always?.close(), ...extra.map((a) => a.close())]);
+  await deadDb?.close();
+  await tdb?.drop();
+});
+
+/** The same request to an API with and without the setting. */
+async function both(mode: Partial<{ env: Record<string, string>; db: Database['db'] | Database }>, path: string, token?: string) {
+  let pair: [TestApi, TestApi] = [apis.standard, apis.always];
+  if (mode.db || mode.env) {
+    const database = !mode.db ? tdb.database : 'sql' in mode.db ? (mode.db) : { ...tdb.database, db: mode.db };
+    const env = mode.env ?? {};
+    pair = [
+      await startTestApi(tdb, { env, ctx: { database } }),
+      await startTestApi(tdb, { env: { ...env, ERROR_HTTP_STATUS: 'always-200' }, ctx: { database } }),
+    ];
+    extra.push(...pair);
+  }
+  return Promise.all([pair[0].get(path, token), pair[1].get(path, token)]);
+}
+
+describe('ERROR_HTTP_STATUS=always-200', () => {
+  it.each([
+    [11, 400, '/api/v1/tasks?page=0', 'tasks'],
+    [11, 404, '/api/v1/property/pr_nope', 'tasks'],
+    [12, 401, '/api/v1/tasks', undefined],
+    [13, 403, '/api/v1/tasks', 'disabled'],
+    [14, 403, '/api/v1/guests', 'tasks'],
+  ] as const)('code %i (HTTP %i by default) answers 200 with the same body', async (code, status, path, who) => {
+    const [standard, always] = await both({}, path, who ? w[who] : undefined);
+    expect(standard.status).toBe(status);
+    expect(standard.body.error.code).toBe(code);
+    expect(always.status).toBe(200);
+    expect(always.body).toEqual(standard.body);
+  });
+
+  it('code 16 (429) answers 200 with the same body and the Retry-After header', async () => {
+    // The limit is per token across processes: the first request uses it up for both.
+    await apis.standard.get('/api/v1/tasks', w.limitedToken);
+    const [standard, always] = await both({ env: { RATE_LIMIT_PER_MINUTE: '1' } }, '/api/v1/tasks', w.limitedToken);
+    expect(standard.status).toBe(429);
+    expect(always.status).toBe(200);
+    expect(always.body).toEqual(standard.body);
+    expect(always.body.error.code).toBe(16);
+    expect(always.headers.get('retry-after')).toBe(standard.headers.get('retry-after'));
+  });
+
+  it('code 0 (500) and code 15 (503) answer 200 with the same body', async () => {
+    const buggy = new Proxy({}, { get: () => { throw new Error('bug'); } }) as Database['db'];
+    const [s0, a0] = await both({ db: buggy }, '/api/v1/tasks', w.tasks);
+    expect([s0.status, a0.status, a0.body.error.code]).toEqual([500, 200, 0]);
+    expect(a0.body).toEqual(s0.body);
+    const [s15, a15] = await both({ db: deadDb }, '/api/v1/tasks', w.tasks);
+    expect([s15.status, a15.status, a15.body.error.code]).toEqual([503, 200, 15]);
+    expect(a15.body).toEqual(s15.body);
+  });
+
+  it('leaves successful answers alone', async () => {
+    const [standard, always] = await both({}, '/api/v1/company', w.tasks);
+    expect(standard.status).toBe(200);
+    expect(always.body).toEqual(standard.body);
+  });
+});

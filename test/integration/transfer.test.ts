@@ -1,0 +1,138 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../bin/cli/main.js';
+import { seedDemo, type DemoSeed } from '../../shared/demo/seed.js';
+import { companies } from '../../shared/db/schema.js';
+import { runCliProcess } from '../support/cli.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { bookingRow, createBookings, createCompany } from '../support/factories.js';
+
+/*
+ * `cli export` then `cli import` into an empty database gives back every row; `cli import` refuses
+ * bad lines by number and writes the rest, whatever the order of the lines.
+ */
+
+let a: TestDatabase;
+let b: TestDatabase;
+let demo: DemoSeed;
+let dir: string;
+
+const cli = async (db: TestDatabase, ...args: string[]) => {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, { env: { DATABASE_URL: db.url }, io: { result: (l) => (stdout += `${l}\n`), note: (l) => (stderr += `${l}\n`) } });
+  return { code, stdout, stderr };
+};
+
+/** Every column of every row of the company, minus the bookkeeping timestamps of our own. */
+const tables: Array<[string, string]> = [
+  ['hosts', 'uid'], ['guests', 'uid'], ['properties', 'uid'], ['listings', 'uid'], ['team_members', 'uid'], ['bookings', 'booking_uid'], ['tasks', 'task_uid'],
+];
+async function dump(db: TestDatabase, companyUid: string) {
+  const out: Record<string, unknown[]> = {};
+  for (const [table, key] of tables) {
+    out[table] = await db.database.db.execute(sql`
+      select to_jsonb(t) - 'created_at' - 'updated_at' as row from ${sql.identifier(table)} t
+      where company_uid = ${companyUid} order by ${sql.identifier(key)} collate "C"`);
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  [a, b] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+  dir = mkdtempSync(path.join(tmpdir(), 'pops-transfer-'));
+  demo = await seedDemo(a.database.db, { bookings: 400 });
+  // The rarer shapes: a migrated overlap, a free-text role, a description.
+  await createBookings(a.database.db, [bookingRow(demo.companyUid, demo.propertyUids[0]!, { legacyOverlap: true, description: 'Late arrival' })]);
+  await a.database.db.execute(sql`update team_members set role = 'inspector' where uid = ${demo.teamMemberUids[0]!}`);
+  await b.database.db.insert(companies).values({ uid: demo.companyUid, name: 'Demo Stays (copy)' });
+});
+afterAll(async () => {
+  await Promise.all([a?.drop(), b?.drop()]);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('export then import', () => {
+  it('round-trips every row of every table into an empty database', async () => {
+    const file = path.join(dir, 'demo.jsonl');
+    const exported = await cli(a, 'export', '--company', demo.companyUid, '--file', file);
+    expect(exported.code, exported.stderr).toBe(0);
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    expect(lines.length).toBeGreaterThan(800);
+    // Reversed: every reference comes before what it points at; import must not care.
+    writeFileSync(file, `${lines.reverse().join('\n')}\n`);
+    const imported = await cli(b, 'import', file, '--company', demo.companyUid);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('0 lines refused');
+    expect(await dump(b, demo.companyUid)).toEqual(await dump(a, demo.companyUid));
+  });
+
+  it('imports the same file again as a no-op (upsert by uid)', async () => {
+    const file = path.join(dir, 'demo.jsonl');
+    const before = await dump(b, demo.companyUid);
+    expect((await cli(b, 'import', file, '--company', demo.companyUid)).code).toBe(0);
+    expect(await dump(b, demo.companyUid)).toEqual(before);
+  });
+});
+
+describe('import refusals', () => {
+  it('refuses bad lines by number with a reason, writes the rest, and exits 1', async () => {
+    const company = await createCompany(b.database.db, 'Refusals Co');
+    const other = await createCompany(b.database.db, 'Someone else');
+    const file = path.join(dir, 'bad.jsonl');
+    const all = path.join(dir, 'all.jsonl');
+    expect((await cli(a, 'export', '--company', demo.companyUid, '--file', all)).code).toBe(0);
+    const good = readFileSync(all, 'utf8').trim().split('\n');
+    const booking = JSON.parse(good.find((l) => l.includes('"kind":"booking"') && l.includes('"accepted"'))!);
+    const lines = [
+      // Hosts, guests, properties (renamed: the uids of the first test are taken in this database) and listings.
+      ...good.filter((l) => /"kind":"(host|guest|property|listing)"/.test(l)).map((l) => l.replace(/"property_uid":"pr_/g, '"property_uid":"pX_')),
+      JSON.stringify({ ...booking, booking_uid: 'bk_first', property_uid: booking.property_uid.replace('pr_', 'pX_') }),
+      'not json',
+      JSON.stringify({ kind: 'planet', uid: 'x' }),
+      JSON.stringify({ ...booking, booking_uid: 'bk_dup', property_uid: booking.property_uid.replace('pr_', 'pX_') }),
+      JSON.stringify({ ...booking, booking_uid: 'bk_orphan', booking_status: 'cancelled', listing_uid: 'li_nowhere', property_uid: booking.property_uid.replace('pr_', 'pX_') }),
+      // Still names the property by its old uid, which this company has not got.
+      JSON.stringify({ ...booking, booking_uid: 'bk_elsewhere', booking_status: 'cancelled' }),
+    ];
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    // Someone else's property uid cannot be taken over.
+    await b.database.db.execute(sql`insert into properties (uid, company_uid, name, time_zone) values ('pX_taken', ${other}, 'Theirs', 'UTC')`);
+    const aProperty = JSON.parse(lines.find((l) => l.includes('"kind":"property"'))!);
+    writeFileSync(file, `${readFileSync(file, 'utf8')}${JSON.stringify({ ...aProperty, property_uid: 'pX_taken' })}\n`);
+    const n = lines.length;
+    const res = await runCliProcess(['import', file, '--company', company], { ...process.env, DATABASE_URL: b.url, REDIS_URL: '' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`line ${n - 4}: refused: not a JSON object`);
+    expect(res.stderr).toContain(`line ${n - 3}: refused: kind: must be one of host, guest, property, listing, team_member, booking, task`);
+    expect(res.stderr).toContain(`line ${n - 2}: refused: its nights overlap another holding booking of the property`);
+    expect(res.stderr).toContain(`line ${n - 1}: refused: listing_uid names nothing of the company`);
+    expect(res.stderr).toContain(`line ${n}: refused: property_uid names nothing of the company`);
+    expect(res.stderr).toContain(`line ${n + 1}: refused: property_uid pX_taken belongs to another company`);
+    expect(res.stderr).toContain('6 lines refused');
+    const [written] = (await b.database.db.execute(sql`select
+      (select count(*)::int from bookings where company_uid = ${company}) as bookings,
+      (select count(*)::int from properties where company_uid = ${company}) as properties`)) as unknown as Array<{ bookings: number; properties: number }>;
+    expect(written).toEqual({ bookings: 1, properties: demo.propertyUids.length });
+    const [theirs] = (await b.database.db.execute(sql`select company_uid, name from properties where uid = 'pX_taken'`)) as unknown as Array<Record<string, string>>;
+    expect(theirs).toEqual({ company_uid: other, name: 'Theirs' });
+  });
+
+  it('reads from stdin with -', async () => {
+    const company = await createCompany(b.database.db, 'Stdin Co');
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/cli.ts', 'import', '-', '--company', company], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: { ...process.env, DATABASE_URL: b.url, REDIS_URL: '' },
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stdin.end(`${JSON.stringify({ kind: 'host', host_uid: 'ho_1', name: 'Ana', email: [], phone_number: [], platform_type: 'airbnb' })}\n`);
+    const code = await new Promise((r) => child.on('close', r));
+    expect(code).toBe(0);
+    expect(out.trim()).toBe('1');
+  });
+});
