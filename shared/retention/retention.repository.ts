@@ -20,3 +20,14 @@ export async function deleteFinishedRequests(db: Db, olderThanDays: number, batc
          for update skip locked)`);
   return r.count;
 }
+
+/**
+ * Makes the space of deleted rows reusable at once: a plain VACUUM (no exclusive lock: reads and
+ * writes go on; SKIP_LOCKED: skipped while another vacuum holds the table). Without it a
+ * server whose autovacuum is off or behind grows calendar_requests by the TOASTed days of every
+ * request it ever took (8 MiB/min at 5,000 days/s in `npm run soak`), however many rows are
+ * pruned. The table names are fixed here, never input.
+ */
+export async function vacuumTable(db: Db, table: 'calendar_requests' | 'idempotency_keys'): Promise<void> {
+  await db.execute(sql.raw(`vacuum (skip_locked) ${table}`));
+}

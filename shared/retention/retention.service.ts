@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import { pruneIdempotencyKeys } from '../idempotency/idempotency.repository.js';
-import { deleteFinishedRequests } from './retention.repository.js';
+import { deleteFinishedRequests, vacuumTable } from './retention.repository.js';
 
 export interface PruneCounts {
   requests: number;
@@ -25,15 +25,20 @@ async function inBatches(batchRows: number, maxBatches: number, deleteBatch: () 
 type Deps = Pick<AppContext, 'database' | 'config'>;
 
 /** Finished calendar requests past REQUEST_RETENTION_DAYS (their days went when they were applied). */
-export function pruneFinishedRequests(deps: Deps, maxBatches = 1000): Promise<number> {
+export async function pruneFinishedRequests(deps: Deps, maxBatches = 1000): Promise<number> {
   const { requestDays, pruneBatchRows: rows } = deps.config.retention;
-  return inBatches(rows, maxBatches, () => deleteFinishedRequests(deps.database.db, requestDays, rows));
+  const deleted = await inBatches(rows, maxBatches, () => deleteFinishedRequests(deps.database.db, requestDays, rows));
+  // Applied requests leave dead versions behind too (their days, dropped): vacuum after any prune.
+  if (deleted > 0) await vacuumTable(deps.database.db, 'calendar_requests');
+  return deleted;
 }
 
 /** Idempotency keys past IDEMPOTENCY_TTL_HOURS. */
-export function pruneExpiredIdempotencyKeys(deps: Deps, maxBatches = 1000): Promise<number> {
+export async function pruneExpiredIdempotencyKeys(deps: Deps, maxBatches = 1000): Promise<number> {
   const rows = deps.config.retention.pruneBatchRows;
-  return inBatches(rows, maxBatches, () => pruneIdempotencyKeys(deps.database.db, deps.config.idempotency.ttlHours, rows));
+  const deleted = await inBatches(rows, maxBatches, () => pruneIdempotencyKeys(deps.database.db, deps.config.idempotency.ttlHours, rows));
+  if (deleted > 0) await vacuumTable(deps.database.db, 'idempotency_keys');
+  return deleted;
 }
 
 /**
