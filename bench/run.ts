@@ -1,19 +1,24 @@
 /*
  * `npm run bench`: the calendar pipeline measured on this machine, every figure against a baseline
  * measured in the same run. `npm run bench -- --scale` is bench/scale.ts (capped workers). Uses the local Postgres and Redis (BENCH_DATABASE_URL / BENCH_REDIS_URL) in a
- * scratch database and key prefix that it removes afterwards. Not a test: it asserts nothing.
+ * scratch database and key prefix that it removes afterwards. `--long-poll` measures only the
+ * get-request-status long-poll (1,000 waiting clients on one API process). Not a test: it asserts nothing.
  */
 import { CALENDAR_DAYS_ON_CONFLICT } from '../shared/calendar/calendar.repository.js';
 import { closedLoop } from './lib/load.js';
+import { longPollBench } from './long-poll.js';
 import { freePort, startProc, type Proc } from './lib/procs.js';
 import { cpuSecondsOf, createBenchEnv, futureDays, redisUrl, redisUsedMemory, type BenchEnv } from './lib/setup.js';
 
 const PROPERTIES = 200;
 const DAYS = 365;
+// --scale is bench/scale.ts: each worker under a CPU cap of its own.
 if (process.argv.includes('--scale')) {
   await import('./scale.js');
   process.exit(0);
 }
+const scale = false as boolean;
+const longPollOnly = process.argv.includes('--long-poll');
 const cores = (await import('node:os')).availableParallelism();
 
 function serviceEnv(env: BenchEnv, port: number): Record<string, string> {
@@ -161,29 +166,43 @@ try {
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const memBefore = redisUsedMemory(await env.redis.info('memory'));
 
-  const raw = await rawUnnest(env);
-  row('(a) raw unnest upsert, same 73,000 rows', `${fmt(raw)} rows/s`);
-  const e2e = await endToEnd(env, apiUrl, Number(process.env.BENCH_WORKERS ?? 2), 0, api.child.pid ?? 0);
-  workersToStop.push(...e2e.procs);
-  row('(b) end-to-end days applied, HTTP -> queue -> workers', `${fmt(e2e.daysPerSec)} days/s (${fmt(e2e.days)} days in ${fmt(e2e.secs, 1)} s, all accepted after ${fmt(e2e.acceptSecs, 1)} s, ${e2e.procs.length} workers)`);
-  row('(c) ratio b / a', fmt(e2e.daysPerSec / raw, 2), '>= 0.5');
-  const idle = await idleLatency(env, apiUrl, 50);
-  row('(e) submit -> completed, 30-day batch, idle (p50 / p90)', `${fmt(idle.p50, 1)} ms / ${fmt(idle.p90, 1)} ms`, 'p50 < 25 ms');
-  await Promise.all(workersToStop.splice(0).map((p) => p.stop()));
-  const memAfter = redisUsedMemory(await env.redis.info('memory'));
-  row('(f) Redis used_memory before / after', `${fmt(memBefore / 1048576, 1)} MiB / ${fmt(memAfter / 1048576, 1)} MiB`);
+  if (longPollOnly) {
+    const lp = await longPollBench(env, apiUrl, api.child.pid ?? 0, 10);
+    row(`(g) long-poll, ${lp.waiters} waiting clients, finished one by one: completion -> answer p50 / p99`, `${fmt(lp.oneByOne.p50, 1)} ms / ${fmt(lp.oneByOne.p99, 1)} ms`, 'p99 < 50 ms');
+    row(`(g) same, ${lp.waiters / 2} finished in one commit`, `${fmt(lp.burst.p50, 1)} ms / ${fmt(lp.burst.p99, 1)} ms`);
+    row('(g) API RSS before / with the clients waiting', `${fmt(lp.rssBefore, 1)} MiB / ${fmt(lp.rssWaiting, 1)} MiB`);
+    row('(g) Postgres connections the API holds while they wait', `${lp.connections} (pool ${lp.poolMax} + listen 1), ${lp.errors} errors`, `<= ${lp.poolMax + 1}`);
+  } else if (scale) {
+    for (const n of [1, 2, 4]) {
+      const r = await endToEnd(env, apiUrl, n, n * 1000, api.child.pid ?? 0);
+      await Promise.all(r.procs.map((p) => p.stop()));
+      row(`${n} worker process${n > 1 ? 'es' : ''}`, `${fmt(r.daysPerSec)} days/s (${fmt(r.secs, 1)} s, all accepted after ${fmt(r.acceptSecs, 1)} s; CPU of ${cores} cores: Postgres ${fmt(r.pgShare * 100)}%, workers ${fmt(r.workerShare * 100)}%, API ${fmt(r.apiShare * 100)}%, Redis ${fmt(r.redisShare * 100)}%)`);
+    }
+  } else {
+    const raw = await rawUnnest(env);
+    row('(a) raw unnest upsert, same 73,000 rows', `${fmt(raw)} rows/s`);
+    const e2e = await endToEnd(env, apiUrl, Number(process.env.BENCH_WORKERS ?? 2), 0, api.child.pid ?? 0);
+    workersToStop.push(...e2e.procs);
+    row('(b) end-to-end days applied, HTTP -> queue -> workers', `${fmt(e2e.daysPerSec)} days/s (${fmt(e2e.days)} days in ${fmt(e2e.secs, 1)} s, all accepted after ${fmt(e2e.acceptSecs, 1)} s, ${e2e.procs.length} workers)`);
+    row('(c) ratio b / a', fmt(e2e.daysPerSec / raw, 2), '>= 0.5');
+    const idle = await idleLatency(env, apiUrl, 50);
+    row('(e) submit -> completed, 30-day batch, idle (p50 / p90)', `${fmt(idle.p50, 1)} ms / ${fmt(idle.p90, 1)} ms`, 'p50 < 25 ms');
+    await Promise.all(workersToStop.splice(0).map((p) => p.stop()));
+    const memAfter = redisUsedMemory(await env.redis.info('memory'));
+    row('(f) Redis used_memory before / after', `${fmt(memBefore / 1048576, 1)} MiB / ${fmt(memAfter / 1048576, 1)} MiB`);
 
-  const body = (i: number) => JSON.stringify({ property_uid: env.propertyUids[i % PROPERTIES], days: futureDays(DAYS, 2, i) });
-  const full = await closedLoop(`${apiUrl}/api/v1/set-calendar-batch?access_token=${env.token}`, body, { connections: 10, seconds: 10 });
-  const barePort = await freePort();
-  const bare = await startProc('bench/bare-server.ts', { PORT: String(barePort) }, /listening/);
-  const base = await closedLoop(`http://127.0.0.1:${barePort}/`, body, { connections: 10, seconds: 10 });
-  await bare.stop();
-  row('(d) 365-day batches accepted, full API', `${fmt(full.rps)} req/s, p50 ${fmt(full.p50, 1)} ms, p99 ${fmt(full.p99, 1)} ms, ${full.errors} errors`, 'p99 < 50 ms');
-  row('(d) same, bare node:http + JSON.parse', `${fmt(base.rps)} req/s, p50 ${fmt(base.p50, 1)} ms, p99 ${fmt(base.p99, 1)} ms`);
-  row('(d) ratio full / bare', fmt(full.rps / base.rps, 2), '>= 0.35');
-  const queued = (await env.database.sql<{ n: number }[]>`select count(*)::int as n from calendar_requests where status = 'queued'`)[0]?.n ?? 0;
-  row('    requests left queued by (d) (no worker ran)', fmt(queued));
+    const body = (i: number) => JSON.stringify({ property_uid: env.propertyUids[i % PROPERTIES], days: futureDays(DAYS, 2, i) });
+    const full = await closedLoop(`${apiUrl}/api/v1/set-calendar-batch?access_token=${env.token}`, body, { connections: 10, seconds: 10 });
+    const barePort = await freePort();
+    const bare = await startProc('bench/bare-server.ts', { PORT: String(barePort) }, /listening/);
+    const base = await closedLoop(`http://127.0.0.1:${barePort}/`, body, { connections: 10, seconds: 10 });
+    await bare.stop();
+    row('(d) 365-day batches accepted, full API', `${fmt(full.rps)} req/s, p50 ${fmt(full.p50, 1)} ms, p99 ${fmt(full.p99, 1)} ms, ${full.errors} errors`, 'p99 < 50 ms');
+    row('(d) same, bare node:http + JSON.parse', `${fmt(base.rps)} req/s, p50 ${fmt(base.p50, 1)} ms, p99 ${fmt(base.p99, 1)} ms`);
+    row('(d) ratio full / bare', fmt(full.rps / base.rps, 2), '>= 0.35');
+    const queued = (await env.database.sql<{ n: number }[]>`select count(*)::int as n from calendar_requests where status = 'queued'`)[0]?.n ?? 0;
+    row('    requests left queued by (d) (no worker ran)', fmt(queued));
+  }
 } finally {
   await Promise.all(workersToStop.map((p) => p.stop()));
   await api?.stop();

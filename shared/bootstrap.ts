@@ -4,7 +4,10 @@ import { connectDatabase } from './db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { migrateWhenReachable } from './db/migrate.js';
 import type { Logger } from './logger.js';
+import { findFinishedRequestUids } from './calendar/calendar.repository.js';
+import { createRequestWaits } from './calendar/request-waits.js';
 import { createCalendarJobs } from './queue/calendar-jobs.js';
+import { createWebhookJobs } from './queue/webhook-jobs.js';
 import { connectRedis, queueConnectionFor, usesRedis, type QueueConnection, type RedisClient } from './queue/connection.js';
 import { jobRegistry } from './queue/registry.js';
 import { postgresRateLimiter, redisRateLimiter } from './ratelimit/rate-limiter.js';
@@ -57,7 +60,9 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     : postgresRateLimiter(database.db, config.rateLimit.perMinute);
   const queue = queueConnectionFor(config, databaseUrl, redis);
   const calendarJobs = createCalendarJobs(queue, jobRegistry(config));
-  const ctx: AppContext = { config, database, logger, rateLimiter, calendarJobs };
+  const webhookJobs = createWebhookJobs(queue, jobRegistry(config));
+  const requestWaits = createRequestWaits(database.sql, (company, uids) => findFinishedRequestUids(database.db, company, uids), logger);
+  const ctx: AppContext = { config, database, logger, rateLimiter, calendarJobs, webhookJobs, requestWaits };
   return {
     ctx,
     databaseUrl,
@@ -65,7 +70,9 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     redis,
     queue,
     async close() {
+      await requestWaits.close();
       await calendarJobs.close().catch(() => {});
+      await webhookJobs.close().catch(() => {});
       await database.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       if (limiterRedis) await limiterRedis.quit().catch(() => limiterRedis.disconnect());

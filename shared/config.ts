@@ -37,6 +37,8 @@ const envSchema = z.object({
   /** `always-200`: every error answers HTTP 200 with the unchanged body, as iGMS itself does. */
   ERROR_HTTP_STATUS: z.enum(['standard', 'always-200']).default('standard'),
   RATE_LIMIT_PER_MINUTE: int(1000, 1),
+  /** Failed authentications per minute per client address before it gets 429s. */
+  AUTH_FAILURES_PER_MINUTE: int(30, 1),
   CALENDAR_MAX_DAYS: int(1000, 1),
   CALENDAR_CHUNK_DAYS: int(100, 1),
   WORKER_CONCURRENCY: int(8, 1),
@@ -68,6 +70,14 @@ const envSchema = z.object({
     .transform((v) => (v === '' ? undefined : v))
     .pipe(z.string().min(16, 'must be at least 16 characters').optional())
     .optional(),
+  /** Webhook deliveries run in their own queue with their own concurrency (never slow the apply). */
+  WEBHOOK_CONCURRENCY: int(16, 1),
+  /** First retry delay; each further one doubles, until WEBHOOK_MAX_AGE_MS after the event. */
+  WEBHOOK_BACKOFF_MS: int(10_000, 1),
+  WEBHOOK_MAX_AGE_MS: int(24 * 3600_000, 1),
+  /** A receiver answering later than this counts as a failed attempt. */
+  WEBHOOK_TIMEOUT_MS: int(10_000, 100),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false'),
   SEED_DEMO: z
     .enum(['auto', 'true', 'false'])
     .default('auto'),
@@ -105,7 +115,14 @@ function shape(env: Env) {
       reenqueueAfterMs: env.REENQUEUE_AFTER_MS,
     },
     calendar: { maxDays: env.CALENDAR_MAX_DAYS, chunkDays: env.CALENDAR_CHUNK_DAYS },
-    rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE },
+    webhooks: {
+      concurrency: env.WEBHOOK_CONCURRENCY,
+      backoffMs: env.WEBHOOK_BACKOFF_MS,
+      maxAgeMs: env.WEBHOOK_MAX_AGE_MS,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+    },
+    rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE, authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE },
     idempotency: { ttlHours: env.IDEMPOTENCY_TTL_HOURS },
     retention: { requestDays: env.REQUEST_RETENTION_DAYS, pruneIntervalMs: env.PRUNE_INTERVAL_MS, pruneBatchRows: env.PRUNE_BATCH_ROWS },
     log: { level: env.LOG_LEVEL },

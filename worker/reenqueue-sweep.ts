@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { findStaleRequests, markEnqueued, markError } from '../shared/calendar/calendar.repository.js';
 import { describeFailure } from '../shared/calendar/calendar.failure.js';
 import type { AppContext } from '../shared/context.js';
+import { reenqueueWebhookEvents } from '../shared/webhooks/webhook.service.js';
 import { calendarRequestsFinished, calendarRequestsReenqueued } from '../shared/metrics/metrics.js';
 
 /*
@@ -14,7 +15,7 @@ import { calendarRequestsFinished, calendarRequestsReenqueued } from '../shared/
 
 const REENQUEUE_LOCK_KEY = 724_310_002;
 
-type Deps = Pick<AppContext, 'database' | 'calendarJobs' | 'config' | 'logger'>;
+type Deps = Pick<AppContext, 'database' | 'calendarJobs' | 'webhookJobs' | 'config' | 'logger'>;
 
 interface ReenqueueResult {
   ran: boolean;
@@ -68,9 +69,11 @@ export function startReenqueueSweep(deps: Deps): ReenqueueSweep {
   const timer = setInterval(() => {
     if (sweeping) return;
     sweeping = reenqueueStaleRequests(deps)
-      .then((r) => {
+      .then(async (r) => {
         calendarRequestsReenqueued.inc(r.readded);
         calendarRequestsFinished.labels('error').inc(r.markedError);
+        // Webhook events whose job was lost, or that were written by the sweep's own markError.
+        await reenqueueWebhookEvents({ db: deps.database.db, config: deps.config, logger: deps.logger, webhookJobs: deps.webhookJobs });
       })
       .catch((err: unknown) => deps.logger.warn({ err }, 're-enqueue sweep failed'))
       .finally(() => {

@@ -22,7 +22,7 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
-type WorkerCtx = Pick<AppContext, 'config' | 'database' | 'logger' | 'calendarJobs'>;
+type WorkerCtx = Pick<AppContext, 'config' | 'database' | 'logger' | 'calendarJobs' | 'webhookJobs'>;
 
 /** The processor of one queue: finds the job's handler and runs it inside its log context. */
 function processorFor(registry: JobRegistry, handlers: JobHandlers, ctx: WorkerCtx, inFlight: Map<string, Record<string, unknown>>) {

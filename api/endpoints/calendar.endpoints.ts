@@ -10,7 +10,8 @@ import {
   WARNING_NOTHING,
   WARNING_PAST,
 } from '../../shared/calendar/calendar.schema.js';
-import { acceptCalendarBatch, getCalendarData, getRequestStatuses } from '../../shared/calendar/calendar.service.js';
+import { waitForRequestStatuses } from '../../shared/calendar/calendar-wait.service.js';
+import { acceptCalendarBatch, getCalendarData } from '../../shared/calendar/calendar.service.js';
 import type { Config } from '../../shared/config.js';
 import { badParam } from '../../shared/errors.js';
 import { commaListDoc } from '../openapi/common.js';
@@ -84,7 +85,10 @@ export const setCalendarBatch = defineEndpoint({
       .min(1)
       .max(255)
       .optional()
-      .describe('Optional, 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and queues nothing; with a different body it is a 409, code 11.'),
+      .describe(
+        'Optional, 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and queues nothing; with a different body it is a 409, code 11. ' +
+          '"The same body" is compared after validation: the same JSON with its keys in another order, with a key the method ignores, or with null where the first had the key absent (null means absent) is the same body and replays.',
+      ),
   }),
   answer: {
     description: 'Accepted: the request uids to poll and one warning per skipped date ({} when none)',
@@ -105,8 +109,8 @@ export const setCalendarBatch = defineEndpoint({
     if (key !== undefined && (key.length === 0 || key.length > 255)) {
       throw badParam('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters');
     }
-    const idempotency = key !== undefined ? { key, rawBody: req.body as unknown } : undefined;
-    return acceptCalendarBatch(ctx, principal.companyUid, { tokenUid: principal.tokenUid, body, ...(idempotency ? { idempotency } : {}) });
+    const idempotency = key !== undefined ? { key } : undefined;
+    return acceptCalendarBatch(ctx, principal.companyUid, { tokenUid: principal.tokenUid, appUid: principal.appUid, body, ...(idempotency ? { idempotency } : {}) });
   },
 });
 
@@ -124,12 +128,17 @@ export const getRequestStatus = defineEndpoint({
     'the two is required. Statuses are read from Postgres, so they survive the loss of the queue. request_status is ' +
     'queued, processing, completed or error (paused while an operator has paused the queue); request_error is present ' +
     'only with error. warnings includes days found to be past when the worker ran. An unknown uid, or one of another ' +
-    'company, is 404. A finished request is kept REQUEST_RETENTION_DAYS (default 30) after finished_dttm, then answers ' +
-    'as unknown (404).',
+    'company, is 404. With wait=N (0 to 30 seconds, fractions allowed) the answer is held until every asked request is ' +
+    'final (completed or error) or N seconds have passed, then given exactly as without wait (the statuses as they are ' +
+    'then: a timeout is not an error). Unknown uids are answered at once (404), without waiting. The server is told of ' +
+    'finished requests (Postgres LISTEN/NOTIFY), so a waiting client costs no polling; when the process shuts down, ' +
+    'waiting clients are answered at once with their current statuses. No wait, or wait=0, answers at once. A finished ' +
+    'request is kept REQUEST_RETENTION_DAYS (default 30) after finished_dttm, then answers as unknown (404).',
   query: requestStatusQuerySchema,
   queryDocs: {
     request_uid: { description: 'One request uid: data is that request\'s status object.', example: 'rq_Xw3Lm9Qa0ZtB7nVc2Rk5' },
     request_uids: { ...commaListDoc('Request uids (data is a list in this order)', 'rq_Xw3Lm9Qa0ZtB7nVc2Rk5,rq_2bN7Kx0LmQ4wZr9Tc1Va'), description: 'Request uids, comma-separated, at most 100: data is a list in the order asked.' },
+    wait: { type: 'number', minimum: 0, maximum: 30, description: 'Long-poll: seconds (0 to 30) to hold the answer until every asked request is final.', example: 10 },
   },
   answer: {
     description: 'One status (request_uid) or a list of them (request_uids)',
@@ -143,13 +152,17 @@ export const getRequestStatus = defineEndpoint({
   errorTexts: {
     404: { description: 'Code 11: an unknown request uid, or one of another company', example: { error: { code: 11, message: 'Unknown request_uid rq_x', param: 'request_uids' } } },
   },
-  async handle(ctx, { query, principal }) {
+  async handle(ctx, { query, principal, res }) {
+    // A client that hangs up while waiting frees its waiter at once (no read, no timer left).
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
+    const wait = query.wait ?? 0;
     if (query.request_uid !== undefined) {
       // One status per uid asked, or a 404: never an empty list.
-      const [one] = await getRequestStatuses(ctx, principal.companyUid, [query.request_uid], 'request_uid');
+      const [one] = await waitForRequestStatuses(ctx, principal.companyUid, [query.request_uid], 'request_uid', wait, gone.signal);
       return { data: one as NonNullable<typeof one> };
     }
-    return { data: await getRequestStatuses(ctx, principal.companyUid, query.request_uids ?? [], 'request_uids') };
+    return { data: await waitForRequestStatuses(ctx, principal.companyUid, query.request_uids ?? [], 'request_uids', wait, gone.signal) };
   },
 });
 

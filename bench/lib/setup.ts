@@ -31,7 +31,7 @@ export async function createBenchEnv(propertyCount: number, redisAt = redisUrl):
   u.pathname = `/${name}`;
   const url = u.toString();
   await migrateDatabase(url);
-  const database = connectDatabase(url, { max: 4 });
+  const database = connectDatabase(url, { max: 4, applicationName: 'pops-bench' });
   const db = database.db;
   await db.insert(companies).values({ uid: 'co_bench', name: 'Bench' });
   const propertyUids = Array.from({ length: propertyCount }, (_, i) => `pr_bench_${i}`);

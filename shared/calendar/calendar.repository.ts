@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../db/client.js';
 import { calendarRequests } from '../db/schema.js';
 import { newUid } from '../ids.js';
@@ -18,12 +18,13 @@ export async function insertRequests(
   propertyUid: string,
   chunks: readonly RequestDay[][],
   warnings: readonly Warnings[],
+  appUid?: string,
 ): Promise<string[]> {
   if (chunks.length === 0) return [];
   const rows = chunks.map((days, i) => ({ uid: newUid('rq_'), days, warnings: warnings[i] ?? {} }));
   const inserted = await tx.execute<{ uid: string; seq: number }>(sql`
-    insert into calendar_requests (uid, company_uid, property_uid, days, days_total, warnings)
-    select r.uid, ${companyUid}, ${propertyUid}, r.days, jsonb_array_length(r.days), r.warnings
+    insert into calendar_requests (uid, company_uid, property_uid, days, days_total, warnings, app_uid)
+    select r.uid, ${companyUid}, ${propertyUid}, r.days, jsonb_array_length(r.days), r.warnings, ${appUid ?? null}::text
       from rows from (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as (uid text, days jsonb, warnings jsonb))
            with ordinality as r(uid, days, warnings, ord)
      order by r.ord
@@ -80,6 +81,23 @@ export interface ApplyOutcome {
   status: 'completed' | 'already-final' | 'missing';
   daysApplied: number;
   pastWarnings: Warnings;
+  /** The webhook event written with the outcome (the app has a webhook): queue its delivery. */
+  eventUid?: string;
+}
+
+/**
+ * The outbox write, as a CTE over the rows of `finished` (a CTE holding the finished requests'
+ * `uid`): one webhook event per request whose app has a webhook, in the statement (so the
+ * transaction) that finishes the request. Named `event`; its `uid` is the delivery's job id.
+ */
+function webhookEventOf(finished: SQL) {
+  return sql`event as (
+      insert into webhook_events (uid, company_uid, app_uid, request_uid)
+      select 'ev_' || f.uid, r.company_uid, w.app_uid, f.uid
+        from ${finished} f join calendar_requests r on r.uid = f.uid join webhooks w on w.app_uid = r.app_uid
+      on conflict (request_uid) do nothing
+      returning uid
+    )`;
 }
 
 /**
@@ -94,7 +112,7 @@ export interface ApplyOutcome {
  * two requests of one property lock their common days in the same order and cannot deadlock.
  */
 export async function applyRequest(db: Db, uid: string, pastMessage: string): Promise<ApplyOutcome> {
-  const rows = await db.execute<{ days_applied: number; past: Warnings }>(sql`
+  const rows = await db.execute<{ days_applied: number; past: Warnings; event_uid: string | null }>(sql`
     with req as (
       select r.uid, r.seq, r.company_uid, r.property_uid, r.days,
              (now() at time zone p.time_zone)::date as today
@@ -127,7 +145,7 @@ export async function applyRequest(db: Db, uid: string, pastMessage: string): Pr
     ), past as (
       select coalesce(jsonb_object_agg(to_char(date, 'YYYY-MM-DD'), ${pastMessage}::text), '{}'::jsonb) as w
         from day where date < today
-    )
+    ), ${webhookEventOf(sql`req`)}
     update calendar_requests r
        set status = 'completed', days_applied = (select count(*) from applied),
            warnings = r.warnings || (select w from past),
@@ -136,18 +154,36 @@ export async function applyRequest(db: Db, uid: string, pastMessage: string): Pr
            days = '[]'::jsonb
       from req
      where r.uid = req.uid
-    returning r.days_applied, (select w from past) as past`);
+    returning r.days_applied, (select w from past) as past, (select uid from event) as event_uid`);
   const done = rows[0];
-  if (done) return { status: 'completed', daysApplied: done.days_applied, pastWarnings: done.past };
+  if (done) return { status: 'completed', daysApplied: done.days_applied, pastWarnings: done.past, eventUid: done.event_uid ?? undefined };
   const [exists] = await db.execute<{ status: string }>(sql`select status from calendar_requests where uid = ${uid}`);
   return { status: exists ? 'already-final' : 'missing', daysApplied: 0, pastWarnings: {} };
 }
 
-/** Final failure: the request will not be retried. Never overrides a completed request. */
-export async function markError(db: Executor, uid: string, message: string): Promise<void> {
-  await db.execute(sql`
-    update calendar_requests set status = 'error', request_error = ${message.slice(0, 2000)}, finished_dttm = now()
-     where uid = ${uid} and status in ('queued', 'processing')`);
+/**
+ * Final failure: the request will not be retried. Never overrides a completed request. Answers the
+ * webhook event written with it, if any.
+ */
+export async function markError(db: Executor, uid: string, message: string): Promise<string | undefined> {
+  const rows = await db.execute<{ event_uid: string | null }>(sql`
+    with req as (
+      update calendar_requests set status = 'error', request_error = ${message.slice(0, 2000)}, finished_dttm = now()
+       where uid = ${uid} and status in ('queued', 'processing')
+      returning uid
+    ), ${webhookEventOf(sql`req`)}
+    select (select uid from event) as event_uid`);
+  return rows[0]?.event_uid ?? undefined;
+}
+
+/** Which of `uids` (of the company) are final: the long-poll's re-check after a lost notification. */
+export async function findFinishedRequestUids(db: Db, companyUid: string, uids: readonly string[]): Promise<string[]> {
+  if (uids.length === 0) return [];
+  const rows = await db
+    .select({ uid: calendarRequests.uid })
+    .from(calendarRequests)
+    .where(and(eq(calendarRequests.companyUid, companyUid), inArray(calendarRequests.uid, [...uids]), inArray(calendarRequests.status, ['completed', 'error'])));
+  return rows.map((r) => r.uid);
 }
 
 export async function findRequests(db: Db, companyUid: string, uids: readonly string[]): Promise<CalendarRequestRow[]> {

@@ -83,10 +83,14 @@ export const storedRequestStatuses = ['queued', 'processing', 'completed', 'erro
 export const requestStatuses = [...storedRequestStatuses, 'paused'] as const;
 export type RequestStatus = (typeof requestStatuses)[number];
 
+export const MAX_WAIT_SECONDS = 30;
+
 export const requestStatusQuerySchema = z
   .object({
     request_uid: z.string().min(1).max(100).optional(),
     request_uids: commaList(100).pipe(z.array(z.string()).min(1, 'must name at least one uid')).optional(),
+    /** Long-poll: hold the answer until every asked request is final, for at most this many seconds. */
+    wait: z.coerce.number().min(0).max(MAX_WAIT_SECONDS).optional(),
   })
   .refine((q) => q.request_uid !== undefined || q.request_uids !== undefined, {
     message: 'request_uid or request_uids is required',

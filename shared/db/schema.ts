@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   date,
+  doublePrecision,
   foreignKey,
   index,
   integer,
@@ -213,6 +214,8 @@ export const calendarRequests = pgTable(
     startedDttm: tstz('started_dttm'),
     finishedDttm: tstz('finished_dttm'),
     enqueuedAt: tstz('enqueued_at'),
+    /** The app whose token submitted the request: its webhook is told when the request finishes. */
+    appUid: text('app_uid'),
   },
   (t) => [
     uniqueIndex('calendar_requests_seq_idx').on(t.seq),
@@ -273,13 +276,64 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.tokenUid, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
 
-/** Fixed-window request counters, used when no Redis is configured. */
-export const rateLimitCounters = pgTable(
-  'rate_limit_counters',
+/** One GCRA timestamp per rate-limited key (shared/ratelimit/rate-limiter.ts), for the no-Redis set-up. */
+export const rateLimitBuckets = pgTable('rate_limit_buckets', {
+  key: text('key').primaryKey(),
+  /** Theoretical arrival time, epoch milliseconds (fractional: 60 s / limit need not be whole). */
+  tat: doublePrecision('tat').notNull(),
+});
+
+/** An app's callback (at most one). The secret signs deliveries, so it is kept as given, not hashed. */
+export const webhooks = pgTable('webhooks', {
+  appUid: text('app_uid')
+    .primaryKey()
+    .references(() => apps.uid),
+  companyUid: text('company_uid')
+    .notNull()
+    .references(() => companies.uid),
+  url: text('url').notNull(),
+  secret: text('secret').notNull(),
+  createdAt: tstz('created_at').notNull().defaultNow(),
+});
+
+/**
+ * The outbox: one event per finished request of an app with a webhook, written in the transaction
+ * that finishes the request. `status`: pending -> delivered | failed. The event uid is the delivery
+ * job's id and the receiver's dedup key.
+ */
+export const webhookEvents = pgTable(
+  'webhook_events',
   {
-    key: text('key').notNull(),
-    windowStart: bigint('window_start', { mode: 'number' }).notNull(),
-    count: integer('count').notNull(),
+    uid: text('uid').primaryKey(),
+    companyUid: text('company_uid').notNull(),
+    appUid: text('app_uid').notNull(),
+    requestUid: text('request_uid').notNull(),
+    status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+    finishedAt: tstz('finished_at'),
+    enqueuedAt: tstz('enqueued_at'),
   },
-  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
+  (t) => [
+    uniqueIndex('webhook_events_request_idx').on(t.requestUid),
+    index('webhook_events_app_idx').on(t.companyUid, t.appUid, t.createdAt),
+    index('webhook_events_created_idx').on(t.createdAt),
+    index('webhook_events_pending_idx').on(t.createdAt).where(sql`status = 'pending'`),
+  ],
+);
+
+/** One row per delivery attempt: the HTTP status, or the error when there was no answer. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    eventUid: text('event_uid').notNull(),
+    attempt: integer('attempt').notNull(),
+    url: text('url').notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+    durationMs: integer('duration_ms').notNull(),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('webhook_deliveries_event_idx').on(t.eventUid, t.attempt), index('webhook_deliveries_created_idx').on(t.createdAt)],
 );

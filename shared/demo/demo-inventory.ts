@@ -47,17 +47,16 @@ export function guestOf(r: Random, n: number): DemoGuest {
   };
 }
 
-const streets = ['Main Street', 'Rua Augusta', 'Dogenzaka', 'Harbour Road', 'Avenida da Liberdade', 'Takeshita Dori'];
-const cities: Record<string, { city: string; country: string; lat: number; lng: number }> = {
-  'America/New_York': { city: 'New York', country: 'US', lat: 40.7128, lng: -74.006 },
-  'Europe/Lisbon': { city: 'Lisbon', country: 'PT', lat: 38.7223, lng: -9.1393 },
-  'Asia/Tokyo': { city: 'Tokyo', country: 'JP', lat: 35.6762, lng: 139.6503 },
+const cities: Record<string, { city: string; country: string; lat: number; lng: number; streets: string[] }> = {
+  'America/New_York': { city: 'New York', country: 'US', lat: 40.7128, lng: -74.006, streets: ['Bedford Avenue', 'Hudson Street', 'Lenox Avenue'] },
+  'Europe/Lisbon': { city: 'Lisbon', country: 'PT', lat: 38.7223, lng: -9.1393, streets: ['Rua Augusta', 'Avenida da Liberdade', 'Rua do Alecrim'] },
+  'Asia/Tokyo': { city: 'Tokyo', country: 'JP', lat: 35.6762, lng: 139.6503, streets: ['Dogenzaka', 'Takeshita Dori', 'Kaminarimon Dori'] },
 };
 
 /** The iGMS property details of a demo property (column names of the properties table). */
 export function propertyDetails(r: Random, zone: DemoZone, nightly: number) {
-  const place = cities[zone.timeZone] ?? { city: 'Springfield', country: 'US', lat: 0, lng: 0 };
-  const street = `${r.int(1, 220)} ${r.pick(streets)}`;
+  const place = cities[zone.timeZone] ?? { city: 'Springfield', country: 'US', lat: 0, lng: 0, streets: ['Main Street'] };
+  const street = `${r.int(1, 220)} ${r.pick(place.streets)}`;
   const bedrooms = r.int(1, 4);
   return {
     address: `${street}, ${place.city}`,

@@ -20,11 +20,31 @@ import type { Config } from '../config.js';
  *            number; its uid is what the client polls and is the BullMQ jobId.
  * - warning: a skipped day's date -> message, kept on the request (never an exception).
  *
+ * - event:   a webhook event (outbox row) telling an app that one of its requests finished; its
+ *            uid is the delivery job's id.
+ *
  * Payloads carry ids, not data: Postgres holds the request, the queue holds the pointer.
  */
 
 const applyCalendarRequestPayload = z.object({ requestUid: z.string().min(1).max(100) });
 const applyCalendarRequestResult = z.object({ daysApplied: z.number().int(), skippedPast: z.number().int() });
+
+export const deliverWebhookPayload = z.object({ eventUid: z.string().min(1).max(120) });
+export type DeliverWebhookPayload = z.infer<typeof deliverWebhookPayload>;
+const deliverWebhookResult = z.object({
+  outcome: z.enum(['delivered', 'failed', 'skipped']),
+  statusCode: z.number().int().nullable().optional(),
+  error: z.string().nullable().optional(),
+  reason: z.string().optional(),
+});
+
+/**
+ * BullMQ attempts for a delivery: enough exponential retries to span the maximum age. The handler
+ * itself marks the event failed once the next retry would fall past that age, so this is a ceiling.
+ */
+function webhookAttempts(backoffMs: number, maxAgeMs: number): number {
+  return Math.ceil(Math.log2(maxAgeMs / backoffMs + 1)) + 1;
+}
 
 /** Scheduled maintenance carries nothing: it works on whatever is due when it runs. */
 const noPayload = z.object({});
@@ -53,6 +73,9 @@ export function jobRegistry(config: Config) {
     calendar: { concurrency: config.queue.concurrency },
     // Short housekeeping statements: one at a time is plenty, and they never hold calendar slots.
     maintenance: { concurrency: 1 },
+    // Deliveries wait on other people's servers: their own queue and concurrency, so a slow
+    // receiver never takes a slot from the calendar apply.
+    webhooks: { concurrency: config.webhooks.concurrency },
   } as const satisfies Record<string, QueueDefinition>;
 
   // A failed prune is simply run again at its next period; keep a little history to look at.
@@ -67,6 +90,18 @@ export function jobRegistry(config: Config) {
         attempts: config.queue.attempts,
         backoff: { type: 'exponential', delay: config.queue.backoffMs },
         // Bounded retention keeps Redis memory flat however many requests pass through.
+        removeOnComplete: { age: 3600, count: 5000 },
+        removeOnFail: { age: 7 * 24 * 3600, count: 20000 },
+      },
+    },
+    /** POSTs one webhook event to its app's callback; retried with backoff up to WEBHOOK_MAX_AGE_MS. */
+    'deliver-webhook': {
+      queue: 'webhooks',
+      payload: deliverWebhookPayload,
+      result: deliverWebhookResult,
+      options: {
+        attempts: webhookAttempts(config.webhooks.backoffMs, config.webhooks.maxAgeMs),
+        backoff: { type: 'exponential', delay: config.webhooks.backoffMs },
         removeOnComplete: { age: 3600, count: 5000 },
         removeOnFail: { age: 7 * 24 * 3600, count: 20000 },
       },

@@ -2,7 +2,8 @@
  * `npm run test:faults`: the fault suite. Starts its own Postgres and redis-server, one API
  * process and three worker processes, streams calendar batches over HTTP while killing workers
  * mid-job, restarting (and flushing) Redis and restarting / crashing Postgres, then proves that no
- * accepted day was lost or applied out of submission order. Exits 1 when any check fails.
+ * accepted day was lost or applied out of submission order, and that every finished request's
+ * webhook reached a flaky local receiver, signed. Exits 1 when any check fails.
  *
  * Settings (env): FAULTS_SEED, FAULTS_PROPERTIES (20), FAULTS_BATCHES (16 per property),
  * FAULTS_STREAM_MS (60000), FAULTS_KEEP=1 keeps the temp folder (logs, data) even on success.
@@ -24,6 +25,9 @@ import { ApiClient } from './http.js';
 import { renderReport } from './report.js';
 import { submitStream } from './stream.js';
 import { verify, waitForFinal } from './verify.js';
+import { setWebhook } from '../../shared/webhooks/webhook.repository.js';
+import { newWebhookSecret } from '../../shared/webhooks/webhook.signature.js';
+import { FaultReceiver, renderWebhookReport, verifyWebhooks, waitForWebhooks } from './webhooks.js';
 
 const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
 const SEED = num('FAULTS_SEED', Date.now() % 1_000_000);
@@ -36,6 +40,7 @@ const QUEUE_PREFIX = '{faults}';
 const JOB_ATTEMPTS = 20;
 const MIN_ACCEPTED_DAYS = 20_000;
 const DRAIN_TIMEOUT_MS = 180_000;
+const WEBHOOK_SETTLE_TIMEOUT_MS = 120_000;
 /** Hard stop for the whole run: a hang anywhere still ends well under 10 minutes. */
 const SUITE_TIMEOUT_MS = 8 * 60_000;
 
@@ -69,6 +74,10 @@ const log = (m: string) => process.stdout.write(`${m}\n`);
  * waiting), so 20 leaves a wide margin and no request ends `error` merely because Postgres was
  * down. (The production default, 8 attempts from 1 s, rides out about 2 minutes the same way.)
  */
+/*
+ * Webhooks: a hung receiver is cut after 1 s, retries start at 500 ms and double; the maximum age
+ * is an hour, so within the run no event may end failed: each must be delivered.
+ */
 function serviceEnv(databaseUrl: string, redisUrl: string, apiPort: number): Record<string, string> {
   return {
     NODE_ENV: 'production',
@@ -91,6 +100,10 @@ function serviceEnv(databaseUrl: string, redisUrl: string, apiPort: number): Rec
     SHUTDOWN_TIMEOUT_MS: '5000',
     // Each worker serves metrics on a port of its own: several on one machine must not collide.
     METRICS_PORT: '0',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_BACKOFF_MS: '500',
+    WEBHOOK_TIMEOUT_MS: '1000',
+    WEBHOOK_MAX_AGE_MS: '3600000',
   };
 }
 
@@ -116,7 +129,11 @@ async function main(): Promise<boolean> {
     const propertyUids = Array.from({ length: PROPERTIES }, () => newUid('pr_'));
     const probeProperty = newUid('pr_');
     await db.db.insert(properties).values([...propertyUids, probeProperty].map((uid, i) => ({ uid, companyUid, name: `Fault ${i}`, timeZone: 'UTC' })));
-    const { token } = await issueToken(db.db, companyUid, { scopes: ['calendar-control'] });
+    const { token, appUid } = await issueToken(db.db, companyUid, { scopes: ['calendar-control'] });
+    const receiver = new FaultReceiver(SEED, await freePort());
+    await receiver.start();
+    const webhookSecret = newWebhookSecret();
+    await setWebhook(db.db, companyUid, appUid, receiver.url, webhookSecret);
 
     const apiPort = await freePort();
     const env = serviceEnv(pg.url, redis.url, apiPort);
@@ -168,8 +185,16 @@ async function main(): Promise<boolean> {
         await run();
       }
     })();
+    // The receiver's outages, on a timeline of their own (the injector's count stays as it was).
+    const receiverOutages = (async () => {
+      for (const [when, ms] of [[at(0.4), 3000], [at(0.85), 2000]] as const) {
+        const wait = streamStart + when - Date.now();
+        if (wait > 0) await sleep(wait);
+        await receiver.down(ms);
+      }
+    })();
     const streamDone = submitStream(client, plan, propertyUids, { durationMs: STREAM_MS, retryForMs: 90_000, runId: `faults-${SEED}` });
-    const [stream] = await Promise.all([streamDone, runFaults]);
+    const [stream] = await Promise.all([streamDone, runFaults, receiverOutages]);
     const streamMs = stream.lastAcceptedAt - streamStart;
     const quietAt = Date.now();
     log(`  stream done: ${stream.accepted.flat().length} batches accepted, ${stream.refused.length} refused; waiting for the workers`);
@@ -177,6 +202,11 @@ async function main(): Promise<boolean> {
     const uids = stream.accepted.flat().flatMap((a) => a.requestUids);
     const drain = await waitForFinal(db.sql, uids, DRAIN_TIMEOUT_MS);
     const drainMs = Date.now() - quietAt;
+    const drainedAt = Date.now();
+    const webhooksSettled = await waitForWebhooks(db.sql, WEBHOOK_SETTLE_TIMEOUT_MS);
+    const webhookSettleMs = Date.now() - drainedAt;
+    const hooks = await verifyWebhooks(db.sql, receiver, webhookSecret, uids);
+    await receiver.stop();
     const verdict = await verify(client, db.sql, stream, propertyUids, { today, chunkDays: CHUNK_DAYS });
     const reenqueued = countLogged(dir, /^worker-/, 're-enqueued stale calendar requests').count;
     const retried = countLogged(dir, /^worker-/, 'calendar request attempt failed; will retry');
@@ -199,6 +229,8 @@ async function main(): Promise<boolean> {
       }),
     );
 
+    log(renderWebhookReport(hooks, receiver, webhookSettleMs));
+
     const failures: string[] = [];
     const check = (cond: boolean, what: string) => !cond && failures.push(what);
     check(drain.drained, `${drain.pending} requests still not final after ${DRAIN_TIMEOUT_MS} ms`);
@@ -212,6 +244,11 @@ async function main(): Promise<boolean> {
     check(verdict.audit.completedTwice.length === 0, `completed more than once: ${verdict.audit.completedTwice.slice(0, 5).join(', ')}`);
     check(verdict.audit.leftFinal.length === 0, `left a final status: ${JSON.stringify(verdict.audit.leftFinal.slice(0, 5))}`);
     check(verdict.audit.finishedRewritten.length === 0, `finished_dttm rewritten: ${verdict.audit.finishedRewritten.slice(0, 5).join(', ')}`);
+    check(webhooksSettled.settled, `${webhooksSettled.pending} webhook events still pending after ${WEBHOOK_SETTLE_TIMEOUT_MS} ms`);
+    check(hooks.lost.length === 0, `${hooks.lost.length} finished requests never delivered to the webhook: ${hooks.lost.slice(0, 5).join(', ')}`);
+    check(hooks.finished === uids.length, `${uids.length - hooks.finished} requests not finished, so not reported by webhook`);
+    check(hooks.badSignatures === 0 && hooks.wrongData === 0, `${hooks.badSignatures} deliveries with a bad signature, ${hooks.wrongData} with wrong data`);
+    check(hooks.eventsFailed === 0, `${hooks.eventsFailed} webhook events failed for good`);
     check(failedForGood === 0, `${failedForGood} jobs failed for good (JOB_ATTEMPTS exhausted?)`);
     check(stream.refused.length === 0, `batches never accepted: ${JSON.stringify(stream.refused.slice(0, 3).map((r) => [r.status, r.body]))}`);
     check(faults.events.length === timeline.length, `${faults.events.length} of ${timeline.length} faults injected`);

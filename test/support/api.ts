@@ -4,7 +4,10 @@ import { createApp } from '../../api/app.js';
 import { loadConfig, type Config } from '../../shared/config.js';
 import type { AppContext } from '../../shared/context.js';
 import { createLogger } from '../../shared/logger.js';
+import { findFinishedRequestUids } from '../../shared/calendar/calendar.repository.js';
+import { createRequestWaits } from '../../shared/calendar/request-waits.js';
 import { createCalendarJobs } from '../../shared/queue/calendar-jobs.js';
+import { createWebhookJobs } from '../../shared/queue/webhook-jobs.js';
 import { jobRegistry } from '../../shared/queue/registry.js';
 import { postgresRateLimiter } from '../../shared/ratelimit/rate-limiter.js';
 import { testQueueConnection } from './queue.js';
@@ -32,7 +35,9 @@ export async function readAnswer(res: Response): Promise<{ status: number; body:
 }
 
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env });
+  // Suites send thousands of bad tokens from one address on purpose; the throttle of failed
+  // authentications has its own test (auth-throttle.test.ts), which sets a small limit.
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', AUTH_FAILURES_PER_MINUTE: '100000000', ...env });
 }
 
 export async function startTestApi(
@@ -40,14 +45,23 @@ export async function startTestApi(
   opts: { env?: Record<string, string>; ctx?: Partial<AppContext> } = {},
 ): Promise<TestApi> {
   const config = testConfig(opts.env);
-  const ownQueue = opts.ctx?.calendarJobs ? undefined : testQueueConnection(tdb);
-  const ownJobs = ownQueue ? createCalendarJobs(ownQueue.conn, jobRegistry(config)) : undefined;
+  const ownQueue = opts.ctx?.calendarJobs && opts.ctx.webhookJobs ? undefined : testQueueConnection(tdb);
+  const ownJobs = ownQueue && !opts.ctx?.calendarJobs ? createCalendarJobs(ownQueue.conn, jobRegistry(config)) : undefined;
+  const ownWebhookJobs = ownQueue && !opts.ctx?.webhookJobs ? createWebhookJobs(ownQueue.conn, jobRegistry(config)) : undefined;
+  const logger = opts.ctx?.logger ?? createLogger('silent');
+  // No periodic safety re-check within a test: a waiter is answered by the NOTIFY or the
+  // re-check on reconnect, which is what the long-poll tests are about.
+  const requestWaits = createRequestWaits(tdb.database.sql, (company, uids) => findFinishedRequestUids(tdb.database.db, company, uids), logger, {
+    safetyRecheckMs: 3_600_000,
+  });
   const ctx: AppContext = {
     config,
     database: tdb.database,
-    logger: createLogger('silent'),
+    logger,
     rateLimiter: postgresRateLimiter(tdb.database.db, config.rateLimit.perMinute),
     calendarJobs: ownJobs as AppContext['calendarJobs'],
+    webhookJobs: ownWebhookJobs as AppContext['webhookJobs'],
+    requestWaits,
     ...opts.ctx,
   };
   const app = createApp(ctx);
@@ -63,7 +77,9 @@ export async function startTestApi(
     async close() {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
+      await requestWaits.close();
       await ownJobs?.close();
+      await ownWebhookJobs?.close();
       await ownQueue?.cleanup();
     },
     get: async (path, token) => readAnswer(await fetch(baseUrl + withToken(path, token))),

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { createCalendarJobs } from '../../shared/queue/calendar-jobs.js';
+import { createWebhookJobs } from '../../shared/queue/webhook-jobs.js';
 import { jobRegistry } from '../../shared/queue/registry.js';
 import type { AppContext } from '../../shared/context.js';
 import { startWorker, type RunningWorker } from '../../worker/worker.js';
@@ -48,7 +49,8 @@ export async function startPipeline(tdb: TestDatabase, kind: PipelineKind, given
   const calendarJobs = createCalendarJobs(queue.conn, jobRegistry(config));
   const limiterRedis = cluster ? connectRedis(config, 'fail-fast') : undefined;
   const rateLimiter = limiterRedis ? { rateLimiter: redisRateLimiter(limiterRedis, config.rateLimit.perMinute, config.queue.prefix) } : {};
-  const api = await startTestApi(tdb, { env: { ...fastQueueEnv, ...env }, ctx: { calendarJobs, ...rateLimiter } });
+  const webhookJobs = createWebhookJobs(queue.conn, jobRegistry(config));
+  const api = await startTestApi(tdb, { env: { ...fastQueueEnv, ...env }, ctx: { calendarJobs, webhookJobs, ...rateLimiter } });
   const workers: RunningWorker[] = [];
   return {
     api,
@@ -68,6 +70,7 @@ export async function startPipeline(tdb: TestDatabase, kind: PipelineKind, given
       await Promise.all(workers.map((w) => w.close()));
       await api.close();
       await calendarJobs.close();
+      await webhookJobs.close();
       await queue.cleanup();
       limiterRedis?.disconnect();
       await cluster?.stop();

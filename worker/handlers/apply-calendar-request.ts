@@ -13,8 +13,13 @@ import type { JobHandler } from '../job-handler.js';
  * warnings on the request; a thrown error means "retry me" until the attempts run out, and then
  * the request is marked `error` with a reason a client may read.
  */
-export function applyCalendarRequestHandler(deps: Pick<AppContext, 'database' | 'logger'>): JobHandler<'apply-calendar-request'> {
+export function applyCalendarRequestHandler(deps: Pick<AppContext, 'database' | 'logger' | 'webhookJobs'>): JobHandler<'apply-calendar-request'> {
   const db = deps.database.db;
+  // After the commit that wrote the webhook event; if the queue cannot take it now, the sweep will.
+  const queueWebhook = async (eventUid: string | undefined) => {
+    if (eventUid === undefined) return;
+    await deps.webhookJobs.enqueue([eventUid]).catch((err: unknown) => deps.logger.warn({ err, eventUid }, 'webhook job not queued; the sweep will add it'));
+  };
   return {
     logAs: 'calendar request',
     // jobId = request uid: every line of the job names the request a client polls.
@@ -34,6 +39,7 @@ export function applyCalendarRequestHandler(deps: Pick<AppContext, 'database' | 
         calendarDaysApplied.inc(outcome.daysApplied);
         calendarDaysSkipped.labels('past').inc(skippedPast);
         calendarRequestsFinished.labels('completed').inc();
+        await queueWebhook(outcome.eventUid);
       }
       deps.logger.info({ daysApplied: outcome.daysApplied, skippedPast }, 'calendar request applied');
       return { daysApplied: outcome.daysApplied, skippedPast };
@@ -41,8 +47,9 @@ export function applyCalendarRequestHandler(deps: Pick<AppContext, 'database' | 
     async failedForGood(job, reason, attempts) {
       // The payload may be the broken part: the request is named by the jobId.
       if (!job.id) return;
-      await markError(db, job.id, describeFailure(reason, attempts));
+      const eventUid = await markError(db, job.id, describeFailure(reason, attempts));
       calendarRequestsFinished.labels('error').inc();
+      await queueWebhook(eventUid);
     },
   };
 }

@@ -1,0 +1,132 @@
+import type { Sql } from '../../shared/db/client.js';
+import { rng } from './batches.js';
+import { signatureValid, startWebhookReceiver, type Received, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+/*
+ * The webhook half of the fault suite: a local receiver that answers 500 to some deliveries, never
+ * answers others (the service's timeout must cut them), and is down for whole windows, while the
+ * rest of the suite kills workers and restarts Redis and Postgres. At the end, every finished
+ * request must have reached the receiver at least once, answered 2xx, with a valid signature.
+ */
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class FaultReceiver {
+  readonly received: Received[] = [];
+  private current: WebhookReceiver | undefined;
+  private readonly random: () => number;
+  downWindows = 0;
+
+  constructor(
+    seed: number,
+    readonly port: number,
+  ) {
+    this.random = rng(seed ^ 0x5eed);
+  }
+
+  get url() {
+    return `http://127.0.0.1:${this.port}/hooks/calendar`;
+  }
+
+  async start() {
+    // 15% answered 500, 10% never answered, the rest 200.
+    this.current = await startWebhookReceiver(() => {
+      const r = this.random();
+      return r < 0.15 ? 500 : r < 0.25 ? 'hang' : 200;
+    }, this.port);
+    const mine = this.current.received;
+    // Keep every instance's deliveries in one list (the receiver restarts after each window).
+    const push = mine.push.bind(mine);
+    mine.push = (...items: Received[]) => {
+      this.received.push(...items);
+      return push(...items);
+    };
+  }
+
+  /** Down (connection refused) for `ms`, then back on the same port. */
+  async down(ms: number) {
+    this.downWindows++;
+    await this.current?.close();
+    this.current = undefined;
+    await sleep(ms);
+    await this.start();
+  }
+
+  async stop() {
+    await this.current?.close();
+  }
+}
+
+/** Waits (bounded) until no webhook event is pending. */
+export async function waitForWebhooks(sql: Sql, timeoutMs: number): Promise<{ settled: boolean; pending: number }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = await sql<{ n: number }[]>`select count(*)::int as n from webhook_events where status = 'pending'`.catch(() => [{ n: -1 }]);
+    const pending = rows[0]?.n ?? -1;
+    if (pending === 0) return { settled: true, pending };
+    if (Date.now() > deadline) return { settled: false, pending };
+    await sleep(250);
+  }
+}
+
+export interface WebhookVerdict {
+  finished: number;
+  /** Finished requests whose event reached the receiver, answered 2xx, with a valid signature. */
+  delivered: number;
+  /** Extra 2xx-answered deliveries of an event already delivered (same event_uid). */
+  duplicates: number;
+  lost: string[];
+  badSignatures: number;
+  wrongData: number;
+  answered500: number;
+  hung: number;
+  eventsFailed: number;
+  attemptsRecorded: number;
+}
+
+export async function verifyWebhooks(sql: Sql, receiver: FaultReceiver, secret: string, requestUids: readonly string[]): Promise<WebhookVerdict> {
+  const finished = await sql<{ uid: string; status: string }[]>`
+    select uid, status from calendar_requests where uid = any(${sql.array([...requestUids])}) and status in ('completed', 'error')`;
+  const okByRequest = new Map<string, number>();
+  let badSignatures = 0;
+  let wrongData = 0;
+  const finalStatus = new Map(finished.map((r) => [r.uid, r.status]));
+  for (const r of receiver.received) {
+    if (!signatureValid(secret, r.headers['x-webhook-signature'], r.rawBody)) {
+      badSignatures++;
+      continue;
+    }
+    const body = JSON.parse(r.rawBody) as { event_uid: string; data: { request_uid: string; request_status: string } };
+    if (body.event_uid !== r.headers['x-webhook-id'] || finalStatus.get(body.data.request_uid) !== body.data.request_status) wrongData++;
+    if (r.answered === 200) okByRequest.set(body.data.request_uid, (okByRequest.get(body.data.request_uid) ?? 0) + 1);
+  }
+  const [events] = await sql<{ failed: number; attempts: number }[]>`
+    select (select count(*)::int from webhook_events where status = 'failed') as failed,
+           (select count(*)::int from webhook_deliveries) as attempts`;
+  return {
+    finished: finished.length,
+    delivered: finished.filter((r) => (okByRequest.get(r.uid) ?? 0) > 0).length,
+    duplicates: [...okByRequest.values()].reduce((n, c) => n + c - 1, 0),
+    lost: finished.filter((r) => !okByRequest.has(r.uid)).map((r) => r.uid),
+    badSignatures,
+    wrongData,
+    answered500: receiver.received.filter((r) => r.answered === 500).length,
+    hung: receiver.received.filter((r) => r.answered === 'hung').length,
+    eventsFailed: events?.failed ?? -1,
+    attemptsRecorded: events?.attempts ?? -1,
+  };
+}
+
+const row = (k: string, v: string | number) => `  ${k.padEnd(46)} ${String(v)}`;
+
+export function renderWebhookReport(v: WebhookVerdict, receiver: FaultReceiver, settleMs: number): string {
+  return [
+    row('webhooks: finished requests', v.finished),
+    row('webhooks: delivered / duplicates / lost', `${v.delivered} / ${v.duplicates} / ${v.lost.length}`),
+    row('webhooks: bad signatures / wrong data', `${v.badSignatures} / ${v.wrongData}`),
+    row('webhooks: receiver 500s / hangs / down windows', `${v.answered500} / ${v.hung} / ${receiver.downWindows}`),
+    row('webhooks: attempts recorded / events failed', `${v.attemptsRecorded} / ${v.eventsFailed}`),
+    row('webhooks: settled after the requests drained', `${(settleMs / 1000).toFixed(1)} s`),
+    '-'.repeat(64),
+  ].join('\n');
+}

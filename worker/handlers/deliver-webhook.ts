@@ -1,0 +1,28 @@
+import { UnrecoverableError } from 'bullmq';
+import type { AppContext } from '../../shared/context.js';
+import { INVALID_PAYLOAD } from '../../shared/queue/job-failure.js';
+import { deliverWebhookEvent } from '../../shared/webhooks/webhook.service.js';
+import type { JobHandler } from '../job-handler.js';
+
+/**
+ * Delivers one webhook event. A failed attempt that may be retried throws, so BullMQ schedules the
+ * next one with the registry's exponential backoff; delivered, failed-for-good and already-final
+ * events return normally. Every attempt's outcome is a row in webhook_deliveries.
+ */
+export function deliverWebhookHandler(deps: Pick<AppContext, 'database' | 'config' | 'logger'>): JobHandler<'deliver-webhook'> {
+  return {
+    logAs: 'webhook delivery',
+    logContext: (job) => ({ eventUid: job.id, jobId: job.id }),
+    async run({ eventUid }, job) {
+      if (eventUid !== job.id) throw new UnrecoverableError(INVALID_PAYLOAD);
+      const result = await deliverWebhookEvent({ db: deps.database.db, config: deps.config }, eventUid, job.attemptsMade);
+      if (result.outcome === 'retry') {
+        // The message is what the queue keeps: the status code, or the transport error.
+        throw new Error(result.statusCode !== null ? `receiver answered ${result.statusCode}` : (result.error ?? 'delivery failed'));
+      }
+      if (result.outcome === 'skipped') return { outcome: 'skipped', reason: result.reason };
+      if (result.outcome === 'failed') deps.logger.warn({ statusCode: result.statusCode, error: result.error }, 'webhook delivery failed for good');
+      return { outcome: result.outcome, statusCode: result.statusCode, error: result.error };
+    },
+  };
+}
