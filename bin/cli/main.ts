@@ -93,7 +93,7 @@ async function withDatabase(config: Config, io: Io, logLevel: string, work: (db:
   // Logs go to stderr, quieter than the service's unless LOG_LEVEL says otherwise.
   const logger = createLogger(logLevel, { proc: 'cli' }, pino.destination(2));
   // The CLI needs the database only: no Redis connection even when REDIS_URL is set.
-  const runtime = await createRuntime({ ...config, queue: { ...config.queue, redisUrl: undefined } }, logger);
+  const runtime = await createRuntime({ ...config, queue: { ...config.queue, redisUrl: undefined, redisClusterNodes: undefined } }, logger);
   // Interrupted (a long seed): close the database, which rolls the work back, and stop the
   // embedded Postgres before leaving.
   const onSignal = (signal: NodeJS.Signals) => {
