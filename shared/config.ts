@@ -27,6 +27,8 @@ const envSchema = z.object({
   /** `always-200`: every error answers HTTP 200 with the unchanged body, as iGMS itself does. */
   ERROR_HTTP_STATUS: z.enum(['standard', 'always-200']).default('standard'),
   RATE_LIMIT_PER_MINUTE: int(1000, 1),
+  /** Failed authentications per minute per client address before it gets 429s. */
+  AUTH_FAILURES_PER_MINUTE: int(30, 1),
   CALENDAR_MAX_DAYS: int(1000, 1),
   CALENDAR_CHUNK_DAYS: int(100, 1),
   WORKER_CONCURRENCY: int(8, 1),
@@ -88,7 +90,7 @@ function shape(env: Env) {
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
       allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
     },
-    rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE },
+    rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE, authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE },
     idempotency: { ttlHours: env.IDEMPOTENCY_TTL_HOURS },
     log: { level: env.LOG_LEVEL },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

@@ -85,7 +85,10 @@ export const setCalendarBatch = defineEndpoint({
       .min(1)
       .max(255)
       .optional()
-      .describe('Optional, 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and queues nothing; with a different body it is a 409, code 11.'),
+      .describe(
+        'Optional, 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and queues nothing; with a different body it is a 409, code 11. ' +
+          '"The same body" is compared after validation: the same JSON with its keys in another order, with a key the method ignores, or with null where the first had the key absent (null means absent) is the same body and replays.',
+      ),
   }),
   answer: {
     description: 'Accepted: the request uids to poll and one warning per skipped date ({} when none)',
@@ -106,7 +109,7 @@ export const setCalendarBatch = defineEndpoint({
     if (key !== undefined && (key.length === 0 || key.length > 255)) {
       throw badParam('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters');
     }
-    const idempotency = key !== undefined ? { key, rawBody: req.body as unknown } : undefined;
+    const idempotency = key !== undefined ? { key } : undefined;
     return acceptCalendarBatch(ctx, principal.companyUid, { tokenUid: principal.tokenUid, appUid: principal.appUid, body, ...(idempotency ? { idempotency } : {}) });
   },
 });

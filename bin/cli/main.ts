@@ -14,7 +14,6 @@ import { transferCommands } from './transfer.commands.js';
 import { webhookCommands } from './webhook.commands.js';
 
 const commands: Record<string, Command> = { ...coreCommands, ...webhookCommands, ...transferCommands };
-import { runningEmbeddedPostgres } from './embedded-in-use.js';
 
 const help = `Usage: npm run cli -- <command> [options]
 
@@ -91,16 +90,7 @@ function parseCommandLine(argv: string[]): Parsed {
 }
 
 async function withDatabase(config: Config, io: Io, logLevel: string, work: (db: Db) => Promise<void>): Promise<void> {
-  if (!config.db.url) {
-    const running = runningEmbeddedPostgres(config.db.dataDir);
-    if (running) {
-      throw new CommandError(
-        `the embedded database in ${config.db.dataDir} is in use by a running Postgres (pid ${running.pid}), most likely npm start.\n` +
-          `Stop that server first (Ctrl-C), or set DATABASE_URL to run the CLI against another database.\n` +
-          `(If no server runs, a crash left ${running.pidFile} behind: remove it.)`,
-      );
-    }
-  }
+  // A data folder held by a running npm start is refused by startEmbeddedPostgres (EmbeddedInUseError).
   // Logs go to stderr, quieter than the service's unless LOG_LEVEL says otherwise.
   const logger = createLogger(logLevel, { proc: 'cli' }, pino.destination(2));
   // The CLI needs the database only: no Redis connection even when REDIS_URL is set.

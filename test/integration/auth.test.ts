@@ -72,6 +72,33 @@ describe('authentication', () => {
     expect(wrong.status).toBe(401);
   });
 
+  it('reads the Bearer scheme in any case with spaces around the token, and only a whole header', async () => {
+    const co = await companyWithBooking();
+    const { token } = await co.token(['messaging']);
+    const status = async (authorization: string, query = '') =>
+      (await fetch(`${api.baseUrl}/api/v1/bookings${query}`, { headers: { authorization } })).status;
+    expect(await status(`bearer   ${token}  `)).toBe(200);
+    expect(await status(`BEARER ${token}`)).toBe(200);
+    expect(await status(`xBearer ${token}`)).toBe(401);
+    expect(await status(`Bearer ${token} extra`)).toBe(401);
+    expect(await status(`Bearer${token}`)).toBe(401);
+    // Another scheme, or Bearer without a token, leaves the query's access_token to decide.
+    expect(await status('Basic dXNlcjpwYXNz', `?access_token=${token}`)).toBe(200);
+    expect(await status('Bearer ', `?access_token=${token}`)).toBe(200);
+  });
+
+  it('says why in the message of each refusal', async () => {
+    const co = await companyWithBooking();
+    const { token, appUid } = await co.token(['tasks']);
+    expect((await api.get('/api/v1/bookings')).body.error.message).toBe('Access token is missing or invalid');
+    expect((await api.get('/api/v1/bookings', 'nope')).body.error.message).toBe('Access token is missing or invalid');
+    expect((await api.get('/api/v1/bookings', token)).body.error.message).toBe(
+      'This method requires one of the scopes: messaging, pricing-management, smart-locks, external-cleaning-management',
+    );
+    await setAppDisabled(tdb.database.db, co.companyUid, appUid, true);
+    expect((await api.get('/api/v1/bookings', token)).body.error.message).toBe('The application behind this token is disabled');
+  });
+
   it('answers 403 code 13 while the app behind the token is disabled', async () => {
     const co = await companyWithBooking();
     const { token, appUid } = await co.token(['messaging']);
@@ -116,19 +143,21 @@ describe('error envelope', () => {
   });
 
   it('answers a malformed JSON body with 400 code 11', async () => {
-    const res = await api.post('/api/v1/bookings', '{"days": [', undefined);
+    const { token } = await (await companyWithBooking()).token(['calendar-control']);
+    const res = await api.post('/api/v1/set-calendar-batch', '{"days": [', token);
     expectError(res, 400, 11);
     expect(res.body.error.param).toBe('body');
   });
 
   it('answers a body over the limit with 413 code 11', async () => {
     const small = await startTestApi(tdb, { env: { BODY_LIMIT_BYTES: '1024' } });
+    const { token } = await (await companyWithBooking()).token(['calendar-control']);
     try {
-      const res = await small.post('/api/v1/bookings', { notes: 'x'.repeat(4096) });
+      const res = await small.post('/api/v1/set-calendar-batch', { notes: 'x'.repeat(4096) }, token);
       expectError(res, 413, 11);
       expect(res.body.error.param).toBe('body');
-      // Just under the limit is read (and then meets the usual 404 of an unknown method).
-      expectError(await small.post('/api/v1/bookings', { notes: 'x'.repeat(900) }), 404, 11);
+      // Just under the limit is read (and then meets the schema: no property_uid).
+      expectError(await small.post('/api/v1/set-calendar-batch', { notes: 'x'.repeat(900) }, token), 400, 11);
     } finally {
       await small.close();
     }

@@ -1,36 +1,22 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { localDate } from '../../shared/calendar/calendar.rules.js';
 import { calendarRequests, idempotencyKeys } from '../../shared/db/schema.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
-import { futureDates, startPipeline, type Pipeline } from '../support/pipeline.js';
+import { usePipeline } from '../support/hooks.js';
+import { futureDates } from '../support/pipeline.js';
 
 /* Accept-side rules; no worker runs here, so every stored request stays `queued`. */
 
-let tdb: TestDatabase;
-let p: Pipeline;
-let token: string;
-let companyUid: string;
-let propertyUid: string;
-const batch = (days: unknown[], property = propertyUid) => ({ property_uid: property, days });
-const post = (body: unknown, headers: Record<string, string> = {}, t = token) =>
-  p.api.post('/api/v1/set-calendar-batch', body, t, headers);
+const w = usePipeline('redis', { env: { CALENDAR_MAX_DAYS: '20', CALENDAR_CHUNK_DAYS: '5' } });
+const batch = (days: unknown[], property = w.property) => ({ property_uid: property, days });
+const post = (body: unknown, headers: Record<string, string> = {}, t = w.token) =>
+  w.p.api.post('/api/v1/set-calendar-batch', body, t, headers);
+const countRequests = async () => (await w.tdb.database.db.select().from(calendarRequests)).length;
+/** Every job the queue holds, whatever its state (no worker runs here, so they stay waiting). */
+const countJobs = async () => Object.values(await w.p.ctx.calendarJobs.queue.getJobCounts()).reduce((a, b) => a + b, 0);
 const requestsOf = async (uids: string[]) =>
-  (await tdb.database.db.select().from(calendarRequests)).filter((r) => uids.includes(r.uid));
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  p = await startPipeline(tdb, 'redis', { CALENDAR_MAX_DAYS: '20', CALENDAR_CHUNK_DAYS: '5' });
-  const db = tdb.database.db;
-  companyUid = await createCompany(db);
-  propertyUid = await createProperty(db, companyUid, { timeZone: 'UTC' });
-  token = (await createToken(db, companyUid, ['calendar-control'])).token;
-});
-afterAll(async () => {
-  await p?.close();
-  await tdb?.drop();
-});
+  (await w.tdb.database.db.select().from(calendarRequests)).filter((r) => uids.includes(r.uid));
 
 describe('POST /api/v1/set-calendar-batch', () => {
   it('answers request_uids and each skipped day with its warning text', async () => {
@@ -49,7 +35,7 @@ describe('POST /api/v1/set-calendar-batch', () => {
     });
     expect(res.body.data.request_uids).toHaveLength(1);
     const [row] = await requestsOf(res.body.data.request_uids);
-    expect(row).toMatchObject({ status: 'queued', daysTotal: 1, companyUid, propertyUid });
+    expect(row).toMatchObject({ status: 'queued', daysTotal: 1, companyUid: w.company, propertyUid: w.property });
     expect(row?.days).toEqual([{ date: d3, price: null, currency: null, is_available: null, min_stay: 2, notes: null }]);
   });
 
@@ -60,7 +46,7 @@ describe('POST /api/v1/set-calendar-batch', () => {
     const zone = ahead ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
     const local = localDate(zone);
     expect(local).not.toBe(utcToday);
-    const prop = await createProperty(tdb.database.db, companyUid, { timeZone: zone });
+    const prop = await createProperty(w.tdb.database.db, w.company, { timeZone: zone });
     const res = await post(batch([{ date: utcToday, min_stay: 2 }, { date: local, min_stay: 3 }], prop));
     expect(res.status).toBe(200);
     if (ahead) expect(res.body.data.warnings).toEqual({ [utcToday]: 'Day ignored - can not modify past dates' });
@@ -93,11 +79,11 @@ describe('POST /api/v1/set-calendar-batch', () => {
   });
 
   it('refuses a batch over the maximum whole, storing nothing', async () => {
-    const before = (await tdb.database.db.select().from(calendarRequests)).length;
+    const before = (await w.tdb.database.db.select().from(calendarRequests)).length;
     const res = await post(batch(futureDates(21).map((date) => ({ date, min_stay: 1 }))));
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 11, param: 'days' });
-    expect((await tdb.database.db.select().from(calendarRequests)).length).toBe(before);
+    expect((await w.tdb.database.db.select().from(calendarRequests)).length).toBe(before);
   });
 
   it('accepts is_available as 0/1 and as booleans, and refuses anything else', async () => {
@@ -137,17 +123,17 @@ describe('POST /api/v1/set-calendar-batch', () => {
       expect(res.body.error).toMatchObject({ code: 11, param });
     }
     expect((await post({ days: [] })).body.error.param).toBe('property_uid');
-    expect((await post({ property_uid: propertyUid })).body.error.param).toBe('days');
+    expect((await post({ property_uid: w.property })).body.error.param).toBe('days');
   });
 
   it('answers 404 for a property of another company and 403 without calendar-control', async () => {
-    const other = await createCompany(tdb.database.db, 'Other');
-    const otherProp = await createProperty(tdb.database.db, other);
+    const other = await createCompany(w.tdb.database.db, 'Other');
+    const otherProp = await createProperty(w.tdb.database.db, other);
     const [d] = futureDates(1);
     const res = await post(batch([{ date: d, min_stay: 2 }], otherProp));
     expect(res.status).toBe(404);
     expect(res.body.error).toMatchObject({ code: 11, param: 'property_uid' });
-    const weak = (await createToken(tdb.database.db, companyUid, ['listings'])).token;
+    const weak = (await createToken(w.tdb.database.db, w.company, ['listings'])).token;
     const denied = await post(batch([{ date: d, min_stay: 2 }]), {}, weak);
     expect(denied.status).toBe(403);
     expect(denied.body.error.code).toBe(14);
@@ -156,12 +142,14 @@ describe('POST /api/v1/set-calendar-batch', () => {
   it('replays the first answer for a repeated Idempotency-Key and queues nothing more', async () => {
     const body = batch(futureDates(7).map((date) => ({ date, min_stay: 2 })));
     const first = await post(body, { 'Idempotency-Key': 'key-1' });
+    const before = { requests: await countRequests(), jobs: await countJobs() };
     const second = await post(body, { 'Idempotency-Key': 'key-1' });
     expect(second.status).toBe(200);
     expect(second.body).toEqual(first.body);
-    const rows = await tdb.database.db.select().from(calendarRequests);
+    expect({ requests: await countRequests(), jobs: await countJobs() }).toEqual(before);
+    const rows = await w.tdb.database.db.select().from(calendarRequests);
     expect(rows.filter((r) => first.body.data.request_uids.includes(r.uid))).toHaveLength(2);
-    const [stored] = await tdb.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'key-1'));
+    const [stored] = await w.tdb.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'key-1'));
     expect(stored?.response).toEqual(first.body);
   });
 
@@ -180,11 +168,11 @@ describe('POST /api/v1/set-calendar-batch', () => {
     const [a, b] = futureDates(2);
     const first = await post(batch([{ date: a, min_stay: 2 }]), { 'Idempotency-Key': 'key-ttl' });
     // Another token of the same company has keys of its own.
-    const other = (await createToken(tdb.database.db, companyUid, ['calendar-control'])).token;
+    const other = (await createToken(w.tdb.database.db, w.company, ['calendar-control'])).token;
     const sameKeyOtherToken = await post(batch([{ date: b, min_stay: 2 }]), { 'Idempotency-Key': 'key-ttl' }, other);
     expect(sameKeyOtherToken.status).toBe(200);
     expect(sameKeyOtherToken.body.data.request_uids).not.toEqual(first.body.data.request_uids);
-    await tdb.database.db.update(idempotencyKeys).set({ createdAt: new Date(Date.now() - 25 * 3600_000) }).where(eq(idempotencyKeys.key, 'key-ttl'));
+    await w.tdb.database.db.update(idempotencyKeys).set({ createdAt: new Date(Date.now() - 25 * 3600_000) }).where(eq(idempotencyKeys.key, 'key-ttl'));
     const later = await post(batch([{ date: b, min_stay: 3 }]), { 'Idempotency-Key': 'key-ttl' });
     expect(later.status).toBe(200);
     expect(later.body.data.request_uids).toHaveLength(1);
@@ -205,58 +193,58 @@ describe('GET /api/v1/get-request-status', () => {
     const r2 = await post(batch([{ date: b, min_stay: 2 }]));
     const u1 = r1.body.data.request_uids[0];
     const u2 = r2.body.data.request_uids[0];
-    const one = await p.api.get(`/api/v1/get-request-status?request_uid=${u1}`, token);
+    const one = await w.p.api.get(`/api/v1/get-request-status?request_uid=${u1}`, w.token);
     expect(one.status).toBe(200);
-    expect(one.body.data).toMatchObject({ request_uid: u1, request_status: 'queued', property_uid: propertyUid, days_total: 1, days_applied: null, warnings: {}, attempts: 0, started_dttm: null, finished_dttm: null });
+    expect(one.body.data).toMatchObject({ request_uid: u1, request_status: 'queued', property_uid: w.property, days_total: 1, days_applied: null, warnings: {}, attempts: 0, started_dttm: null, finished_dttm: null });
     expect(one.body.data.created_dttm).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect('request_error' in one.body.data).toBe(false);
-    const list = await p.api.get(`/api/v1/get-request-status?request_uids=${u2},${u1}`, token);
+    const list = await w.p.api.get(`/api/v1/get-request-status?request_uids=${u2},${u1}`, w.token);
     expect(list.body.data.map((s: any) => s.request_uid)).toEqual([u2, u1]);
   });
 
   it('answers 404 for an unknown uid or one of another company, 400 for none or over 100', async () => {
-    const other = await createCompany(tdb.database.db, 'Other2');
-    const otherToken = (await createToken(tdb.database.db, other, ['calendar-control'])).token;
+    const other = await createCompany(w.tdb.database.db, 'Other2');
+    const otherToken = (await createToken(w.tdb.database.db, other, ['calendar-control'])).token;
     const [a] = futureDates(1);
     const mine = (await post(batch([{ date: a, min_stay: 2 }]))).body.data.request_uids[0];
-    const foreign = await p.api.get(`/api/v1/get-request-status?request_uid=${mine}`, otherToken);
+    const foreign = await w.p.api.get(`/api/v1/get-request-status?request_uid=${mine}`, otherToken);
     expect(foreign.status).toBe(404);
     expect(foreign.body.error).toMatchObject({ code: 11, param: 'request_uid' });
-    const unknown = await p.api.get(`/api/v1/get-request-status?request_uids=${mine},rq_nope`, token);
+    const unknown = await w.p.api.get(`/api/v1/get-request-status?request_uids=${mine},rq_nope`, w.token);
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.param).toBe('request_uids');
-    expect((await p.api.get('/api/v1/get-request-status', token)).status).toBe(400);
+    expect((await w.p.api.get('/api/v1/get-request-status', w.token)).status).toBe(400);
     const many = Array.from({ length: 101 }, (_, i) => `rq_${i}`).join(',');
-    expect((await p.api.get(`/api/v1/get-request-status?request_uids=${many}`, token)).body.error.param).toBe('request_uids');
+    expect((await w.p.api.get(`/api/v1/get-request-status?request_uids=${many}`, w.token)).body.error.param).toBe('request_uids');
   });
 
   it('is readable with the listings scope', async () => {
-    const listings = (await createToken(tdb.database.db, companyUid, ['listings'])).token;
+    const listings = (await createToken(w.tdb.database.db, w.company, ['listings'])).token;
     const [a] = futureDates(1);
     const uid = (await post(batch([{ date: a, min_stay: 2 }]))).body.data.request_uids[0];
-    expect((await p.api.get(`/api/v1/get-request-status?request_uid=${uid}`, listings)).status).toBe(200);
+    expect((await w.p.api.get(`/api/v1/get-request-status?request_uid=${uid}`, listings)).status).toBe(200);
   });
 });
 
 describe('GET /api/v1/get-calendar-data', () => {
   it('answers every date of the range, null where never set', async () => {
-    const prop = await createProperty(tdb.database.db, companyUid);
-    const res = await p.api.get(`/api/v1/get-calendar-data?property_uid=${prop}&from_date=2031-02-27&to_date=2031-03-02`, token);
+    const prop = await createProperty(w.tdb.database.db, w.company);
+    const res = await w.p.api.get(`/api/v1/get-calendar-data?property_uid=${prop}&from_date=2031-02-27&to_date=2031-03-02`, w.token);
     expect(res.status).toBe(200);
     expect(res.body.data.map((d: any) => d.date)).toEqual(['2031-02-27', '2031-02-28', '2031-03-01', '2031-03-02']);
     expect(res.body.data[0]).toEqual({ property_uid: prop, date: '2031-02-27', is_available: null, price: null, currency: null, min_stay: null, notes: null, updated_dttm: null, request_uid: null });
   });
 
   it('refuses a range over a year, a reversed range, missing or impossible dates, and foreign properties', async () => {
-    const q = (s: string) => p.api.get(`/api/v1/get-calendar-data?${s}`, token);
-    expect((await q(`property_uid=${propertyUid}&from_date=2031-01-01&to_date=2032-01-01`)).status).toBe(200);
-    const long = await q(`property_uid=${propertyUid}&from_date=2031-01-01&to_date=2032-01-02`);
+    const q = (s: string) => w.p.api.get(`/api/v1/get-calendar-data?${s}`, w.token);
+    expect((await q(`property_uid=${w.property}&from_date=2031-01-01&to_date=2032-01-01`)).status).toBe(200);
+    const long = await q(`property_uid=${w.property}&from_date=2031-01-01&to_date=2032-01-02`);
     expect(long.status).toBe(400);
     expect(long.body.error.param).toBe('to_date');
-    expect((await q(`property_uid=${propertyUid}&from_date=2031-01-02&to_date=2031-01-01`)).body.error.param).toBe('to_date');
-    expect((await q(`property_uid=${propertyUid}&to_date=2031-01-01`)).body.error.param).toBe('from_date');
-    expect((await q(`property_uid=${propertyUid}&from_date=2031-02-29&to_date=2031-03-01`)).body.error.param).toBe('from_date');
-    const other = await createProperty(tdb.database.db, await createCompany(tdb.database.db, 'X'));
+    expect((await q(`property_uid=${w.property}&from_date=2031-01-02&to_date=2031-01-01`)).body.error.param).toBe('to_date');
+    expect((await q(`property_uid=${w.property}&to_date=2031-01-01`)).body.error.param).toBe('from_date');
+    expect((await q(`property_uid=${w.property}&from_date=2031-02-29&to_date=2031-03-01`)).body.error.param).toBe('from_date');
+    const other = await createProperty(w.tdb.database.db, await createCompany(w.tdb.database.db, 'X'));
     expect((await q(`property_uid=${other}&from_date=2031-01-01&to_date=2031-01-02`)).status).toBe(404);
   });
 });

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCalendarJobs, type CalendarJobs } from '../../shared/queue/calendar-jobs.js';
 import { jobRegistry } from '../../shared/queue/registry.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { createCompany, createProperty, createToken } from '../support/factories.js';
-import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
+import { createProperty } from '../support/factories.js';
+import { usePipeline } from '../support/hooks.js';
+import { futureDates, waitForFinal } from '../support/pipeline.js';
 import { testConfig } from '../support/api.js';
 
 type Day = { date: string; price?: number; currency?: string; is_available?: number; min_stay?: number; notes?: string };
@@ -49,24 +49,10 @@ function oracleOf(batches: Day[][]): Oracle {
 }
 
 describe.each(['redis', 'postgres'] as const)('submission order on the %s backend', (kind) => {
-  let tdb: TestDatabase;
-  let p: Pipeline;
-  let token: string;
-  let companyUid: string;
-
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-    p = await startPipeline(tdb, kind, { WORKER_CONCURRENCY: '2' });
-    companyUid = await createCompany(tdb.database.db);
-    token = (await createToken(tdb.database.db, companyUid, ['calendar-control'])).token;
-  });
-  afterAll(async () => {
-    await p?.close();
-    await tdb?.drop();
-  });
+  const w = usePipeline(kind, { env: { WORKER_CONCURRENCY: '2' } });
 
   async function readBack(propertyUid: string, dates: string[]) {
-    const res = await p.api.get(`/api/v1/get-calendar-data?property_uid=${propertyUid}&from_date=${dates[0]}&to_date=${dates[dates.length - 1]}`, token);
+    const res = await w.p.api.get(`/api/v1/get-calendar-data?property_uid=${propertyUid}&from_date=${dates[0]}&to_date=${dates[dates.length - 1]}`, w.token);
     expect(res.status).toBe(200);
     return res.body.data as any[];
   }
@@ -79,17 +65,17 @@ describe.each(['redis', 'postgres'] as const)('submission order on the %s backen
   }
 
   it('ends every field as the last submitted batch set it, with 4 workers racing', async () => {
-    const propertyUid = await createProperty(tdb.database.db, companyUid);
+    const propertyUid = await createProperty(w.tdb.database.db, w.company);
     const dates = futureDates(20, 5);
     const batches = makeBatches(dates, 7);
     const uids: string[] = [];
     for (const days of batches) {
-      const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: propertyUid, days }, token);
+      const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: propertyUid, days }, w.token);
       expect(res.status).toBe(200);
       uids.push(...res.body.data.request_uids);
     }
-    await p.startWorkers(4);
-    const statuses = await waitForFinal(p.api, token, uids);
+    await w.p.startWorkers(4);
+    const statuses = await waitForFinal(w.p.api, w.token, uids);
     expect(new Set(statuses.map((s) => s.request_status))).toEqual(new Set(['completed']));
     const read = await readBack(propertyUid, dates);
     expectOracle(read, oracleOf(batches));
@@ -98,49 +84,49 @@ describe.each(['redis', 'postgres'] as const)('submission order on the %s backen
   });
 
   it('ends the same when the jobs run newest first', async () => {
-    const propertyUid = await createProperty(tdb.database.db, companyUid);
+    const propertyUid = await createProperty(w.tdb.database.db, w.company);
     const dates = futureDates(20, 40);
     const batches = makeBatches(dates, 11);
     // Accept without queueing (a queue that refuses adds), then queue the jobs newest first. The
     // re-enqueuer is held off meanwhile by taking its advisory lock.
-    const refusing = { ...p.ctx.calendarJobs, enqueue: async () => { throw new Error('queue down'); } } as CalendarJobs;
-    const original = p.ctx.calendarJobs;
-    p.ctx.calendarJobs = refusing;
+    const refusing = { ...w.p.ctx.calendarJobs, enqueue: async () => { throw new Error('queue down'); } } as CalendarJobs;
+    const original = w.p.ctx.calendarJobs;
+    w.p.ctx.calendarJobs = refusing;
     const uids: string[] = [];
-    const lockConn = await tdb.database.sql.reserve();
+    const lockConn = await w.tdb.database.sql.reserve();
     await lockConn`select pg_advisory_lock(724310002)`;
     try {
       for (const days of batches) {
-        const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: propertyUid, days }, token);
+        const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: propertyUid, days }, w.token);
         uids.push(...res.body.data.request_uids);
       }
     } finally {
-      p.ctx.calendarJobs = original;
+      w.p.ctx.calendarJobs = original;
     }
-    const jobs = createCalendarJobs(p.queue.conn, jobRegistry(testConfig()));
+    const jobs = createCalendarJobs(w.p.queue.conn, jobRegistry(testConfig()));
     for (const uid of [...uids].reverse()) await jobs.enqueue([uid]);
     await jobs.close();
-    const statuses = await waitForFinal(p.api, token, uids);
+    const statuses = await waitForFinal(w.p.api, w.token, uids);
     await lockConn`select pg_advisory_unlock(724310002)`;
     lockConn.release();
     expect(statuses.every((s) => s.request_status === 'completed')).toBe(true);
     // It really ran newest first: the newest request finished before the oldest.
     expect(statuses[statuses.length - 1].finished_dttm <= statuses[0].finished_dttm).toBe(true);
-    const [row] = await tdb.database.sql<{ n: number }[]>`select count(*)::int as n from calendar_requests where uid = any(${uids}) and enqueued_at is not null`;
+    const [row] = await w.tdb.database.sql<{ n: number }[]>`select count(*)::int as n from calendar_requests where uid = any(${uids}) and enqueued_at is not null`;
     const n = row?.n;
     expect(n).toBe(0);
     expectOracle(await readBack(propertyUid, dates), oracleOf(batches));
   });
 
   it('changes only the given fields, clears notes with "", and changes nothing when re-applied', async () => {
-    const propertyUid = await createProperty(tdb.database.db, companyUid);
+    const propertyUid = await createProperty(w.tdb.database.db, w.company);
     const [d] = futureDates(1, 80) as [string];
     const send = async (day: object) => {
-      const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: propertyUid, days: [{ date: d, ...day }] }, token);
-      await waitForFinal(p.api, token, res.body.data.request_uids);
+      const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: propertyUid, days: [{ date: d, ...day }] }, w.token);
+      await waitForFinal(w.p.api, w.token, res.body.data.request_uids);
       return res.body.data.request_uids[0] as string;
     };
-    await p.startWorkers(1);
+    await w.p.startWorkers(1);
     const first = await send({ price: 150, currency: 'USD', is_available: 1, min_stay: 2, notes: 'keep me' });
     await send({ min_stay: 5 });
     let [day] = await readBack(propertyUid, [d]);
@@ -148,13 +134,50 @@ describe.each(['redis', 'postgres'] as const)('submission order on the %s backen
     const last = await send({ notes: '' });
     [day] = await readBack(propertyUid, [d]);
     expect(day).toMatchObject({ price: 150, min_stay: 5, notes: null, request_uid: last });
+    // A newer price and availability, so that the older request differs from today's values in
+    // every field it set: re-applying it could not hide behind equal values.
+    const newest = await send({ price: 99.5, currency: 'EUR', is_available: 0 });
+    [day] = await readBack(propertyUid, [d]);
+    expect(day).toMatchObject({ price: 99.5, currency: 'EUR', is_available: 0, min_stay: 5, notes: null, request_uid: newest });
 
     // Running the first request again (a duplicate job) must not bring its old values back.
-    await p.ctx.calendarJobs.remove(first);
-    await tdb.database.db.execute(sql`update calendar_requests set status = 'queued' where uid = ${first}`);
-    await p.ctx.calendarJobs.enqueue([first]);
-    await waitForFinal(p.api, token, [first]);
+    await w.p.ctx.calendarJobs.remove(first);
+    await w.tdb.database.db.execute(sql`update calendar_requests set status = 'queued' where uid = ${first}`);
+    await w.p.ctx.calendarJobs.enqueue([first]);
+    await waitForFinal(w.p.api, w.token, [first]);
     [day] = await readBack(propertyUid, [d]);
-    expect(day).toMatchObject({ price: 150, currency: 'USD', is_available: 1, min_stay: 5, notes: null, request_uid: last });
+    expect(day).toMatchObject({ price: 99.5, currency: 'EUR', is_available: 0, min_stay: 5, notes: null, request_uid: newest });
+  });
+
+  // The racing test above only sees an ordering bug when the race happens to reorder jobs. Here the
+  // order is forced: every batch is accepted while no worker runs, the jobs are queued newest first,
+  // and one worker taking one job at a time applies them in exactly that order.
+  it('ends every field as the last submitted batch set it when the jobs are applied strictly newest first', async () => {
+    await w.p.stopWorkers();
+    const propertyUid = await createProperty(w.tdb.database.db, w.company);
+    const dates = futureDates(20, 120);
+    const batches = makeBatches(dates, 13);
+    const original = w.p.ctx.calendarJobs;
+    w.p.ctx.calendarJobs = { ...original, enqueue: async () => { throw new Error('queue down'); } };
+    const uids: string[] = [];
+    try {
+      for (const days of batches) {
+        const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: propertyUid, days }, w.token);
+        expect(res.status).toBe(200);
+        uids.push(...res.body.data.request_uids);
+      }
+    } finally {
+      w.p.ctx.calendarJobs = original;
+    }
+    const newestFirst = [...uids].reverse();
+    for (const uid of newestFirst) await original.enqueue([uid]);
+    await w.p.startWorkers(1, { WORKER_CONCURRENCY: '1' });
+    const statuses = await waitForFinal(w.p.api, w.token, uids);
+    expect(new Set(statuses.map((s) => s.request_status))).toEqual(new Set(['completed']));
+    const applied = await w.tdb.database.sql<{ uid: string }[]>`select uid from calendar_requests where uid = any(${uids}) order by finished_dttm`;
+    expect(applied.map((r) => r.uid)).toEqual(newestFirst);
+    const read = await readBack(propertyUid, dates);
+    expectOracle(read, oracleOf(batches));
+    expect(new Set(read.map((d) => d.request_uid))).toEqual(new Set([uids[uids.length - 1]]));
   });
 });

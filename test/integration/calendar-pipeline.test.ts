@@ -1,45 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { insertRequests } from '../../shared/calendar/calendar.repository.js';
 import { localDate } from '../../shared/calendar/calendar.rules.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { createCompany, createProperty, createToken } from '../support/factories.js';
-import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
+import { createProperty } from '../support/factories.js';
+import { usePipeline } from '../support/hooks.js';
+import { futureDates, waitForFinal } from '../support/pipeline.js';
 
 describe.each(['redis', 'postgres'] as const)('calendar pipeline on the %s backend', (kind) => {
-  let tdb: TestDatabase;
-  let p: Pipeline;
-  let token: string;
-  let propertyUid: string;
-  let companyUid: string;
-
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-    p = await startPipeline(tdb, kind);
-    const db = tdb.database.db;
-    companyUid = await createCompany(db);
-    propertyUid = await createProperty(db, companyUid, { timeZone: 'Europe/Lisbon' });
-    token = (await createToken(db, companyUid, ['calendar-control'])).token;
-    await p.startWorkers(1);
-  });
-  afterAll(async () => {
-    await p?.close();
-    await tdb?.drop();
-  });
+  const w = usePipeline(kind, { timeZone: 'Europe/Lisbon', workers: 1 });
 
   it('turns a 1000-day batch into 10 requests that all complete, and reads every day back', async () => {
     const dates = futureDates(1000);
     const days = dates.map((date, i) => ({ date, price: 100 + i, currency: 'eur', is_available: i % 2, min_stay: 1 + (i % 5), notes: `n${i}` }));
-    const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: propertyUid, days }, token);
+    const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: w.property, days }, w.token);
     expect(res.status).toBe(200);
     expect(res.body.data.warnings).toEqual({});
     expect(res.body.data.request_uids).toHaveLength(10);
-    const statuses = await waitForFinal(p.api, token, res.body.data.request_uids);
+    const statuses = await waitForFinal(w.p.api, w.token, res.body.data.request_uids);
     expect(statuses.map((s) => s.request_status)).toEqual(Array(10).fill('completed'));
     expect(statuses.reduce((n, s) => n + s.days_applied, 0)).toBe(1000);
 
-    const read = await p.api.get(
-      `/api/v1/get-calendar-data?property_uid=${propertyUid}&from_date=${dates[0]}&to_date=${dates[365]}`,
-      token,
+    const read = await w.p.api.get(
+      `/api/v1/get-calendar-data?property_uid=${w.property}&from_date=${dates[0]}&to_date=${dates[365]}`,
+      w.token,
     );
     expect(read.status).toBe(200);
     expect(read.body.data).toHaveLength(366);
@@ -53,17 +35,41 @@ describe.each(['redis', 'postgres'] as const)('calendar pipeline on the %s backe
     const yesterday = new Date(Date.parse(localDate('Europe/Lisbon')) - 86_400_000).toISOString().slice(0, 10);
     const [tomorrow] = futureDates(1, 1) as [string];
     const day = (date: string) => ({ date, price: null, currency: null, is_available: false, min_stay: null, notes: 'late' });
-    const [uid] = (await insertRequests(tdb.database.db, companyUid, propertyUid, [[day(yesterday), day(tomorrow)]], [{}])) as [string];
-    await p.ctx.calendarJobs.enqueue([uid]);
-    const [status] = await waitForFinal(p.api, token, [uid]);
+    const [uid] = (await insertRequests(w.tdb.database.db, w.company, w.property, [[day(yesterday), day(tomorrow)]], [{}])) as [string];
+    await w.p.ctx.calendarJobs.enqueue([uid]);
+    const [status] = await waitForFinal(w.p.api, w.token, [uid]);
     expect(status).toMatchObject({
       request_status: 'completed',
       days_total: 2,
       days_applied: 1,
       warnings: { [yesterday]: 'Day ignored - can not modify past dates' },
     });
-    const read = await p.api.get(`/api/v1/get-calendar-data?property_uid=${propertyUid}&from_date=${yesterday}&to_date=${tomorrow}`, token);
+    const read = await w.p.api.get(`/api/v1/get-calendar-data?property_uid=${w.property}&from_date=${yesterday}&to_date=${tomorrow}`, w.token);
     expect(read.body.data[0]).toMatchObject({ date: yesterday, is_available: null, notes: null });
     expect(read.body.data[read.body.data.length - 1]).toMatchObject({ date: tomorrow, is_available: 0, notes: 'late', request_uid: uid });
+  });
+
+  // Kiritimati is UTC+14 and Pago Pago UTC-11: at any instant at least one of them is on another
+  // date than UTC, so a worker that judged "past" in UTC (or in any single zone) would get one wrong.
+  it.each(['Pacific/Kiritimati', 'Pacific/Pago_Pago'])('judges past days in the property zone when it applies, in %s', async (zone) => {
+    const prop = await createProperty(w.tdb.database.db, w.company, { timeZone: zone });
+    const day = (date: string) => ({ date, price: null, currency: null, is_available: null, min_stay: 2, notes: zone });
+    // Dates from the zone's own today; redone if the zone's midnight passed while the job ran.
+    for (;;) {
+      const today = localDate(zone);
+      const yesterday = new Date(Date.parse(today) - 86_400_000).toISOString().slice(0, 10);
+      const [uid] = (await insertRequests(w.tdb.database.db, w.company, prop, [[day(yesterday), day(today)]], [{}])) as [string];
+      await w.p.ctx.calendarJobs.enqueue([uid]);
+      const [status] = await waitForFinal(w.p.api, w.token, [uid]);
+      if (localDate(zone) !== today) continue;
+      expect(status).toMatchObject({
+        request_status: 'completed',
+        days_applied: 1,
+        warnings: { [yesterday]: 'Day ignored - can not modify past dates' },
+      });
+      const read = await w.p.api.get(`/api/v1/get-calendar-data?property_uid=${prop}&from_date=${yesterday}&to_date=${today}`, w.token);
+      expect(read.body.data.map((d: { min_stay: number | null }) => d.min_stay)).toEqual([null, 2]);
+      return;
+    }
   });
 });

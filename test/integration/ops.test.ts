@@ -1,36 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { insertRequests } from '../../shared/calendar/calendar.repository.js';
 import type { CalendarJobs } from '../../shared/queue/calendar-jobs.js';
 import { connectDatabase } from '../../shared/db/client.js';
 import { createLogger } from '../../shared/logger.js';
 import { startMetricsServer } from '../../shared/metrics/metrics-server.js';
 import { startTestApi } from '../support/api.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { createCompany, createProperty, createToken } from '../support/factories.js';
-import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
-import { labelValues, sample, until } from './ops.fixture.js';
+import { usePipeline } from '../support/hooks.js';
+import { futureDates, waitForFinal } from '../support/pipeline.js';
+import { labelValues, sample, until } from '../support/ops.fixture.js';
 
-let tdb: TestDatabase;
-let p: Pipeline;
-let token: string;
-let company: string;
-let property: string;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  p = await startPipeline(tdb, 'redis', { HEALTH_TIMEOUT_MS: '300' });
-  const db = tdb.database.db;
-  company = await createCompany(db);
-  property = await createProperty(db, company, { timeZone: 'UTC' });
-  token = (await createToken(db, company, ['calendar-control'])).token;
-});
-afterAll(async () => {
-  await p?.close();
-  await tdb?.drop();
-});
+const w = usePipeline('redis', { env: { HEALTH_TIMEOUT_MS: '300' } });
 
 const scrape = async () => {
-  const res = await fetch(`${p.api.baseUrl}/metrics`);
+  const res = await fetch(`${w.p.api.baseUrl}/metrics`);
   expect(res.status).toBe(200);
   return res.text();
 };
@@ -38,13 +20,13 @@ const never = () => new Promise<never>(() => {});
 
 describe('GET /livez and GET /readyz', () => {
   it('answer without a token: live, and ready with both dependencies', async () => {
-    expect(await p.api.get('/livez')).toMatchObject({ status: 200, body: { data: { status: 'live' } } });
-    expect(await p.api.get('/readyz')).toMatchObject({ status: 200, body: { data: { status: 'ready', checks: { postgres: 'ok', queue: 'ok' } } } });
+    expect(await w.p.api.get('/livez')).toMatchObject({ status: 200, body: { data: { status: 'live' } } });
+    expect(await w.p.api.get('/readyz')).toMatchObject({ status: 200, body: { data: { status: 'ready', checks: { postgres: 'ok', queue: 'ok' } } } });
   });
 
   it('is 503 code 15 naming Postgres when it cannot be reached, while /livez stays 200', async () => {
     const deadDb = connectDatabase('postgres://postgres@127.0.0.1:1/nowhere', { max: 1 });
-    const api = await startTestApi(tdb, { env: { HEALTH_TIMEOUT_MS: '300' }, ctx: { database: deadDb, calendarJobs: p.api.ctx.calendarJobs } });
+    const api = await startTestApi(w.tdb, { env: { HEALTH_TIMEOUT_MS: '300' }, ctx: { database: deadDb, calendarJobs: w.p.api.ctx.calendarJobs } });
     try {
       const res = await api.get('/readyz');
       expect(res.status).toBe(503);
@@ -57,8 +39,8 @@ describe('GET /livez and GET /readyz', () => {
   });
 
   it('is 503 within HEALTH_TIMEOUT_MS when the queue does not answer', async () => {
-    const hanging: CalendarJobs = { ...p.api.ctx.calendarJobs, ping: never };
-    const api = await startTestApi(tdb, { env: { HEALTH_TIMEOUT_MS: '300' }, ctx: { calendarJobs: hanging } });
+    const hanging: CalendarJobs = { ...w.p.api.ctx.calendarJobs, ping: never };
+    const api = await startTestApi(w.tdb, { env: { HEALTH_TIMEOUT_MS: '300' }, ctx: { calendarJobs: hanging } });
     try {
       const started = Date.now();
       const res = await api.get('/readyz');
@@ -73,30 +55,30 @@ describe('GET /livez and GET /readyz', () => {
 
 describe('GET /metrics', () => {
   it('counts answers by route template, never by raw path, with a latency histogram', async () => {
-    await p.api.get(`/api/v1/get-request-status?request_uid=rq_secret_uid_1`, token);
-    await p.api.get(`/api/v1/bookings/bk_some_id_42`, token);
-    await p.api.get(`/no/such/${property}`);
+    await w.p.api.get(`/api/v1/get-request-status?request_uid=rq_secret_uid_1`, w.token);
+    await w.p.api.get(`/api/v1/bookings/bk_some_id_42`, w.token);
+    await w.p.api.get(`/no/such/${w.property}`);
     const text = await scrape();
     expect(sample(text, 'pops_http_requests_total', { route: '/api/v1/get-request-status', method: 'GET', status: '404' })).toBe(1);
     expect(sample(text, 'pops_http_requests_total', { route: 'unmatched', method: 'GET', status: '404' })).toBe(2);
     expect(sample(text, 'pops_http_request_duration_seconds_count', { route: '/api/v1/get-request-status', method: 'GET', status: '404' })).toBe(1);
     const routes = labelValues(text, 'pops_http_', 'route');
-    const documented = new Set(Object.keys((await p.api.get('/openapi.json')).body.paths));
+    const documented = new Set(Object.keys((await w.p.api.get('/openapi.json')).body.paths));
     expect([...routes].filter((r) => !documented.has(r) && r !== 'unmatched')).toEqual([]);
-    for (const id of ['rq_secret_uid_1', 'bk_some_id_42', property, company]) expect(text).not.toContain(id);
+    for (const id of ['rq_secret_uid_1', 'bk_some_id_42', w.property, w.company]) expect(text).not.toContain(id);
   });
 
   it('reads the queue depth at scrape time, and reports the queue down within the timeout', async () => {
     const dates = futureDates(3, 40);
-    const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: property, days: dates.map((date) => ({ date, min_stay: 3 })) }, token);
+    const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: w.property, days: dates.map((date) => ({ date, min_stay: 3 })) }, w.token);
     expect(res.status).toBe(200);
     const text = await scrape();
     expect(sample(text, 'pops_queue_jobs', { queue: 'calendar', state: 'waiting' })).toBe(1);
     for (const state of ['active', 'delayed', 'failed']) expect(sample(text, 'pops_queue_jobs', { queue: 'calendar', state })).toBe(0);
     expect(sample(text, 'pops_queue_up', { queue: 'calendar' })).toBe(1);
 
-    const stuckQueue = { ...p.api.ctx.calendarJobs.queue, name: 'calendar', getJobCounts: never } as unknown as CalendarJobs['queue'];
-    const api = await startTestApi(tdb, { env: { HEALTH_TIMEOUT_MS: '300' }, ctx: { calendarJobs: { ...p.api.ctx.calendarJobs, queue: stuckQueue } } });
+    const stuckQueue = { ...w.p.api.ctx.calendarJobs.queue, name: 'calendar', getJobCounts: never } as unknown as CalendarJobs['queue'];
+    const api = await startTestApi(w.tdb, { env: { HEALTH_TIMEOUT_MS: '300' }, ctx: { calendarJobs: { ...w.p.api.ctx.calendarJobs, queue: stuckQueue } } });
     try {
       const started = Date.now();
       const down = await fetch(`${api.baseUrl}/metrics`);
@@ -106,8 +88,8 @@ describe('GET /metrics', () => {
     } finally {
       await api.close();
     }
-    await p.startWorkers(1);
-    await waitForFinal(p.api, token, res.body.data.request_uids);
+    await w.p.startWorkers(1);
+    await waitForFinal(w.p.api, w.token, res.body.data.request_uids);
   });
 
   it('counts days accepted, skipped by reason, applied, requests by final status, jobs and re-enqueues', async () => {
@@ -115,7 +97,7 @@ describe('GET /metrics', () => {
     const delta = (text: string, name: string, labels: Record<string, string> = {}) => (sample(text, name, labels) ?? 0) - (sample(before, name, labels) ?? 0);
     const [d1, d2, d3, d4, d5] = futureDates(5, 60) as [string, string, string, string, string];
     const body = {
-      property_uid: property,
+      property_uid: w.property,
       days: [
         { date: '2020-02-02', price: 10, currency: 'EUR' },
         { date: d1, price: 10 },
@@ -125,21 +107,21 @@ describe('GET /metrics', () => {
         { date: d5, is_available: 0 },
       ],
     };
-    const accepted = await p.api.post('/api/v1/set-calendar-batch', body, token, { 'Idempotency-Key': 'metrics-1' });
+    const accepted = await w.p.api.post('/api/v1/set-calendar-batch', body, w.token, { 'Idempotency-Key': 'metrics-1' });
     expect(accepted.status).toBe(200);
     // A replay answers again but accepts nothing new.
-    expect((await p.api.post('/api/v1/set-calendar-batch', body, token, { 'Idempotency-Key': 'metrics-1' })).status).toBe(200);
+    expect((await w.p.api.post('/api/v1/set-calendar-batch', body, w.token, { 'Idempotency-Key': 'metrics-1' })).status).toBe(200);
 
     // Requests stored without a job (as when the queue was down at accept time): the re-enqueuer
     // finds them. One holds a day that is past by the time it is applied; one cannot be applied
     // (a price too large for the column) and ends in error after its attempts.
-    const db = tdb.database.db;
-    const stranded = await insertRequests(db, company, property, [
+    const db = w.tdb.database.db;
+    const stranded = await insertRequests(db, w.company, w.property, [
       [{ date: '2020-03-03', price: null, currency: null, is_available: false, min_stay: null, notes: null }, { date: d5, price: null, currency: null, is_available: null, min_stay: 4, notes: null }],
       [{ date: d1, price: 1e15, currency: 'EUR', is_available: null, min_stay: null, notes: null }],
     ], [{}, {}]);
 
-    await waitForFinal(p.api, token, [...accepted.body.data.request_uids, ...stranded], 30_000);
+    await waitForFinal(w.p.api, w.token, [...accepted.body.data.request_uids, ...stranded], 30_000);
     let text = '';
     await until('the finished requests to be counted', async () => {
       text = await scrape();
@@ -158,7 +140,7 @@ describe('GET /metrics', () => {
   });
 
   it('is also served by a worker process on its own port, with /livez', async () => {
-    const server = await startMetricsServer({ port: 0, host: '127.0.0.1', queues: [p.api.ctx.calendarJobs.queue], timeoutMs: 300, logger: createLogger('silent') });
+    const server = await startMetricsServer({ port: 0, host: '127.0.0.1', queues: [w.p.api.ctx.calendarJobs.queue], timeoutMs: 300, logger: createLogger('silent') });
     try {
       const text = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text();
       expect(sample(text, 'pops_queue_up', { queue: 'calendar' })).toBe(1);

@@ -1,14 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { inArray } from 'drizzle-orm';
-import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { calendarRequests } from '../../shared/db/schema.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { testRedisUrl } from '../support/env.js';
-import { createCompany, createProperty, createToken } from '../support/factories.js';
-import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
-import { sample, until } from './ops.fixture.js';
+import { createProperty } from '../support/factories.js';
+import { usePipeline } from '../support/hooks.js';
+import { lockProperty } from '../support/locks.js';
+import { futureDates, waitForFinal } from '../support/pipeline.js';
+import { sample, until } from '../support/ops.fixture.js';
 
 /*
  * SIGTERM to real processes (`node --import tsx bin/worker.ts`, `bin/api.ts`) while work is in
@@ -62,36 +62,13 @@ function spawnProcess(script: string, env: Record<string, string>): Spawned {
   return { child, lines, output: () => text, exited, hasExited: () => done };
 }
 
-/** Locks the property row until released; resolves once the lock is held. */
-async function lockProperty(url: string, propertyUid: string): Promise<() => Promise<void>> {
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
-  let release!: () => void;
-  const held = new Promise<void>((r) => (release = r));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((r) => (locked = r));
-  const tx = sql.begin(async (t) => {
-    await t`select 1 from properties where uid = ${propertyUid} for update`;
-    locked();
-    await held;
-  });
-  await isLocked;
-  return async () => {
-    release();
-    await tx;
-    await sql.end();
-  };
-}
-
-let tdb: TestDatabase;
-let p: Pipeline;
-let token: string;
-let company: string;
+const w = usePipeline('redis', { env: { CALENDAR_CHUNK_DAYS: '10', CALENDAR_MAX_DAYS: '1000' } });
 const children: ChildProcess[] = [];
 
 const workerEnv = () => ({
-  DATABASE_URL: tdb.url,
+  DATABASE_URL: w.tdb.url,
   REDIS_URL: testRedisUrl,
-  QUEUE_PREFIX: `{${tdb.name}}`,
+  QUEUE_PREFIX: `{${w.tdb.name}}`,
   WORKER_CONCURRENCY: '4',
   METRICS_PORT: '0',
   REENQUEUE_INTERVAL_MS: '600000',
@@ -101,33 +78,26 @@ const workerEnv = () => ({
 });
 
 async function requestRows(uids: readonly string[]) {
-  return tdb.database.db.select().from(calendarRequests).where(inArray(calendarRequests.uid, [...uids]));
+  return w.tdb.database.db.select().from(calendarRequests).where(inArray(calendarRequests.uid, [...uids]));
 }
 
 async function submit(propertyUid: string, days: number, offset: number): Promise<string[]> {
-  const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: propertyUid, days: futureDates(days, offset).map((date, i) => ({ date, price: 50 + i, currency: 'EUR' })) }, token);
+  const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: propertyUid, days: futureDates(days, offset).map((date, i) => ({ date, price: 50 + i, currency: 'EUR' })) }, w.token);
   expect(res.status).toBe(200);
   return res.body.data.request_uids as string[];
 }
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  p = await startPipeline(tdb, 'redis', { CALENDAR_CHUNK_DAYS: '10', CALENDAR_MAX_DAYS: '1000' });
-  company = await createCompany(tdb.database.db);
-  token = (await createToken(tdb.database.db, company, ['calendar-control'])).token;
-});
-afterAll(async () => {
+// Registered after usePipeline, so it runs first (after-hooks run in reverse order).
+afterAll(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await p?.close();
-  await tdb?.drop();
 });
 
 describe('worker process on SIGTERM', () => {
   it('finishes the jobs in flight, takes no new one, exits 0; a second worker completes the rest', { timeout: 90_000 }, async () => {
-    const property = await createProperty(tdb.database.db, company);
+    const property = await createProperty(w.tdb.database.db, w.company);
     const uids = await submit(property, 1000, 2);
     expect(uids).toHaveLength(100);
-    const release = await lockProperty(tdb.url, property);
+    const release = await lockProperty(w.tdb.url, property);
     const worker = spawnProcess('bin/worker.ts', { ...workerEnv(), SHUTDOWN_TIMEOUT_MS: '30000' });
     children.push(worker.child);
     try {
@@ -160,17 +130,17 @@ describe('worker process on SIGTERM', () => {
     expect(after.filter((r) => r.status === 'queued')).toHaveLength(96);
     for (const line of worker.lines.filter((l) => l.jobId !== undefined)) expect(line.requestUid).toBe(line.jobId);
 
-    const [second] = await p.startWorkers(1);
-    const statuses = await waitForFinal(p.api, token, uids);
+    const [second] = await w.p.startWorkers(1);
+    const statuses = await waitForFinal(w.p.api, w.token, uids);
     expect(statuses.every((s) => s.request_status === 'completed' && s.days_applied === 10)).toBe(true);
     expect((await requestRows(inFlight)).map((r) => r.attempts)).toEqual([1, 1, 1, 1]);
     await second?.close();
   });
 
   it('stops waiting after SHUTDOWN_TIMEOUT_MS and exits 0; another worker then recovers the jobs left running', { timeout: 90_000 }, async () => {
-    const property = await createProperty(tdb.database.db, company);
+    const property = await createProperty(w.tdb.database.db, w.company);
     const uids = await submit(property, 200, 2);
-    const release = await lockProperty(tdb.url, property);
+    const release = await lockProperty(w.tdb.url, property);
     const worker = spawnProcess('bin/worker.ts', { ...workerEnv(), SHUTDOWN_TIMEOUT_MS: '1000', JOB_LOCK_MS: '2000' });
     children.push(worker.child);
     await until('4 requests in flight', async () => (await requestRows(uids)).filter((r) => r.status === 'processing').length === 4, 30_000);
@@ -186,8 +156,8 @@ describe('worker process on SIGTERM', () => {
     expect(gaveUp?.requestUids.sort()).toEqual([...inFlight].sort());
     await release();
 
-    const [second] = await p.startWorkers(1);
-    const statuses = await waitForFinal(p.api, token, uids);
+    const [second] = await w.p.startWorkers(1);
+    const statuses = await waitForFinal(w.p.api, w.token, uids);
     expect(statuses.every((s) => s.request_status === 'completed' && s.days_applied === 10)).toBe(true);
     // Each left job is either re-run by the other worker once its lock expired (attempt 2), or was
     // finished by its own single-statement apply, which Postgres completes once the row lock is
@@ -199,21 +169,21 @@ describe('worker process on SIGTERM', () => {
 
 describe('API process on SIGTERM', () => {
   it('stops accepting connections, answers the request in flight, exits 0', { timeout: 60_000 }, async () => {
-    const property = await createProperty(tdb.database.db, company);
+    const property = await createProperty(w.tdb.database.db, w.company);
     const api = spawnProcess('bin/api.ts', { ...workerEnv(), PORT: '0', SHUTDOWN_TIMEOUT_MS: '30000' });
     children.push(api.child);
     await until('the API to listen', () => api.lines.some((l) => l.msg === 'API listening'), 30_000);
     const base = `http://127.0.0.1:${api.lines.find((l) => l.msg === 'API listening')?.port}`;
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
 
-    const release = await lockProperty(tdb.url, property);
-    const inFlight = fetch(`${base}/api/v1/set-calendar-batch?access_token=${token}`, {
+    const release = await lockProperty(w.tdb.url, property);
+    const inFlight = fetch(`${base}/api/v1/set-calendar-batch?access_token=${w.token}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ property_uid: property, days: futureDates(30).map((date) => ({ date, min_stay: 2 })) }),
     });
     await until('the request to wait on the lock', async () => {
-      const [row] = await tdb.database.sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = ${tdb.name} and wait_event_type = 'Lock'`;
+      const [row] = await w.tdb.database.sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = ${w.tdb.name} and wait_event_type = 'Lock'`;
       return (row?.n ?? 0) > 0;
     });
 

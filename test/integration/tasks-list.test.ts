@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { TaskInsert } from '../support/factories.js';
 import { createCompany, createProperty, createTask, createToken } from '../support/factories.js';
-import { expectError, useTasksWorld } from './tasks.fixture.js';
+import { expectError, useTasksWorld } from '../support/tasks.fixture.js';
 
 const w = useTasksWorld();
 

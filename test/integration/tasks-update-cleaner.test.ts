@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskStatus } from '../../shared/tasks/tasks.schema.js';
 import { createProperty, createTeamMember } from '../support/factories.js';
-import { expectError, newTask, postUpdate, storedTask, updateOk, useTasksWorld } from './tasks.fixture.js';
+import { expectError, newTask, postUpdate, storedTask, updateOk, useTasksWorld } from '../support/tasks.fixture.js';
 
 const w = useTasksWorld();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newTask, postUpdate, storedTask, useTasksWorld } from './tasks.fixture.js';
+import { newTask, postUpdate, storedTask, useTasksWorld } from '../support/tasks.fixture.js';
 
 const w = useTasksWorld();
 

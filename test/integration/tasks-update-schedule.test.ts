@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createProperty, createTask } from '../support/factories.js';
-import { expectError, newTask, postUpdate, storedTask, updateOk, useTasksWorld } from './tasks.fixture.js';
+import { expectError, newTask, postUpdate, storedTask, updateOk, useTasksWorld } from '../support/tasks.fixture.js';
 
 const w = useTasksWorld();
 

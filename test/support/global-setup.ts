@@ -20,9 +20,11 @@ export default async function setup(): Promise<void> {
         await admin.unsafe(`drop database if exists "${building}"`);
       });
     }
-    // Leftovers of killed runs older than an hour.
+    // Leftovers of killed runs older than an hour. starts_with, not LIKE 'pops_t_%': `_` is a LIKE
+    // wildcard, so that pattern also matched the templates (pops_tmpl_...) and dropped the one every
+    // running test file was copying from, once it was an hour old.
     const stale = await admin<{ datname: string }[]>`
-      select datname from pg_database where datname like 'pops_t_%'
+      select datname from pg_database where starts_with(datname, 'pops_t_')
         and (pg_stat_file('base/' || oid || '/PG_VERSION')).modification < now() - interval '1 hour'`.catch(() => []);
     for (const { datname } of stale) await admin.unsafe(`drop database if exists "${datname}" with (force)`).catch(() => {});
   } finally {

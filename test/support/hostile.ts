@@ -1,6 +1,4 @@
 import http from 'node:http';
-import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Redis } from 'ioredis';
 import { expect } from 'vitest';
 import { z } from 'zod';
@@ -159,19 +157,7 @@ export function expectationFor(g: { verdict: Verdict; param?: string }, accepted
   return g.verdict === 'valid' ? accepted() : silent(accepted());
 }
 
-// A full collection before each reading, so heap growth means memory still held, not garbage.
-v8.setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
-
-/** Heap (after a full collection) and RSS of this process, where the API runs, in MB. */
-export const memoryMb = () => {
-  collectGarbage();
-  const m = process.memoryUsage();
-  return { heap: m.heapUsed / 2 ** 20, rss: m.rss / 2 ** 20 };
-};
-
-export const memoryChange = (a: ReturnType<typeof memoryMb>, b: ReturnType<typeof memoryMb>) =>
-  `heap ${a.heap.toFixed(0)} -> ${b.heap.toFixed(0)} MB, rss ${a.rss.toFixed(0)} -> ${b.rss.toFixed(0)} MB`;
+export { memoryChange, memoryMb } from './memory.js';
 
 export interface HostileWorld {
   tdb: TestDatabase;

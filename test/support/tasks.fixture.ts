@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { tasks } from '../../shared/db/schema.js';
-import { startTestApi, type TestApi } from '../support/api.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { createCompany, createProperty, createTask, createTeamMember, createToken, type TaskInsert } from '../support/factories.js';
+import { startTestApi, type TestApi } from './api.js';
+import { createTestDatabase, type TestDatabase } from './db.js';
+import { createCompany, createProperty, createTask, createTeamMember, createToken, type TaskInsert } from './factories.js';
 
 /**
  * The world of a tasks test file: its own database and API, one company with a property, a

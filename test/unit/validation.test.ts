@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AppError } from '../../shared/errors.js';
+import { parseInput } from '../../shared/http/validation.js';
+import { commaList } from '../../shared/http/wire.js';
+
+/* parseInput: the one place a zod failure or unstorable text becomes a code-11 answer. */
+
+function rejected(schema: z.ZodType, input: unknown, prefix?: string): AppError {
+  try {
+    parseInput(schema, input, prefix);
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
+  throw new Error(`expected ${JSON.stringify(input)} to be rejected`);
+}
+
+const day = z.object({ date: z.string(), min_stay: z.number().int().min(1).optional(), notes: z.string().optional() });
+const batch = z.object({ property_uid: z.string(), days: z.array(day) });
+const UNSTORABLE = 'Invalid parameter %s: must be valid Unicode text without NUL characters';
+
+describe('parseInput', () => {
+  it('answers the parsed value when the input is valid', () => {
+    expect(parseInput(batch, { property_uid: 'p', days: [{ date: 'd', notes: 'ok \ud83d\ude00' }] })).toEqual({
+      property_uid: 'p',
+      days: [{ date: 'd', notes: 'ok \ud83d\ude00' }],
+    });
+  });
+
+  it('names the first offending parameter with array positions, and lists every issue', () => {
+    const err = rejected(batch, { property_uid: 5, days: [{ date: 'd' }, { date: 'e', min_stay: 0 }] });
+    expect(err.code).toBe(11);
+    expect(err.status).toBe(400);
+    expect(err.param).toBe('property_uid');
+    expect(err.message).toMatch(/^Invalid parameter property_uid: /);
+    expect(err.details?.map((d) => d.path)).toEqual(['property_uid', 'days[1].min_stay']);
+  });
+
+  it('puts a prefix in front of the path, and names the prefix alone for the whole input', () => {
+    expect(rejected(batch, { property_uid: 'p', days: [{ date: 1 }] }, 'query').param).toBe('query.days[0].date');
+    expect(rejected(batch, 'not an object', 'query').param).toBe('query');
+    expect(rejected(batch, 'not an object').param).toBe('body');
+  });
+
+  it('lists at most 50 issues', () => {
+    const err = rejected(z.array(z.number()), Array.from({ length: 60 }, () => 'x'));
+    expect(err.details).toHaveLength(50);
+    expect(err.param).toBe('[0]');
+  });
+
+  it.each([
+    ['a NUL', 'a\u0000b'],
+    ['a lone high surrogate', 'a\ud800b'],
+    ['a lone high surrogate at the end', 'ab\ud800'],
+    ['a lone low surrogate', 'a\udc00b'],
+    ['two high surrogates', '\ud800\ud800\udc00x\ud800'],
+  ])('refuses text with %s, naming where it is', (_what, text) => {
+    const err = rejected(batch, { property_uid: 'p', days: [{ date: 'd' }, { date: 'e', notes: text }] });
+    expect(err.param).toBe('days[1].notes');
+    expect(err.message).toBe(UNSTORABLE.replace('%s', 'days[1].notes'));
+    expect(err.details).toEqual([{ path: 'days[1].notes', message: 'must be valid Unicode text without NUL characters' }]);
+  });
+
+  it('finds unstorable text in a key of an object inside an array, and in a top-level string', () => {
+    expect(rejected(z.array(z.record(z.string(), z.string())), [{ a: 'ok' }, { b: 'x\u0000' }]).param).toBe('[1].b');
+    expect(rejected(z.string(), 'x\u0000', 'q').param).toBe('q');
+  });
+
+  it('names the parameter itself when a string it parsed into a list holds the bad text', () => {
+    const err = rejected(z.object({ task_uids: commaList() }), { task_uids: 'a,b\u0000' });
+    expect(err.param).toBe('task_uids');
+  });
+
+  it('accepts surrogate pairs and ignores unknown keys it strips', () => {
+    expect(parseInput(z.object({ a: z.string() }), { a: '\ud83d\ude00', junk: '\u0000' })).toEqual({ a: '\ud83d\ude00' });
+    expect(parseInput(z.object({ n: z.number().nullable() }), { n: null })).toEqual({ n: null });
+  });
+});
