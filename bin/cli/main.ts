@@ -10,9 +10,10 @@ import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig, type Config } from '..
 import type { Db } from '../../shared/db/client.js';
 import { createLogger } from '../../shared/logger.js';
 import { CommandError, commands as coreCommands, UsageError, type Command, type Io } from './commands.js';
+import { transferCommands } from './transfer.commands.js';
 import { webhookCommands } from './webhook.commands.js';
 
-const commands: Record<string, Command> = { ...coreCommands, ...webhookCommands };
+const commands: Record<string, Command> = { ...coreCommands, ...webhookCommands, ...transferCommands };
 
 const help = `Usage: npm run cli -- <command> [options]
 
