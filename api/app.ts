@@ -3,7 +3,6 @@ import type { AppContext } from '../shared/context.js';
 import type { AnyEndpoint, ApiRuntime, Lifecycle } from './endpoints/define.js';
 import { endpoints } from './endpoints/index.js';
 import { endpointErrorBodies, endpointRouter } from './endpoints/router.js';
-import { jsonBody } from './middleware/body.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { httpMetrics, routeLabelled } from './middleware/http-metrics.js';
 import { requestLogging } from './middleware/request-log.js';
@@ -27,9 +26,6 @@ export function createApp(ctx: AppContext, opts: AppOptions = {}): Express {
   // First, so that every answer (even a body parse failure) is logged, counted and has a request id.
   app.use(requestLogging(ctx.logger));
   app.use(httpMetrics(new Set([...openapi.paths, QUEUE_DASHBOARD_PATH])));
-
-  // Every body of every request, before routing (issue 14 moves it into the router, per route).
-  app.use(jsonBody(ctx.config));
 
   app.use(endpointRouter(ctx, runtime, served));
   app.use(endpointErrorBodies(served));

@@ -1,4 +1,5 @@
 import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig, type Config } from '../shared/config.js';
+import { EmbeddedInUseError } from '../shared/db/postmaster-owner.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 
 /** Signals closer together than this are one signal delivered twice (see onSignal). */
@@ -7,12 +8,17 @@ const REPEAT_WINDOW_MS = 1000;
 /**
  * How every process kind (start, api, worker, migrate; the CLI answers the same code) ends when
  * it cannot start: a bad configuration is one plain message on stderr and exit code 2, the
- * operator's to fix; anything else is logged (as JSON when a logger exists) and exit code 1.
+ * operator's to fix; a data folder in use is one plain message and exit code 1; anything else is logged (as JSON when a logger exists) and exit code 1.
  */
 export function exitOnStartFailure(err: unknown, logger?: Logger): never {
   if (err instanceof ConfigError) {
     process.stderr.write(`${err.message}\n`);
     process.exit(CONFIG_ERROR_EXIT_CODE);
+  }
+  // The data folder is held by a live service: a person's to resolve, one plain message.
+  if (err instanceof EmbeddedInUseError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
   }
   if (logger) logger.fatal({ err }, 'failed to start');
   else process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);

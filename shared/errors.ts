@@ -61,6 +61,14 @@ export class AppError extends Error {
   }
 }
 
+/** The most of a client's value an error message repeats: enough to recognise it, never a payload. */
+export const ECHO_MAX_CHARS = 100;
+
+/** A client value as an error message may quote it: at most ECHO_MAX_CHARS characters. */
+export function shown(value: string): string {
+  return value.length <= ECHO_MAX_CHARS ? value : `${value.slice(0, ECHO_MAX_CHARS)}... (${value.length} characters)`;
+}
+
 export const badParam = (param: string, message: string, details?: ErrorDetail[]) =>
   new AppError(ErrorCode.badParam, message, { param, ...(details ? { details } : {}) });
 

@@ -14,12 +14,55 @@ export function withLogContext<T>(fields: Record<string, unknown>, fn: () => T):
   return logContext.run({ ...logContext.getStore(), ...fields }, fn);
 }
 
-/** Query parameters whose value is a secret: the API token and the dashboard token. */
-const SECRET_PARAMS = /([?&](?:access_token|admin_token)=)[^&#]*/gi;
+/**
+ * Names of query parameters whose value is a secret (the API token, the dashboard token), compared
+ * after normalising: lowercase, letters and digits only, so `Access-Token` and `access.token` count.
+ */
+const SECRET_NAMES = new Set(['accesstoken', 'admintoken', 'token', 'apikey', 'authorization']);
 
-/** A URL as it may be logged: secret query values replaced. */
+/** Percent-decodes repeatedly (a doubly encoded name), tolerating malformed escapes. */
+function decodeName(raw: string): string {
+  let s = raw.replace(/\+/g, ' ');
+  for (let i = 0; i < 4; i++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(s);
+    } catch {
+      next = s.replace(/%([0-9a-f]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+    }
+    if (next === s) break;
+    s = next;
+  }
+  return s;
+}
+
+/**
+ * True when a query key, as any query parser could read it, names a secret: `access%5Ftoken`,
+ * `%61ccess_token`, `ACCESS_TOKEN`, `access_token[]`, `access_token[0]`, `x[access_token]`.
+ */
+export function isSecretParam(rawKey: string): boolean {
+  const name = decodeName(rawKey).toLowerCase();
+  // Every bracketed part and the base name are candidates (array and object forms).
+  return name.split(/[[\]]/).some((part) => SECRET_NAMES.has(part.replace(/[^a-z0-9]/g, '')));
+}
+
+/**
+ * A URL as it may be logged: the value of every query parameter whose decoded name is a secret is
+ * replaced. Works on the parsed pairs, not on the raw text, so no spelling of the name slips by.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_PARAMS, '$1[redacted]');
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const hash = url.indexOf('#', q);
+  const query = url.slice(q + 1, hash < 0 ? undefined : hash);
+  const pairs = query.split('&').map((part) => {
+    const eq = part.indexOf('=');
+    const key = eq < 0 ? part : part.slice(0, eq);
+    // A parser that also splits on `;` would read `x=1;access_token=T` as two pairs: redact it too.
+    const secret = isSecretParam(key) || part.split(';').slice(1).some((sub) => isSecretParam(sub.split('=')[0] ?? ''));
+    return secret ? `${key}=[redacted]` : part;
+  });
+  return `${url.slice(0, q + 1)}${pairs.join('&')}`;
 }
 
 /**

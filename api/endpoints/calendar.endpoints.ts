@@ -99,7 +99,10 @@ export const setCalendarBatch = defineEndpoint({
       .min(1)
       .max(255)
       .optional()
-      .describe('Optional, 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and queues nothing; with a different body it is a 409, code 11.'),
+      .describe(
+        'Optional, 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and queues nothing; with a different body it is a 409, code 11. ' +
+          '"The same body" is compared after validation: the same JSON with its keys in another order, with a key the method ignores, or with null where the first had the key absent (null means absent) is the same body and replays.',
+      ),
   }),
   answer: {
     description: 'Accepted: the request uids to poll and one warning per skipped date ({} when none)',
@@ -120,7 +123,7 @@ export const setCalendarBatch = defineEndpoint({
     if (key !== undefined && (key.length === 0 || key.length > 255)) {
       throw badParam('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters');
     }
-    const idempotency = key !== undefined ? { key, rawBody: req.body as unknown } : undefined;
+    const idempotency = key !== undefined ? { key } : undefined;
     return acceptCalendarBatch(ctx, principal.companyUid, { tokenUid: principal.tokenUid, appUid: principal.appUid, body, ...(idempotency ? { idempotency } : {}) });
   },
 });
@@ -143,7 +146,8 @@ export const getRequestStatus = defineEndpoint({
     'final (completed or error) or N seconds have passed, then given exactly as without wait (the statuses as they are ' +
     'then: a timeout is not an error). Unknown uids are answered at once (404), without waiting. The server is told of ' +
     'finished requests (Postgres LISTEN/NOTIFY), so a waiting client costs no polling; when the process shuts down, ' +
-    'waiting clients are answered at once with their current statuses. No wait, or wait=0, answers at once.',
+    'waiting clients are answered at once with their current statuses. No wait, or wait=0, answers at once. A finished ' +
+    'request is kept REQUEST_RETENTION_DAYS (default 30) after finished_dttm, then answers as unknown (404).',
   query: requestStatusQuerySchema,
   queryDocs: {
     request_uid: { description: 'One request uid: data is that request\'s status object.', example: 'rq_Xw3Lm9Qa0ZtB7nVc2Rk5' },

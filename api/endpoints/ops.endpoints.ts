@@ -42,7 +42,10 @@ export const readyz = defineEndpoint({
   description:
     'Runs `select 1` on Postgres and reads a job count from the queue, in parallel, each bounded by HEALTH_TIMEOUT_MS ' +
     '(default 1500 ms). 503 (code 15) while either fails, and from the moment the process starts shutting down, so ' +
-    'a load balancer stops sending traffic before the listener closes.',
+    'a load balancer stops sending traffic before the listener closes. While the queue answers reads but refuses new ' +
+    'jobs (a full Redis answering OOM), the answer is still 200 with status and checks.queue "degraded", and the gauge ' +
+    'pops_queue_enqueue_failing is 1: accepted batches are stored in Postgres and queued by the re-enqueuer once the ' +
+    'queue takes writes, so taking every API process out of service would only stop reads.',
   answer: {
     description: 'Ready for traffic',
     schema: named('Readiness', readinessSchema),
@@ -66,7 +69,8 @@ export const readyz = defineEndpoint({
         details: failing.map(([path, message]) => ({ path, message })),
       });
     }
-    return { data: { status: 'ready', checks: { postgres: 'ok', queue: 'ok' } } };
+    const queue = report.checks.queue === 'degraded' ? 'degraded' : 'ok';
+    return { data: { status: queue === 'ok' ? 'ready' : 'degraded', checks: { postgres: 'ok', queue } } };
   },
 });
 

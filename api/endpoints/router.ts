@@ -3,6 +3,7 @@ import type { AppContext } from '../../shared/context.js';
 import { parseInput } from '../../shared/http/validation.js';
 import { principalOf } from '../middleware/auth.js';
 import { toAppError } from '../middleware/errors.js';
+import { jsonBody } from '../middleware/body.js';
 import { guard } from '../middleware/guard.js';
 import { bodySchemaOf, RawAnswer, type AnyEndpoint, type ApiRuntime, type EndpointInput } from './define.js';
 
@@ -74,8 +75,8 @@ export function endpointRouter(ctx: AppContext, runtime: ApiRuntime, endpoints: 
       expressPath(def.path),
       labelled(def.path),
       ...guard(ctx, def.scopes),
-      // Issue 14: the JSON body parser moves here from app.ts, on routes with a body only:
-      // ...(def.body ? [jsonBody(ctx.config)] : []),
+      // Bodies are parsed only on routes that take one, once the token and scope passed.
+      ...(def.body ? jsonBody(ctx.config) : []),
       run(ctx, runtime, def),
       ...(def.errorBody ? [formatErrors(def.errorBody)] : []),
     );

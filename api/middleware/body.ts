@@ -1,6 +1,74 @@
+import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import type { Config } from '../../shared/config.js';
+import { AppError, ErrorCode } from '../../shared/errors.js';
 
-/** Clients of the iGMS API do not all send a JSON content type; every body is read as JSON. */
-export const jsonBody = (config: Config): RequestHandler =>
-  express.json({ limit: config.http.bodyLimitBytes, type: () => true, strict: false });
+/**
+ * Deepest nesting of arrays and objects a JSON body may have. Every body the API takes is at most
+ * 3 levels deep (`{"days": [{...}]}`); 32 leaves room and stops a 100,000-level body before it
+ * reaches anything recursive (hashing, validation, logging).
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * What is read as JSON: `application/json`, `application/<x>+json` and `text/json` (any charset
+ * parameter), and a body with no (or a blank) Content-Type, which some iGMS clients send. Anything else
+ * (`text/plain`, a form) is refused with 415.
+ */
+export function isJsonContentType(value: string | undefined): boolean {
+  if (value === undefined || value.trim() === '') return true;
+  const type = value.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || type === 'text/json' || /^application\/[\w.-]+\+json$/.test(type);
+}
+
+/** Nesting depth of JSON text, strings skipped; stops counting once past `max`. */
+export function jsonDepthExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+const tooDeep = () =>
+  new AppError(ErrorCode.badParam, `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`, { param: 'body' });
+
+const refuseNonJson: RequestHandler = (req, _res, next) => {
+  if (!isJsonContentType(req.get('content-type'))) {
+    throw new AppError(ErrorCode.badParam, 'The body must be JSON (Content-Type: application/json)', { status: 415, param: 'Content-Type' });
+  }
+  next();
+};
+
+/**
+ * The body parser of the routes that take a body, placed after authentication (api/endpoints/
+ * router.ts): a request without a valid token, or to a path that takes no body, never has its body
+ * parsed. Nesting is bounded on the raw text, before JSON.parse builds anything.
+ */
+export const jsonBody = (config: Config): RequestHandler[] => [
+  refuseNonJson,
+  express.json({
+    limit: config.http.bodyLimitBytes,
+    type: () => true,
+    strict: false,
+    verify(_req: IncomingMessage, _res, buf: Buffer, encoding: string) {
+      // A byte scan is exact for UTF-8 (no multi-byte sequence holds an ASCII byte); other
+      // charsets are decoded first. One the decoder does not know is left to the parser's refusal.
+      let text: string;
+      try {
+        text = /^utf-?8$/i.test(encoding) ? buf.toString('latin1') : new TextDecoder(encoding).decode(buf);
+      } catch {
+        return;
+      }
+      if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw tooDeep();
+    },
+  }),
+];

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../../shared/context.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
-import type { RateLimitResult } from '../../shared/ratelimit/rate-limiter.js';
+import { memoryRateLimiter, type RateLimiter, type RateLimitResult } from '../../shared/ratelimit/rate-limiter.js';
 import { principalOf } from './auth.js';
 
 /**
@@ -11,14 +11,16 @@ import { principalOf } from './auth.js';
 const RATE_LIMIT_TIMEOUT_MS = 2000;
 
 /**
- * Per-token fixed window; headers follow the IETF RateLimit draft. When the counter cannot be
- * reached in time the request goes through uncounted (fail open): a Redis outage must not stop
- * reads that never touch Redis, nor accepts that are stored durably in Postgres anyway.
+ * Per-token sliding limit (GCRA, shared/ratelimit/rate-limiter.ts); headers follow the IETF
+ * RateLimit draft. When the shared counter cannot answer in time (Postgres or Redis down or hung)
+ * this process counts the token on its own, in memory: a Redis outage neither stops the API nor
+ * switches the limit off, and a single API process still enforces the limit.
  */
 export function rateLimit(ctx: AppContext): RequestHandler {
+  const local = memoryRateLimiter(ctx.config.rateLimit.perMinute);
   return async (_req, res, next) => {
     const { tokenUid } = principalOf(res);
-    const r = await hitWithin(ctx, tokenUid);
+    const r = await hitWithin(ctx, local, tokenUid);
     res.setHeader('RateLimit-Policy', `${r.limit};w=60`);
     res.setHeader('RateLimit', `limit=${r.limit}, remaining=${r.remaining}, reset=${r.resetSeconds}`);
     if (!r.allowed) {
@@ -30,17 +32,17 @@ export function rateLimit(ctx: AppContext): RequestHandler {
   };
 }
 
-async function hitWithin(ctx: AppContext, key: string): Promise<RateLimitResult> {
+/** One hit on the shared limiter, or on this process's own when the shared one fails or hangs. */
+export async function hitWithin(ctx: Pick<AppContext, 'rateLimiter' | 'logger'>, local: RateLimiter, key: string, limit?: number): Promise<RateLimitResult> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`rate limiter did not answer within ${RATE_LIMIT_TIMEOUT_MS} ms`)), RATE_LIMIT_TIMEOUT_MS);
   });
   try {
-    return await Promise.race([ctx.rateLimiter.hit(key), timeout]);
+    return await Promise.race([ctx.rateLimiter.hit(key, limit), timeout]);
   } catch (err) {
-    ctx.logger.warn({ err }, 'rate limiter unavailable: request not counted');
-    const now = Date.now();
-    return { allowed: true, limit: ctx.config.rateLimit.perMinute, remaining: ctx.config.rateLimit.perMinute, resetSeconds: Math.ceil((60_000 - (now % 60_000)) / 1000) };
+    ctx.logger.warn({ err }, 'shared rate limiter unavailable: counted in this process only');
+    return local.hit(key, limit);
   } finally {
     clearTimeout(timer);
   }

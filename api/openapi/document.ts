@@ -2,6 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import { z } from 'zod';
 import type { Config } from '../../shared/config.js';
 import type { AnyEndpoint } from '../endpoints/define.js';
+import { MAX_JSON_DEPTH } from '../middleware/body.js';
 import { securitySchemes } from './common.js';
 import { operationOf } from './operation.js';
 
@@ -27,7 +28,7 @@ The iGMS ("AirGMS") public API wire format for short-term-rental integrators: sa
 | code | meaning | HTTP |
 |---|---|---|
 | 0 | internal error (no internals leaked) | 500 |
-| 11 | a parameter is missing, malformed, out of range, or names an unknown object | 400; 404 unknown object; 409 conflict; 413 body too large; 415 unsupported encoding |
+| 11 | a parameter is missing, malformed, out of range, or names an unknown object | 400; 404 unknown object; 409 conflict; 413 body too large; 415 body not JSON |
 | 12 | access token missing, unknown or revoked | 401 |
 | 13 | the app behind the token is disabled | 403 |
 | 14 | the token lacks the scope the method needs | 403 |
@@ -36,7 +37,10 @@ The iGMS ("AirGMS") public API wire format for short-term-rental integrators: sa
 
 **Conventions.** Date-times are \`YYYY-MM-DD HH:MM:SS\`; \`local_*\` fields are the property's wall-clock
 time, \`created_dttm\`, \`updated_dttm\`, \`booked_dttm\` and the request times are UTC. Unknown query
-parameters and body keys are ignored. A token sees only its own company's objects: another
+parameters and body keys are ignored. A body is read as JSON when its Content-Type is
+\`application/json\`, \`application/*+json\` or \`text/json\`, or when it has none (some iGMS clients
+send none); any other type is 415, code 11. A JSON body nested deeper than ${MAX_JSON_DEPTH} levels is
+400, code 11, \`param: body\`. Bodies are read only by the methods that take one, after the token. A token sees only its own company's objects: another
 company's object is answered exactly as one that does not exist (404, code 11). Rate limit: 1000
 requests per minute per token (RATE_LIMIT_PER_MINUTE), shared by all API processes.
 

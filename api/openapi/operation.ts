@@ -48,7 +48,10 @@ export function operationOf(def: AnyEndpoint, config: Config): RouteConfig {
     answer.contentType && answer.contentType !== 'application/json'
       ? { [answer.contentType]: { schema: answer.schema, ...(answer.example !== undefined ? { example: answer.example } : {}) } }
       : jsonContent(answer.schema, answer.example, answer.examples);
-  const errors = [...(guarded ? guardedErrors : []), ...(def.errors ?? [])];
+  // A method without query, path or body parameters has nothing to refuse with 400 (a body sent
+  // to it is never read).
+  const takesInput = def.query !== undefined || def.params !== undefined || def.body !== undefined;
+  const errors = [...(guarded ? guardedErrors.filter((s) => s !== 400 || takesInput) : []), ...(def.errors ?? [])];
   return {
     method: def.method,
     path: def.path,

@@ -1,9 +1,10 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { Router } from 'express';
+import { Router, type Express } from 'express';
 import type { AppContext } from '../../shared/context.js';
 import { requireAdminToken } from '../middleware/admin-auth.js';
+import { noFraming, sameOriginWrites } from '../middleware/same-origin.js';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 
@@ -23,8 +24,11 @@ export function adminRoutes(ctx: AppContext): Router | undefined {
     serverAdapter: board,
     options: { uiConfig: { boardTitle: 'property-ops' } },
   });
+  // The adapter's router is an Express app of its own, which would announce itself again.
+  const ui = board.getRouter() as Express;
+  ui.disable('x-powered-by');
   const router = Router();
-  // @bull-board/express 9.10.1 declares getRouter(): any; it is an Express router.
-  router.use(requireAdminToken(token), board.getRouter() as Router);
+  // The frame headers go on the 401 too; the write checks come after the token (they say nothing).
+  router.use(noFraming, requireAdminToken(token), sameOriginWrites(), ui as unknown as Router);
   return router;
 }

@@ -13,7 +13,6 @@ import { CommandError, commands as coreCommands, UsageError, type Command, type 
 import { webhookCommands } from './webhook.commands.js';
 
 const commands: Record<string, Command> = { ...coreCommands, ...webhookCommands };
-import { runningEmbeddedPostgres } from './embedded-in-use.js';
 
 const help = `Usage: npm run cli -- <command> [options]
 
@@ -90,20 +89,11 @@ function parseCommandLine(argv: string[]): Parsed {
 }
 
 async function withDatabase(config: Config, io: Io, logLevel: string, work: (db: Db) => Promise<void>): Promise<void> {
-  if (!config.db.url) {
-    const running = runningEmbeddedPostgres(config.db.dataDir);
-    if (running) {
-      throw new CommandError(
-        `the embedded database in ${config.db.dataDir} is in use by a running Postgres (pid ${running.pid}), most likely npm start.\n` +
-          `Stop that server first (Ctrl-C), or set DATABASE_URL to run the CLI against another database.\n` +
-          `(If no server runs, a crash left ${running.pidFile} behind: remove it.)`,
-      );
-    }
-  }
+  // A data folder held by a running npm start is refused by startEmbeddedPostgres (EmbeddedInUseError).
   // Logs go to stderr, quieter than the service's unless LOG_LEVEL says otherwise.
   const logger = createLogger(logLevel, { proc: 'cli' }, pino.destination(2));
   // The CLI needs the database only: no Redis connection even when REDIS_URL is set.
-  const runtime = await createRuntime({ ...config, queue: { ...config.queue, redisUrl: undefined } }, logger);
+  const runtime = await createRuntime({ ...config, queue: { ...config.queue, redisUrl: undefined, redisClusterNodes: undefined } }, logger);
   // Interrupted (a long seed): close the database, which rolls the work back, and stop the
   // embedded Postgres before leaving.
   const onSignal = (signal: NodeJS.Signals) => {

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, notFound, shown } from '../errors.js';
+import { canonicalJson } from '../http/canonical.js';
 import { sha256 } from '../ids.js';
 import { claimIdempotencyKey, storeIdempotentAnswer } from '../idempotency/idempotency.repository.js';
 import { countAcceptedBatch } from '../metrics/calendar-metrics.js';
@@ -15,7 +16,7 @@ export interface BatchSubmission {
   /** The app behind the token: its webhook (if any) is told when each request finishes. */
   appUid?: string;
   body: SetCalendarBatchBody;
-  idempotency?: { key: string; rawBody: unknown };
+  idempotency?: { key: string };
 }
 
 /**
@@ -30,12 +31,13 @@ export async function acceptCalendarBatch(
 ): Promise<SetCalendarBatchResponse> {
   const db = deps.database.db;
   const property = await findPropertyCached(db, companyUid, body.property_uid);
-  if (!property) throw notFound('property_uid', `Unknown property_uid ${body.property_uid}`);
+  if (!property) throw notFound('property_uid', `Unknown property_uid ${shown(body.property_uid)}`);
 
   const { kept, warnings } = applyDayRules(body.days, localDate(property.timeZone));
   const chunks = chunk(kept, deps.config.calendar.chunkDays);
   const chunkWarnings = assignWarnings(chunks, warnings);
-  const bodyHash = idempotency ? sha256(JSON.stringify(idempotency.rawBody)) : '';
+  // The validated body, canonical: reordered keys, an ignored key or null-for-absent still replay.
+  const bodyHash = idempotency ? sha256(canonicalJson(body)) : '';
 
   // Without a key the one multi-row INSERT is atomic by itself: no BEGIN/COMMIT round trips.
   const outcome = !idempotency
@@ -113,7 +115,7 @@ export async function getRequestStatuses(
   const rows = await findRequests(deps.database.db, companyUid, uids);
   const byUid = new Map(rows.map((r) => [r.uid, r]));
   const missing = uids.find((u) => !byUid.has(u));
-  if (missing !== undefined) throw notFound(param, `Unknown request_uid ${missing}`);
+  if (missing !== undefined) throw notFound(param, `Unknown request_uid ${shown(missing)}`);
   const paused = rows.some((r) => r.status === 'queued') ? await deps.calendarJobs.isPaused().catch(() => false) : false;
   return uids.map((u) => toStatusView(byUid.get(u) as CalendarRequestRow, paused));
 }

@@ -11,6 +11,7 @@ import type { Logger } from '../logger.js';
  */
 
 export interface Postmaster {
+  pid: number;
   /** Fast shutdown (SIGINT), then waits for the server to exit. */
   stop(): Promise<void>;
 }
@@ -55,6 +56,7 @@ export async function startPostmaster(opts: { databaseDir: string; port: number;
   });
 
   return {
+    pid: proc.pid!,
     async stop() {
       process.off('exit', killOnExit);
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGINT');

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   date,
+  doublePrecision,
   foreignKey,
   index,
   integer,
@@ -222,6 +223,10 @@ export const calendarRequests = pgTable(
     index('calendar_requests_pending_idx')
       .on(t.createdDttm)
       .where(sql`status in ('queued', 'processing')`),
+    // Retention: the prune finds the oldest finished requests without scanning live ones.
+    index('calendar_requests_finished_idx')
+      .on(t.finishedDttm)
+      .where(sql`status in ('completed', 'error')`),
   ],
 );
 
@@ -271,16 +276,12 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.tokenUid, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
 
-/** Fixed-window request counters, used when no Redis is configured. */
-export const rateLimitCounters = pgTable(
-  'rate_limit_counters',
-  {
-    key: text('key').notNull(),
-    windowStart: bigint('window_start', { mode: 'number' }).notNull(),
-    count: integer('count').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
-);
+/** One GCRA timestamp per rate-limited key (shared/ratelimit/rate-limiter.ts), for the no-Redis set-up. */
+export const rateLimitBuckets = pgTable('rate_limit_buckets', {
+  key: text('key').primaryKey(),
+  /** Theoretical arrival time, epoch milliseconds (fractional: 60 s / limit need not be whole). */
+  tat: doublePrecision('tat').notNull(),
+});
 
 /** An app's callback (at most one). The secret signs deliveries, so it is kept as given, not hashed. */
 export const webhooks = pgTable('webhooks', {

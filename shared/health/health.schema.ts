@@ -14,10 +14,13 @@ export type Dependency = (typeof dependencies)[number];
 
 export const readinessSchema = z.object({
   data: z.object({
-    status: z.literal('ready'),
+    status: z.enum(['ready', 'degraded']).describe('degraded: ready, but the queue refuses new jobs (see checks.queue)'),
     checks: z
-      .object({ postgres: z.literal('ok'), queue: z.literal('ok') })
-      .describe('Each dependency answered within HEALTH_TIMEOUT_MS: Postgres `select 1`, the queue its job counts'),
+      .object({ postgres: z.literal('ok'), queue: z.enum(['ok', 'degraded']) })
+      .describe(
+        'Each dependency answered within HEALTH_TIMEOUT_MS: Postgres `select 1`, the queue its job counts. queue is ' +
+          'degraded while this process\'s last attempt to add jobs failed (e.g. Redis full under noeviction answers OOM).',
+      ),
   }),
 });
 export type Readiness = z.infer<typeof readinessSchema>;

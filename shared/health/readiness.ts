@@ -4,8 +4,11 @@ import type { Dependency } from './health.schema.js';
 
 export interface ReadinessReport {
   ready: boolean;
-  /** Per dependency: 'ok', 'timeout' or 'unreachable'. The cause is logged, never answered. */
-  checks: Record<Dependency, 'ok' | 'timeout' | 'unreachable'>;
+  /**
+   * Per dependency: 'ok', 'timeout' or 'unreachable' (the cause is logged, never answered); the
+   * queue is 'degraded' when it answers reads but this process's enqueues fail (a full Redis).
+   */
+  checks: Record<Dependency, 'ok' | 'degraded' | 'timeout' | 'unreachable'>;
 }
 
 /** Postgres (`select 1`) and the queue (a job count), in parallel, each bounded by HEALTH_TIMEOUT_MS. */
@@ -24,5 +27,8 @@ export async function checkReadiness(ctx: Pick<AppContext, 'config' | 'database'
     probe('postgres', () => ctx.database.sql`select 1`.then(() => undefined)),
     probe('queue', () => ctx.calendarJobs.ping()),
   ]);
-  return { ready: postgres === 'ok' && queue === 'ok', checks: { postgres, queue } };
+  const queueState = queue === 'ok' && ctx.calendarJobs.enqueueFailing() ? ('degraded' as const) : queue;
+  // Degraded is still ready: accepts are stored in Postgres and queued by the re-enqueuer once the
+  // queue takes writes again; a 503 would take every API process out of service for it.
+  return { ready: postgres === 'ok' && queue === 'ok', checks: { postgres, queue: queueState } };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { shown } from '../errors.js';
 
 /** Zod pieces of the wire format shared by every endpoint. */
 
@@ -33,6 +34,12 @@ export function isCalendarDate(s: string): boolean {
  */
 export const queryValue = () =>
   z.string({ error: (iss) => (Array.isArray(iss.input) ? 'must be given once' : 'must be a string') });
+
+/** Every uid the service issues is far shorter; a longer one names nothing and is refused early. */
+export const UID_MAX_LENGTH = 100;
+
+/** One uid in a body or query: a non-empty string of at most UID_MAX_LENGTH characters. */
+export const uidValue = () => z.string().min(1, 'must not be empty').max(UID_MAX_LENGTH, `must be at most ${UID_MAX_LENGTH} characters`);
 
 /** A real calendar date `YYYY-MM-DD` (no 2025-02-30). */
 export const calendarDate = z.string().refine(isCalendarDate, 'must be a real date YYYY-MM-DD');
@@ -72,8 +79,8 @@ export const lowerBound = (b: DateBound) => b.value;
 export const upperBound = (b: DateBound) => (b.dateOnly ? `${b.value.slice(0, 10)} 23:59:59` : b.value);
 
 /**
- * `a,b,c` -> ['a','b','c'], blanks and repeats dropped, at most `max` entries of at most 200
- * characters each. A list with no value at all (`booking_uids=`) is an error rather than "no
+ * `a,b,c` -> ['a','b','c'], blanks and repeats dropped, at most `max` entries of at most
+ * UID_MAX_LENGTH characters each. A list with no value at all (`booking_uids=`) is an error rather than "no
  * filter": a client that sends an empty list of uids must not get every booking back.
  *
  * Problems are reported on the parameter itself (`platform_type`), not on a position inside it,
@@ -91,10 +98,10 @@ function listOf<T extends string>(max: number, allowed?: readonly T[]) {
     };
     if (values.length === 0) return fail('must list at least one value');
     if (values.length > max) return fail(`at most ${max} values`);
-    if (values.some((v) => v.length > 200)) return fail('each value must be at most 200 characters');
+    if (values.some((v) => v.length > UID_MAX_LENGTH)) return fail(`each value must be at most ${UID_MAX_LENGTH} characters`);
     if (allowed) {
       const unknown = values.find((v) => !(allowed as readonly string[]).includes(v));
-      if (unknown !== undefined) return fail(`unknown value "${unknown}"; each value must be one of: ${allowed.join(', ')}`);
+      if (unknown !== undefined) return fail(`unknown value "${shown(unknown)}"; each value must be one of: ${allowed.join(', ')}`);
     }
     return [...new Set(values)] as T[];
   });

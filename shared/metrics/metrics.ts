@@ -91,6 +91,13 @@ export const queueUp = new Gauge({
 for (const reason of skipReasons) calendarDaysSkipped.labels(reason).inc(0);
 for (const status of ['completed', 'error']) calendarRequestsFinished.labels(status).inc(0);
 
+export const queueEnqueueFailing = new Gauge({
+  name: 'pops_queue_enqueue_failing',
+  help: '1 while the last attempt of this process to add jobs failed (a Redis that is full answers reads but refuses writes), else 0',
+  labelNames: ['queue'] as const,
+  registers,
+});
+
 export const longPollWaiters = new Gauge({
   name: 'pops_long_poll_waiters',
   help: 'get-request-status calls holding their answer (wait=N) in this process',

@@ -1,4 +1,6 @@
 import { withTimeout } from '../timeout.js';
+import { queueEnqueueFailing } from '../metrics/metrics.js';
+import { cachedFlag } from './cached-flag.js';
 import type { QueueConnection } from './connection.js';
 import { jobOf, openQueue, type RegisteredQueue } from './producer.js';
 import type { JobRegistry } from './registry.js';
@@ -10,11 +12,17 @@ export interface CalendarJobs {
   jobState(uid: string): Promise<string>;
   failedReason(uid: string): Promise<{ reason: string; attempts: number } | undefined>;
   remove(uid: string): Promise<void>;
+  /** From memory, refreshed in the background (cached-flag.ts): fast during a queue outage. */
   isPaused(): Promise<boolean>;
+  /** True while this process's last enqueue failed (until one succeeds): /readyz and a gauge show it. */
+  enqueueFailing(): boolean;
   ping(): Promise<void>;
   queue: RegisteredQueue<'calendar'>;
   close(): Promise<void>;
 }
+
+/** How old the paused flag may be before a status answer triggers a background re-read. */
+export const PAUSED_MAX_AGE_MS = 1000;
 
 export function createCalendarJobs(conn: QueueConnection, registry: JobRegistry, opts: { timeoutMs?: number } = {}): CalendarJobs {
   const queue = openQueue(conn, 'calendar');
@@ -22,12 +30,24 @@ export function createCalendarJobs(conn: QueueConnection, registry: JobRegistry,
   // re-enqueuer will add them later.
   const timeoutMs = opts.timeoutMs ?? 2000;
   queue.on('error', () => {});
+  let failing = false;
+  const noteEnqueue = (ok: boolean) => {
+    failing = !ok;
+    queueEnqueueFailing.labels(queue.name).set(ok ? 0 : 1);
+  };
+  const paused = cachedFlag(() => withTimeout(queue.isPaused(), timeoutMs, 'isPaused'), PAUSED_MAX_AGE_MS);
   return {
     queue,
     async enqueue(uids) {
       if (uids.length === 0) return;
       const jobs = uids.map((uid) => jobOf(registry, 'apply-calendar-request', { requestUid: uid }, { jobId: uid }));
-      await withTimeout(queue.addBulk(jobs), timeoutMs, 'enqueue');
+      try {
+        await withTimeout(queue.addBulk(jobs), timeoutMs, 'enqueue');
+      } catch (err) {
+        noteEnqueue(false);
+        throw err;
+      }
+      noteEnqueue(true);
     },
     jobState: (uid) => withTimeout(queue.getJobState(uid), timeoutMs, 'getJobState'),
     async failedReason(uid) {
@@ -37,7 +57,8 @@ export function createCalendarJobs(conn: QueueConnection, registry: JobRegistry,
     async remove(uid) {
       await withTimeout(queue.remove(uid), timeoutMs, 'remove');
     },
-    isPaused: () => withTimeout(queue.isPaused(), timeoutMs, 'isPaused'),
+    isPaused: () => paused.get(),
+    enqueueFailing: () => failing,
     async ping() {
       await withTimeout(queue.getJobCounts('waiting'), timeoutMs, 'queue ping');
     },

@@ -1,81 +1,133 @@
 import { sql } from 'drizzle-orm';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Db } from '../db/client.js';
+
+/*
+ * A sliding limit of `limit` requests per minute per key, as GCRA (the generic cell rate
+ * algorithm, a token bucket kept as one timestamp): each request moves the key's "theoretical
+ * arrival time" (TAT) forward by 60 s / limit; a request is allowed while the TAT stays within 60 s
+ * of now. A full minute's allowance can be spent at once, after which requests are admitted at the
+ * steady rate: unlike fixed windows, 2 x the limit never passes across a minute boundary.
+ *
+ * rate-limiter-flexible was considered: its Redis and Postgres limiters count fixed windows, the
+ * problem this replaces. One timestamp per key is small enough to keep by hand on both back ends.
+ */
 
 export interface RateLimitResult {
   allowed: boolean;
   limit: number;
   remaining: number;
-  /** Seconds until the current window resets. */
+  /** Seconds until the allowance is whole again (when denied: until the next request may pass). */
   resetSeconds: number;
 }
 
 export interface RateLimiter {
-  hit(key: string): Promise<RateLimitResult>;
+  /** Counts one request of `key` against `limit` per minute (the limiter's own limit by default). */
+  hit(key: string, limit?: number): Promise<RateLimitResult>;
 }
 
-const WINDOW_MS = 60_000;
+export const PERIOD_MS = 60_000;
 
-function result(count: number, limit: number, windowStart: number, now: number): RateLimitResult {
+/** What a key's TAT after (or, when denied, before) this request says. */
+export function gcraResult(allowed: boolean, tat: number, now: number, limit: number): RateLimitResult {
+  const interval = PERIOD_MS / limit;
+  const ahead = Math.max(0, tat - now);
   return {
-    allowed: count <= limit,
+    allowed,
     limit,
-    remaining: Math.max(0, limit - count),
-    resetSeconds: Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000)),
+    remaining: allowed ? Math.max(0, Math.floor((PERIOD_MS - ahead) / interval)) : 0,
+    resetSeconds: Math.max(1, Math.ceil((allowed ? ahead : ahead + interval - PERIOD_MS) / 1000)),
   };
 }
 
+/** One key: read the TAT, allow and move it, or deny and leave it. Atomic in Redis (one key: Cluster-safe). */
+const GCRA_SCRIPT = `
+local now = tonumber(ARGV[1])
+local interval = tonumber(ARGV[2])
+local period = tonumber(ARGV[3])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
+if tat + interval - period > now then return {0, tostring(tat)} end
+tat = tat + interval
+redis.call('SET', KEYS[1], tostring(tat), 'PX', math.ceil(tat - now) + 1000)
+return {1, tostring(tat)}`;
+
 /**
- * Fixed one-minute windows in Redis: shared by every API process that points at the same Redis.
- * While Redis cannot be reached the limiter fails open (the request is counted nowhere) rather than
- * holding every API answer: give it a client built with enableOfflineQueue false so it errs at once.
+ * Shared by every API process that points at the same Redis. Takes its client (a Redis or a
+ * Cluster) from the caller and opens no connection itself. While Redis cannot count (down, or full
+ * and answering OOM to the write) each process enforces the limit on its own, in memory, rather
+ * than letting everything through: give it a client built with enableOfflineQueue false so it
+ * errs at once. `onError` hears every such failure.
  */
 export function redisRateLimiter(
-  redis: Redis,
-  limit: number,
+  redis: Redis | Cluster,
+  defaultLimit: number,
   prefix: string,
   onError: (err: unknown) => void = () => {},
+  now: () => number = Date.now,
 ): RateLimiter {
+  const fallback = memoryRateLimiter(defaultLimit, now);
   return {
-    async hit(key) {
-      const now = Date.now();
-      const windowStart = now - (now % WINDOW_MS);
-      const redisKey = `${prefix}:rl:${key}:${windowStart}`;
+    async hit(key, limit = defaultLimit) {
+      const t = now();
       try {
-        const res = await redis.multi().incr(redisKey).pexpire(redisKey, WINDOW_MS * 2).exec();
-        const [err, count] = res?.[0] ?? [new Error('rate limit transaction returned nothing'), 0];
-        // A failed INCR must not read as "0 requests so far": it goes to the fail-open path below.
-        if (err) throw err;
-        return result(Number(count), limit, windowStart, now);
+        const [ok, tat] = (await redis.eval(GCRA_SCRIPT, 1, `${prefix}:rl:${key}`, t, PERIOD_MS / limit, PERIOD_MS)) as [number, string];
+        return gcraResult(ok === 1, Number(tat), t, limit);
       } catch (err) {
         onError(err);
-        return result(0, limit, windowStart, now);
+        return fallback.hit(key, limit);
       }
     },
   };
 }
 
 /**
- * The same windows as rows in Postgres, for the no-Redis set-up. Ended windows are deleted by the
- * `prune-rate-limit-windows` maintenance job (pruneRateLimitWindows), not on the request path.
+ * The same in Postgres, for the no-Redis set-up: one statement per request. Keys whose allowance is
+ * whole again are deleted by the `prune-rate-limit-windows` maintenance job (pruneRateLimitWindows),
+ * not on the request path.
  */
-export function postgresRateLimiter(db: Db, limit: number): RateLimiter {
+export function postgresRateLimiter(db: Db, defaultLimit: number, now: () => number = Date.now): RateLimiter {
   return {
-    async hit(key) {
-      const now = Date.now();
-      const windowStart = now - (now % WINDOW_MS);
-      const rows = await db.execute<{ count: number }>(sql`
-        insert into rate_limit_counters (key, window_start, count) values (${key}, ${windowStart}, 1)
-        on conflict (key, window_start) do update set count = rate_limit_counters.count + 1
-        returning count`);
-      return result(Number(rows[0]?.count ?? 0), limit, windowStart, now);
+    async hit(key, limit = defaultLimit) {
+      const t = now();
+      const interval = PERIOD_MS / limit;
+      // The update applies only when allowed; a denied request returns the TAT as it stands.
+      const rows = await db.execute<{ tat: number; allowed: boolean }>(sql`
+        with moved as (
+          insert into rate_limit_buckets as b (key, tat) values (${key}, ${t + interval})
+          on conflict (key) do update set tat = greatest(b.tat, ${t}) + ${interval}
+            where greatest(b.tat, ${t}) + ${interval} - ${PERIOD_MS} <= ${t}
+          returning tat)
+        select tat, true as allowed from moved
+        union all
+        select tat, false from rate_limit_buckets where key = ${key} and not exists (select 1 from moved)`);
+      const row = rows[0];
+      return gcraResult(row?.allowed ?? true, Number(row?.tat ?? t), t, limit);
     },
   };
 }
 
-/** Deletes the Postgres windows that ended before the previous one; answers how many. */
+/**
+ * The same in this process's memory: what an API process enforces on its own while the shared
+ * counter cannot be reached (Redis full or down). Bounded: stale keys are dropped.
+ */
+export function memoryRateLimiter(defaultLimit: number, now: () => number = Date.now): RateLimiter {
+  const tats = new Map<string, number>();
+  return {
+    hit(key, limit = defaultLimit) {
+      const t = now();
+      if (tats.size > 100_000) for (const [k, v] of tats) if (v < t) tats.delete(k);
+      const interval = PERIOD_MS / limit;
+      const tat = Math.max(tats.get(key) ?? 0, t);
+      if (tat + interval - PERIOD_MS > t) return Promise.resolve(gcraResult(false, tat, t, limit));
+      tats.set(key, tat + interval);
+      return Promise.resolve(gcraResult(true, tat + interval, t, limit));
+    },
+  };
+}
+
+/** Deletes the keys whose TAT has passed: a full allowance, the same as no row. Answers how many. */
 export async function pruneRateLimitWindows(db: Db, now = Date.now()): Promise<number> {
-  const windowStart = now - (now % WINDOW_MS);
-  const r = await db.execute(sql`delete from rate_limit_counters where window_start < ${windowStart - WINDOW_MS}`);
+  const r = await db.execute(sql`delete from rate_limit_buckets where tat < ${now}`);
   return r.count;
 }

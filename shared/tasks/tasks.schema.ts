@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { calendarDate, commaList, dateOrDateTime, pageParam } from '../http/wire.js';
+import { calendarDate, commaList, dateOrDateTime, pageParam, uidValue, UID_MAX_LENGTH } from '../http/wire.js';
 
 export const taskTypes = ['cleaning', 'handyman', 'task'] as const;
 export type TaskType = (typeof taskTypes)[number];
 
 export const taskStatuses = ['unassigned', 'assigned', 'accepted', 'completed', 'rejected'] as const;
 export type TaskStatus = (typeof taskStatuses)[number];
+
+export const DESCRIPTION_MAX_LENGTH = 10_000;
 
 /** At most two weeks, as the iGMS API documents. */
 export const MAX_TASK_HOURS = 24 * 14;
@@ -22,10 +24,8 @@ const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
  */
 export const updateTaskBodySchema = z
   .object({
-    task_uid: z.string().min(1, 'must not be empty').describe('The task to change. Required.'),
-    property_uid: z
-      .string()
-      .min(1, 'must not be empty')
+    task_uid: uidValue().describe('The task to change. Required.'),
+    property_uid: uidValue()
       .nullish()
       .describe(
         'Moves the task to another property of the same company (else 404). Absent or null keeps it. ' +
@@ -58,6 +58,7 @@ export const updateTaskBodySchema = z
       ),
     cleaner_uid: z
       .string()
+      .max(UID_MAX_LENGTH, `must be at most ${UID_MAX_LENGTH} characters`)
       .nullish()
       .describe(
         '"" unassigns: team_member_uid null, task_status unassigned. Absent or null keeps the cleaner. ' +
@@ -68,10 +69,14 @@ export const updateTaskBodySchema = z
       ),
     description: z
       .string()
+      .max(DESCRIPTION_MAX_LENGTH, `must be at most ${DESCRIPTION_MAX_LENGTH} characters`)
       .nullish()
-      .describe('A string replaces the description; "" clears it to null; absent or null keeps it.'),
+      .describe(
+        `A string (at most ${DESCRIPTION_MAX_LENGTH} characters, like calendar notes) replaces the description; "" clears it to null; absent or null keeps it.`,
+      ),
   })
   .describe(
+    'Every uid (task_uid, property_uid, cleaner_uid) is at most 100 characters (else 400). ' +
     'Only the given fields change. A body with nothing to change answers the task as stored and ' +
       'leaves it untouched. A completed task accepts description changes only; a cleaner, schedule ' +
       '(dt, tm, hr) or property change is refused with 409 code 11 naming the field, before the ' +

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import { badParam, conflict, notFound } from '../errors.js';
+import { badParam, conflict, notFound, shown } from '../errors.js';
 import { pageOf, type PageMeta } from '../http/wire.js';
 import {
   isActiveTeamMember,
@@ -113,7 +113,7 @@ export async function updateTask(
 ): Promise<{ data: Task[]; meta: PageMeta }> {
   const row = await deps.database.db.transaction(async (tx) => {
     const cur = await lockTask(tx, companyUid, body.task_uid);
-    if (!cur) throw notFound('task_uid', `Unknown task ${body.task_uid}`);
+    if (!cur) throw notFound('task_uid', `Unknown task ${shown(body.task_uid)}`);
 
     const { patch, changed, cleanerToCheck } = planUpdate(cur, body);
     const refused = changed[0];
@@ -123,10 +123,10 @@ export async function updateTask(
     planSchedule(cur, body, patch);
 
     if (patch.propertyUid !== undefined && !(await isCompanyProperty(tx, companyUid, patch.propertyUid))) {
-      throw notFound('property_uid', `Unknown property ${patch.propertyUid}`);
+      throw notFound('property_uid', `Unknown property ${shown(patch.propertyUid)}`);
     }
     if (cleanerToCheck !== undefined && !(await isActiveTeamMember(tx, companyUid, cleanerToCheck))) {
-      throw notFound('cleaner_uid', `Unknown or inactive team member ${cleanerToCheck}`);
+      throw notFound('cleaner_uid', `Unknown or inactive team member ${shown(cleanerToCheck)}`);
     }
 
     if (Object.keys(patch).length === 0) return cur;

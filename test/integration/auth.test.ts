@@ -143,19 +143,21 @@ describe('error envelope', () => {
   });
 
   it('answers a malformed JSON body with 400 code 11', async () => {
-    const res = await api.post('/api/v1/bookings', '{"days": [', undefined);
+    const { token } = await (await companyWithBooking()).token(['calendar-control']);
+    const res = await api.post('/api/v1/set-calendar-batch', '{"days": [', token);
     expectError(res, 400, 11);
     expect(res.body.error.param).toBe('body');
   });
 
   it('answers a body over the limit with 413 code 11', async () => {
     const small = await startTestApi(tdb, { env: { BODY_LIMIT_BYTES: '1024' } });
+    const { token } = await (await companyWithBooking()).token(['calendar-control']);
     try {
-      const res = await small.post('/api/v1/bookings', { notes: 'x'.repeat(4096) });
+      const res = await small.post('/api/v1/set-calendar-batch', { notes: 'x'.repeat(4096) }, token);
       expectError(res, 413, 11);
       expect(res.body.error.param).toBe('body');
-      // Just under the limit is read (and then meets the usual 404 of an unknown method).
-      expectError(await small.post('/api/v1/bookings', { notes: 'x'.repeat(900) }), 404, 11);
+      // Just under the limit is read (and then meets the schema: no property_uid).
+      expectError(await small.post('/api/v1/set-calendar-batch', { notes: 'x'.repeat(900) }, token), 400, 11);
     } finally {
       await small.close();
     }

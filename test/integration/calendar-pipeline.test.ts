@@ -5,7 +5,7 @@ import { createProperty } from '../support/factories.js';
 import { usePipeline } from '../support/hooks.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 
-describe.each(['redis', 'postgres'] as const)('calendar pipeline on the %s backend', (kind) => {
+describe.each(['redis', 'cluster', 'postgres'] as const)('calendar pipeline on the %s backend', (kind) => {
   const w = usePipeline(kind, { timeZone: 'Europe/Lisbon', workers: 1 });
 
   it('turns a 1000-day batch into 10 requests that all complete, and reads every day back', async () => {

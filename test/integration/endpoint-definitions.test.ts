@@ -114,7 +114,8 @@ describe('an endpoint definition', () => {
   });
 
   it('answers its own error body under /api/v2 and the envelope for errors it leaves', async () => {
-    const post = (body: string) => fetch(`${base}/api/v2/set-property-calendar-availability`, { method: 'POST', body });
+    const post = (body: string) =>
+      fetch(`${base}/api/v2/set-property-calendar-availability`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect(await readAnswer(await post('{"property_uid":"pr_1"}'))).toMatchObject({ status: 200, body: { status: 0 } });
     const bad = await readAnswer(await post('{}'));
     expect(bad.status).toBe(400);

@@ -2,6 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { MAX_JSON_DEPTH } from '../../api/middleware/body.js';
+import { canonicalJson } from '../../shared/http/canonical.js';
 import { taskSchema } from '../../shared/tasks/tasks.schema.js';
 import {
   as,
@@ -72,18 +74,25 @@ const bodyCase = (object: ReturnType<typeof objectOf>): fc.Arbitrary<BodyCase> =
       arbitrary: request(object).map((g): BodyCase => ({ text: g.value.json, verdict: g.verdict, ...(g.param !== undefined ? { param: g.param } : {}) })),
     },
     { weight: 1, arbitrary: garbageBody.map((text): BodyCase => ({ text, verdict: 'invalid' })) },
+    // Nested past the documented depth, inside an otherwise valid object: refused at parse time.
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(request(object), fc.integer({ min: MAX_JSON_DEPTH, max: 5000 }))
+        .filter(([g]) => g.value.json.startsWith('{'))
+        .map(([g, depth]): BodyCase => {
+          const rest = g.value.json === '{}' ? '}' : `,${g.value.json.slice(1)}`;
+          return { text: `{"deep":${'['.repeat(depth)}${']'.repeat(depth)}${rest}`, verdict: 'invalid', param: 'body' };
+        }),
+    },
   );
 
-/** Every body is read as JSON whatever its declared type (API.md: clients do not all send one). */
-const contentType = fc.constantFrom(
-  'application/json',
-  'application/json',
-  'text/plain',
-  'application/x-www-form-urlencoded',
-  'application/json; charset=utf-8',
-  'APPLICATION/JSON',
-  '',
-);
+/** Read as JSON: the JSON types and no (or a blank) Content-Type, which some iGMS clients send. */
+const jsonTypes = ['application/json', 'application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', '', 'application/vnd.api+json', 'text/json'];
+/** Refused with 415 once the token passed, whatever the body. */
+const oddTypes = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'text/html; charset=utf-8', 'application/jsonp'];
+const contentType = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...jsonTypes) }, { weight: 1, arbitrary: fc.constantFrom(...oddTypes) });
+const notJsonAnswer: Expectation = { status: 415, code: 11, param: 'Content-Type' };
 
 const refused = <T>(c: Choices<T>) => c.invalid as fc.Arbitrary<Gen>;
 
@@ -126,11 +135,17 @@ async function fuzz({ label, path, body, keys = fc.constant(undefined), accepted
       const answers = await Promise.all(
         plan.map(async ({ tok, b, type, key }) => {
           const headers = { ...tok.headers, 'content-type': type, ...(key !== undefined ? { 'idempotency-key': key } : {}) };
-          const res = await w.client.send(label, { method: 'POST', path: pathWithQuery(path, tok.pairs), headers, body: b.text });
+          const odd = !jsonTypes.includes(type);
+          const deep = b.param === 'body' && b.text.startsWith('{"deep":');
+          const res = await w.client.send(odd ? `${label} odd content type` : deep ? `${label} deep nesting` : label, { method: 'POST', path: pathWithQuery(path, tok.pairs), headers, body: b.text });
           const badKey = key === '' || (key?.length ?? 0) > 255;
-          const bodyWant = b.verdict === 'valid' && badKey ? { ...badParamAnswer, param: 'Idempotency-Key' } : expectationFor(b, () => accepted(b, key));
-          // The body is read before the token is looked at: a body that is not JSON may be named first.
-          const tokenWant: Expectation | undefined = tok.refused && (isJson(b.text) ? tok.refused : { anyOf: [tok.refused, badParamAnswer] });
+          const bodyWant = odd
+            ? notJsonAnswer
+            : b.verdict === 'valid' && badKey
+              ? { ...badParamAnswer, param: 'Idempotency-Key' }
+              : expectationFor(b, () => accepted(b, key));
+          // The body is read only once the token passed: a refused token is all the answer says.
+          const tokenWant: Expectation | undefined = tok.refused;
           judgeAnswer(res, tokenWant ?? bodyWant, { tok, body: b.text.slice(0, 2000), verdict: b.verdict, param: b.param, type, key });
           return res;
         }),
@@ -197,7 +212,14 @@ describe('hostile bodies: never a 5xx, always the right code', () => {
     );
     // What each Idempotency-Key was first accepted with: the body as parsed, and the answer.
     const firstUse = new Map<string, { canonical: string; answer: unknown }>();
-    const canonical = (text: string) => JSON.stringify(JSON.parse(text));
+    // The same body for an Idempotency-Key is the same validated body: known keys only, any order,
+    // null the same as absent (API.md; the service hashes shared/http/canonical.ts of its schema output).
+    const dayKeys = ['date', 'price', 'currency', 'is_available', 'min_stay', 'notes'];
+    const canonical = (text: string) => {
+      const v = JSON.parse(text) as { property_uid: unknown; days: Array<Record<string, unknown>> };
+      const days = v.days.map((d) => Object.fromEntries(dayKeys.filter((k) => k in d).map((k) => [k, d[k]])));
+      return canonicalJson({ property_uid: v.property_uid, days });
+    };
     const answer = z.object({ data: z.object({ request_uids: z.array(z.string().min(1)), warnings: z.record(z.string(), z.string()) }).strict() }).strict();
     await fuzz({
       label: 'POST set-calendar-batch',
@@ -234,21 +256,22 @@ describe('hostile bodies: never a 5xx, always the right code', () => {
       valid: fc.oneof(fc.constantFrom(0.25, 1, 336, 1 / 3600, 2.5), fc.double({ min: 0.001, max: 336, noNaN: true })),
       invalid: fc.oneof(fc.constantFrom(0, -0, -1, 336.0001, 337, 1e-300, 5e-324, 0.4 / 3600, ...hugeNumbers.filter((n) => n <= 0 || n > 336 || n < 1e-9)), notANumber),
     });
-    const text = textField(isStorable);
+    const text = textField((s) => isStorable(s) && s.length <= 10_000);
+    const uidText = textField(uidOfAtMost(100));
     // Mostly an active member or "" (unassign); else inactive, made up, or any text (all 404).
     const cleaner = {
-      ...text,
+      ...textField((s) => s === '' || uidOfAtMost(100)(s)),
       valid: fc.oneof(
         { weight: 8, arbitrary: as('valid', fc.constantFrom(...w.cleaners, '')) },
         { weight: 1, arbitrary: as('valid', fc.constantFrom(w.inactiveCleaner)) },
         { weight: 1, arbitrary: as('valid', madeUpUid) },
-        { weight: 1, arbitrary: text.valid },
+        { weight: 1, arbitrary: uidText.valid },
       ),
     };
     const body = bodyCase(
       objectOf({
-        task_uid: required(uidField(w.tasks, uidOfAtMost(Infinity))),
-        property_uid: optional(uidField(w.properties, uidOfAtMost(Infinity))),
+        task_uid: required(uidField(w.tasks, uidOfAtMost(100))),
+        property_uid: optional(uidField(w.properties, uidOfAtMost(100))),
         dt: optional(dt),
         tm: optional(tm),
         hr: optional(hr),
@@ -340,15 +363,6 @@ function memoryRequest(id: string, k: number): RawRequest {
       return post('/api/v1/set-calendar-batch', JSON.stringify({ property_uid: w.properties[0], days: days(3) }), [['access_token', `tok_${id}`]]);
   }
 }
-
-const isJson = (text: string) => {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const sortKeys = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
 

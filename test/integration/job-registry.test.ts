@@ -55,19 +55,17 @@ describe.each(['redis', 'postgres'] as const)('the job registry on the %s backen
 
   it('declares the maintenance prunes as job schedulers in the queue and runs each at once when workers start', async () => {
     const db = tdb.database.db;
-    const minute = 60_000;
-    const currentWindow = Date.now() - (Date.now() % minute);
+    const now = Date.now();
     await db.execute(sql`
       insert into idempotency_keys (token_uid, key, company_uid, body_hash, status, response, created_at)
       values ('tok_1', 'old', 'co_1', 'h', 200, '{}', now() - interval '25 hours'), ('tok_1', 'fresh', 'co_1', 'h', 200, '{}', now())`);
-    await db.execute(sql`
-      insert into rate_limit_counters (key, window_start, count)
-      values ('tok_1', ${currentWindow - 5 * minute}, 3), ('tok_1', ${currentWindow + minute}, 1)`);
+    // A key whose allowance is whole again (TAT passed) and one still in use.
+    await db.execute(sql`insert into rate_limit_buckets (key, tat) values ('tok_1', ${now - 5 * 60_000}), ('tok_2', ${now + 10 * 60_000})`);
     // Two workers at once, as two processes starting together: both upsert the same schedulers.
     running.push(...(await Promise.all([startWorker(ctx, queue.conn), startWorker(ctx, queue.conn)])));
 
     const keys = async () => (await db.execute<{ key: string }>(sql`select key from idempotency_keys order by key`)).map((r) => r.key);
-    const windows = async () => (await db.execute<{ n: number }>(sql`select count(*)::int as n from rate_limit_counters`))[0]?.n;
+    const windows = async () => (await db.execute<{ n: number }>(sql`select count(*)::int as n from rate_limit_buckets`))[0]?.n;
     await until('the prunes to run', async () => (await keys()).length === 1 && (await windows()) === 1);
     expect(await keys()).toEqual(['fresh']);
 
@@ -76,7 +74,7 @@ describe.each(['redis', 'postgres'] as const)('the job registry on the %s backen
       const schedulers = await maintenance.getJobSchedulers();
       const scheduled = registeredJobs(registry).filter((j) => j.every !== undefined);
       expect(schedulers.map((s) => [s.key, s.every]).sort()).toEqual(scheduled.map((j) => [j.name, j.every]).sort());
-      expect(scheduled.map((j) => j.name).sort()).toEqual(['prune-idempotency-keys', 'prune-rate-limit-windows']);
+      expect(scheduled.map((j) => j.name).sort()).toEqual(['prune-finished-requests', 'prune-idempotency-keys', 'prune-rate-limit-windows']);
     } finally {
       await maintenance.close();
     }

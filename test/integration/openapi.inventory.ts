@@ -26,7 +26,7 @@ export const inventoryGuardedOps: Array<{ method: 'GET' | 'POST'; path: string; 
   { method: 'POST', path: '/api/v2/cancel-booking', body: { reservation_code: 'x' }, wrongScope: 'tasksOnly' },
 ];
 
-/** A GET with a malformed JSON body (fetch sends no body on a GET): the body parser's 400. */
+/** A GET with a malformed JSON body (fetch sends no body on a GET): never read, so a plain 200. */
 function getWithBadBody(api: TestApi, path: string, token: string): Promise<Res> {
   return new Promise((resolve, reject) => {
     const req = request(`${api.baseUrl}${path}`, { method: 'GET', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': '1' } }, (res) => {
@@ -56,7 +56,7 @@ export async function exerciseInventory(api: TestApi, db: Db, companyUid: string
   await get('/api/v1/team-members?member_roles=cleaner', '/api/v1/team-members', 200);
   await get('/api/v1/team-members?member_status=x', '/api/v1/team-members', 400);
   await get('/api/v1/company', '/api/v1/company', 200);
-  expectDeclared('get', '/api/v1/company', await getWithBadBody(api, '/api/v1/company', token), 400);
+  expectDeclared('get', '/api/v1/company', await getWithBadBody(api, '/api/v1/company', token), 200);
   await get('/api/v1/hosts', '/api/v1/hosts', 200);
   await get('/api/v1/hosts?platform_type=x', '/api/v1/hosts', 400);
   await get('/api/v1/guests', '/api/v1/guests', 200);

@@ -68,4 +68,51 @@ describe.each(['redis', 'postgres'] as const)('/admin/queues with ADMIN_TOKEN, q
     expect(calendar.counts.waiting).toBe(1);
     expect(calendar.jobs).toHaveLength(1);
   });
+
+  it('refuses cross-site writes: text/plain is 415, another Origin is 403, and nothing changes', async () => {
+    const auth = { authorization: basic('admin', ADMIN) };
+    const own = new URL(p.api.baseUrl).host;
+    const queues = (await (await fetch(`${p.api.baseUrl}/admin/queues/api/queues?activeQueue=&page=1&jobsPerPage=10`, { headers: auth })).json()) as any;
+    const name = queues.queues.find((q: any) => q.name.endsWith('calendar')).name as string;
+    const add = `${p.api.baseUrl}/admin/queues/api/queues/${encodeURIComponent(name)}/add`;
+    const pause = `${p.api.baseUrl}/admin/queues/api/queues/${encodeURIComponent(name)}/pause`;
+    const job = JSON.stringify({ name: 'x', data: {} });
+    const csrf = await fetch(add, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain', origin: 'https://evil.example' }, body: job });
+    expect(csrf.status).toBe(415);
+    expect(((await csrf.json()) as any).error).toMatchObject({ code: 11, param: 'Content-Type' });
+    const noType = await fetch(pause, { method: 'PUT', headers: auth });
+    expect(noType.status).toBe(415);
+    const crossSite: Array<Record<string, string>> = [{ origin: 'https://evil.example' }, { origin: 'null' }, { origin: `http://${own}`, 'sec-fetch-site': 'cross-site' }];
+    for (const headers of crossSite) {
+      const res = await fetch(pause, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json', ...headers }, body: '{}' });
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as any).error).toMatchObject({ code: 11, param: 'Origin' });
+    }
+    expect(await p.api.ctx.calendarJobs.queue.isPaused()).toBe(false);
+    expect(await p.api.ctx.calendarJobs.queue.count()).toBe(1);
+    // The dashboard itself (same origin, JSON) still writes.
+    const ok = await fetch(pause, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json', origin: `http://${own}` }, body: '{}' });
+    expect(ok.status).toBe(200);
+    expect(await p.api.ctx.calendarJobs.queue.isPaused()).toBe(true);
+    await p.api.ctx.calendarJobs.queue.resume();
+  });
+
+  it('cannot be framed, and no answer anywhere says X-Powered-By', async () => {
+    const page = await fetch(`${p.api.baseUrl}/admin/queues`, { headers: { authorization: basic('anyone', ADMIN) } });
+    const html = await page.text();
+    const asset = /src="(static\/js\/[^"]+\.js)"/.exec(html)?.[1] as string;
+    const answers = [
+      page,
+      await fetch(`${p.api.baseUrl}/admin/queues/${asset}`, { headers: { authorization: basic('anyone', ADMIN) } }),
+      await fetch(`${p.api.baseUrl}/admin/queues/api/queues`, { headers: { authorization: `Bearer ${ADMIN}` } }),
+      await fetch(`${p.api.baseUrl}/admin/queues`),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 401]);
+    for (const res of answers) {
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    }
+    const elsewhere = await Promise.all(['/livez', '/openapi.json', '/api/v1/bookings', '/nowhere'].map((path) => fetch(p.api.baseUrl + path)));
+    for (const res of [...answers, ...elsewhere]) expect(res.headers.get('x-powered-by')).toBeNull();
+  });
 });

@@ -128,6 +128,34 @@ describe('request logs', () => {
     }
     expect(apiLogs.raw()).not.toContain(DOOR_CODE);
   });
+  it('never contain a token whatever the spelling of its parameter name: encoded, array form, mixed case, other header', async () => {
+    const before = apiLogs.raw().length;
+    const enc = encodeURIComponent(lockToken);
+    const spellings = [
+      `access%5Ftoken=${enc}`, // decodes to access_token: authenticates
+      `%61ccess_token=${enc}`, // likewise
+      `access_token[]=${enc}`,
+      `access_token%5B0%5D=${enc}`,
+      `ACCESS_TOKEN=${enc}`,
+      `Access-Token=${enc}`,
+      `access%255Ftoken=${enc}`, // encoded twice
+      `x=1;access_token=${enc}`,
+      `a[access_token]=${enc}`,
+      `admin%5Ftoken=${encodeURIComponent(ADMIN)}`,
+    ];
+    const answers = await Promise.all(spellings.map((q) => fetch(`${api.baseUrl}/api/v1/bookings?page=1&${q}`)));
+    await Promise.all(answers.map((r) => r.arrayBuffer()));
+    expect(answers.slice(0, 2).map((r) => r.status)).toEqual([200, 200]);
+    const other = await fetch(`${api.baseUrl}/api/v1/bookings`, { headers: { 'x-access-token': lockToken, 'x-api-key': lockToken, referer: `http://x/?access_token=${lockToken}` } });
+    expect(other.status).toBe(401);
+    await other.arrayBuffer();
+    await until('every request line', () => apiLogs.raw().slice(before).split('\n').filter((l) => l.includes('"res":')).length >= spellings.length + 1);
+    const logged = apiLogs.raw().slice(before);
+    for (const secret of [lockToken, enc, ADMIN]) expect(logged).not.toContain(secret);
+    expect(logged.match(/=\[redacted\]/g)?.length).toBeGreaterThanOrEqual(spellings.length);
+    // What is not a secret stays readable.
+    expect(logged).toContain('page=1&');
+  });
 });
 
 describe('job logs', () => {

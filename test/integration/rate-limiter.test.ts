@@ -1,13 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { postgresRateLimiter, redisRateLimiter } from '../../shared/ratelimit/rate-limiter.js';
+import { memoryRateLimiter, postgresRateLimiter, redisRateLimiter, type RateLimiter } from '../../shared/ratelimit/rate-limiter.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { testRedisUrl } from '../support/env.js';
+import { ownRedisServer } from '../support/redis-server.js';
 
-/** Two connections, as two API processes would have. */
+/*
+ * The sliding (GCRA) limit on each back end, on a clock the test moves: no test waits for a real
+ * minute boundary.
+ */
+
 let redisA: Redis;
 let redisB: Redis;
+let tdb: TestDatabase;
 const prefixes: string[] = [];
 
 function uniquePrefix(): string {
@@ -16,81 +22,86 @@ function uniquePrefix(): string {
   return p;
 }
 
-/** Waits out the last seconds of a nearly finished fixed window, so the hits below share one. */
-async function atStartOfMinuteWindow(needMs = 5000) {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < needMs) await new Promise((r) => setTimeout(r, left + 50));
-}
-
-beforeAll(() => {
+beforeAll(async () => {
   redisA = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
   redisB = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
+  tdb = await createTestDatabase();
 });
-
 afterEach(async () => {
   for (const p of prefixes.splice(0)) {
     const keys = await redisA.keys(`${p}:*`);
     if (keys.length > 0) await redisA.del(...keys);
   }
 });
-
 afterAll(async () => {
   await redisA?.quit();
   await redisB?.quit();
+  await tdb?.drop();
 });
 
-describe('redisRateLimiter', () => {
-  it('shares one counter between limiters on different connections', async () => {
-    const prefix = uniquePrefix();
-    const one = redisRateLimiter(redisA, 3, prefix);
-    const two = redisRateLimiter(redisB, 3, prefix);
-    await atStartOfMinuteWindow();
-    const results = [await one.hit('tok_1'), await two.hit('tok_1'), await one.hit('tok_1'), await two.hit('tok_1')];
-    expect(results.map((r) => [r.allowed, r.remaining])).toEqual([
-      [true, 2],
-      [true, 1],
-      [true, 0],
-      [false, 0],
-    ]);
-    expect(results[3]!.resetSeconds).toBeGreaterThanOrEqual(1);
-    expect(results[3]!.resetSeconds).toBeLessThanOrEqual(60);
-    expect(await redisA.keys(`${prefix}:*`)).toHaveLength(1);
+/** A clock at 59.9 s past a minute mark, moved by the test. */
+const clock = () => {
+  let t = Date.UTC(2030, 0, 1, 12, 0, 59, 900);
+  return { now: () => t, advance: (ms: number) => (t += ms) };
+};
+
+type Make = (limit: number, now: () => number) => [RateLimiter, RateLimiter];
+const backEnds: Array<[string, Make]> = [
+  ['redis', (limit, now) => { const p = uniquePrefix(); return [redisRateLimiter(redisA, limit, p, undefined, now), redisRateLimiter(redisB, limit, p, undefined, now)]; }],
+  ['postgres', (limit, now) => [postgresRateLimiter(tdb.database.db, limit, now), postgresRateLimiter(tdb.database.db, limit, now)]],
+  ['memory', (limit, now) => { const one = memoryRateLimiter(limit, now); return [one, one]; }],
+];
+
+describe.each(backEnds)('%s rate limiter', (_name, make) => {
+  it('shares one allowance between two limiters (two API processes)', async () => {
+    const c = clock();
+    const [one, two] = make(3, c.now);
+    const key = `tok_${randomBytes(4).toString('hex')}`;
+    const results = [await one.hit(key), await two.hit(key), await one.hit(key), await two.hit(key)];
+    expect(results.map((r) => [r.allowed, r.remaining])).toEqual([[true, 2], [true, 1], [true, 0], [false, 0]]);
+    expect(results[3]!.resetSeconds).toBe(20); // one request's worth of a 3-per-minute allowance
+    expect((await one.hit(`${key}_other`)).allowed).toBe(true);
   });
 
-  it('counts each key separately', async () => {
-    const prefix = uniquePrefix();
-    const limiter = redisRateLimiter(redisA, 1, prefix);
-    await atStartOfMinuteWindow();
-    expect((await limiter.hit('tok_1')).allowed).toBe(true);
-    expect((await limiter.hit('tok_1')).allowed).toBe(false);
-    expect((await limiter.hit('tok_2')).allowed).toBe(true);
+  it('lets no more than the limit through across a minute boundary, then the steady rate', async () => {
+    const c = clock();
+    const [one] = make(60, c.now);
+    const key = `tok_${randomBytes(4).toString('hex')}`;
+    for (let i = 0; i < 60; i++) expect((await one.hit(key)).allowed).toBe(true);
+    c.advance(200); // 0.1 s into the next minute: a fixed window would start afresh here
+    const denied = await one.hit(key);
+    expect(denied.allowed).toBe(false);
+    expect(denied.resetSeconds).toBe(1);
+    c.advance(1000); // one second later: one request's worth (60 per minute) is back
+    expect((await one.hit(key)).allowed).toBe(true);
+    expect((await one.hit(key)).allowed).toBe(false);
+  });
+});
+
+describe('redis rate limiter when Redis cannot count', () => {
+  it('answers OOM-full Redis with this process enforcing the limit itself', async () => {
+    const server = await ownRedisServer({ maxmemory: '2mb' });
+    const client = new Redis(server.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    client.on('error', () => {});
+    try {
+      await server.fill();
+      const failures: unknown[] = [];
+      const limiter = redisRateLimiter(client, 3, '{oom}', (err) => failures.push(err));
+      const results = await Promise.all([1, 2, 3, 4].map(() => limiter.hit('tok_1')));
+      expect(results.map((r) => r.allowed)).toEqual([true, true, true, false]);
+      expect(String(failures[0])).toMatch(/OOM/);
+    } finally {
+      client.disconnect();
+      await server.stop();
+    }
   });
 
-  it('lets its counters expire instead of keeping them forever', async () => {
+  it('keeps no key longer than its allowance needs', async () => {
     const prefix = uniquePrefix();
     await redisRateLimiter(redisA, 5, prefix).hit('tok_1');
     const [key] = await redisA.keys(`${prefix}:*`);
     const ttl = await redisA.pttl(key!);
-    expect(ttl).toBeGreaterThan(60_000);
-    expect(ttl).toBeLessThanOrEqual(120_000);
-  });
-});
-
-describe('postgresRateLimiter', () => {
-  let tdb: TestDatabase;
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await tdb?.drop();
-  });
-
-  it('shares one counter between limiters on the same database', async () => {
-    const one = postgresRateLimiter(tdb.database.db, 2);
-    const two = postgresRateLimiter(tdb.database.db, 2);
-    await atStartOfMinuteWindow();
-    const results = [await one.hit('tok_1'), await two.hit('tok_1'), await one.hit('tok_1')];
-    expect(results.map((r) => r.allowed)).toEqual([true, true, false]);
-    expect((await two.hit('tok_2')).allowed).toBe(true);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(13_000); // 60 s / 5 + 1 s
   });
 });

@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { isAlive } from '../../shared/db/postmaster-owner.js';
 import { repoRoot as root, runCliProcess } from '../support/cli.js';
 
 /*
@@ -33,7 +35,7 @@ function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 const children: ChildProcess[] = [];
 
-async function npmStart(): Promise<Running> {
+function spawnStart() {
   // Its own process group, so a signal can reach every process of it, as a terminal's Ctrl-C does.
   const child = spawn('npm', ['start'], { cwd: root, env: userEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
@@ -43,11 +45,18 @@ async function npmStart(): Promise<Running> {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
+  return { child, exited, output: () => out };
+}
+
+async function npmStart(): Promise<Running> {
+  const { child, exited, output } = spawnStart();
+  let out = output();
   const deadline = Date.now() + 90_000;
   let curl: RegExpExecArray | null;
   while (!(curl = /^curl '([^']+)'$/m.exec(out))) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`npm start printed no curl line:\n${out}`);
     await new Promise((r) => setTimeout(r, 100));
+    out = output();
   }
   const token = /^Demo token: (\S+)$/m.exec(out)?.[1];
   if (!token) throw new Error(`npm start printed no "Demo token: " line:\n${out}`);
@@ -58,7 +67,7 @@ async function npmStart(): Promise<Running> {
     .find((l) => l.proc === 'start');
   return {
     child,
-    output: () => out,
+    output,
     exited,
     token,
     curlUrl: curl[1]!,
@@ -67,13 +76,11 @@ async function npmStart(): Promise<Running> {
   };
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/** Zombies count as gone: this machine's init may not reap the orphans a kill -9 leaves. */
+async function gone(pid: number): Promise<boolean> {
+  const deadline = Date.now() + 10_000;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return !isAlive(pid);
 }
 
 /** Every booking the token sees, walking the pages. */
@@ -130,6 +137,28 @@ describe('npm start with no configuration', () => {
     firstBookings = await allBookingUids(baseUrl, run.token);
     expect(firstBookings.length).toBeGreaterThanOrEqual(100);
 
+    // The superuser password is random, kept beside the data for its owner only; Postgres listens
+    // on loopback TCP only (no Unix socket) and refuses the fixed password of earlier versions.
+    const kept = readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
+    expect(kept).toMatch(/^[0-9a-f]{48}$/);
+    expect(statSync(path.join(dataDir, 'pg-password')).mode & 0o777).toBe(0o600);
+    const pidLines = readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n');
+    expect(pidLines[4]).toBe(''); // socket directory: none
+    expect(pidLines[5]).toBe('127.0.0.1'); // listen address
+    const login = async (password: string) => {
+      const client = new pg.Client({ host: '127.0.0.1', port: Number(pidLines[3]), user: 'postgres', password, database: 'postgres' });
+      try {
+        await client.connect();
+        return 'in';
+      } catch (err) {
+        return (err as { code?: string }).code;
+      } finally {
+        await client.end().catch(() => {});
+      }
+    };
+    expect(await login('property-ops')).toBe('28P01');
+    expect(await login(kept)).toBe('in');
+
     // The token is kept for later starts, readable by its owner only.
     expect(readFileSync(path.join(dataDir, 'demo-token'), 'utf8').trim()).toBe(run.token);
     expect(statSync(path.join(dataDir, 'demo-token')).mode & 0o777).toBe(0o600);
@@ -148,7 +177,7 @@ describe('npm start with no configuration', () => {
     expect(code === 0 || signal === 'SIGINT').toBe(true);
     expect(run.output()).toMatch(/"msg":"stopped"/);
     expect(run.output()).not.toMatch(/second signal|shutdown failed/);
-    expect(isAlive(run.postgresPid)).toBe(false);
+    expect(await gone(run.postgresPid)).toBe(true);
     expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
   });
 
@@ -176,6 +205,33 @@ describe('npm start with no configuration', () => {
     process.kill(run.servicePid, 'SIGINT');
     const { code } = await run.exited;
     expect(code).toBe(0);
-    expect(isAlive(run.postgresPid)).toBe(false);
+    expect(await gone(run.postgresPid)).toBe(true);
+  });
+
+  it('refuses a second start on a folder a live service holds, and after kill -9 of it the next start takes over', { timeout: 180_000 }, async () => {
+    const run = await npmStart();
+    const second = spawnStart();
+    const refused = await second.exited;
+    expect(refused.code).not.toBe(0);
+    expect(second.output()).toMatch(/in use by a running Postgres \(pid \d+, started by process \d+/);
+    expect(second.output()).toMatch(/DATABASE_URL/);
+    expect(isAlive(run.postgresPid)).toBe(true);
+    expect((await fetch(run.curlUrl)).status).toBe(200);
+
+    // kill -9 of npm start (every process of its group): Postgres, in a group of its own, survives.
+    process.kill(-run.child.pid!, 'SIGKILL');
+    await run.exited;
+    expect(await gone(run.servicePid)).toBe(true);
+    expect(isAlive(run.postgresPid)).toBe(true);
+
+    const next = await npmStart();
+    expect(next.output()).toMatch(/left running by a previous start/);
+    expect(await gone(run.postgresPid)).toBe(true);
+    expect(next.postgresPid).not.toBe(run.postgresPid);
+    const baseUrl = new URL(next.curlUrl).origin;
+    expect((await allBookingUids(baseUrl, next.token)).sort()).toEqual([...firstBookings].sort());
+    process.kill(next.servicePid, 'SIGINT');
+    expect((await next.exited).code).toBe(0);
+    expect(await gone(next.postgresPid)).toBe(true);
   });
 });

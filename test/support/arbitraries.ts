@@ -175,10 +175,10 @@ export const listItems = (s: string) =>
     .map((x) => x.trim())
     .filter((x) => x !== '');
 
-/** A comma list of uids (at most `max`, each at most 200 characters). */
+/** A comma list of uids (at most `max`, each at most 100 characters). */
 export function judgeUidList(s: string, max = 500): Verdict {
   const items = listItems(s);
-  if (items.length > max || items.some((x) => x.length > 200 || !isStorable(x))) return 'invalid';
+  if (items.length > max || items.some((x) => x.length > 100 || !isStorable(x))) return 'invalid';
   return items.length === 0 ? 'maybe' : 'valid';
 }
 

@@ -1,0 +1,50 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from '../support/api.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { createCompany, createToken } from '../support/factories.js';
+
+/** Failed authentications are throttled per client address (AUTH_FAILURES_PER_MINUTE). */
+
+let tdb: TestDatabase;
+let api: TestApi;
+let token: string;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  api = await startTestApi(tdb, { env: { AUTH_FAILURES_PER_MINUTE: '3' } });
+  token = (await createToken(tdb.database.db, await createCompany(tdb.database.db), ['tasks'])).token;
+});
+afterAll(async () => {
+  await api?.close();
+  await tdb?.drop();
+});
+
+/** GET from a given loopback address (127.0.0.0/8 all reach the server on Linux). */
+function getFrom(localAddress: string, path: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${api.baseUrl}${path}`, { localAddress }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) }));
+      })
+      .on('error', reject);
+  });
+}
+
+describe('failed authentications per client address', () => {
+  it('answers 429 code 16 past the limit, to every request of that address, and only that address', async () => {
+    const bad = (i: number) => `/api/v1/tasks?access_token=guess-${i}-${'x'.repeat(30)}`;
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await getFrom('127.0.0.1', bad(i))).status);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    const blocked = await getFrom('127.0.0.1', `/api/v1/tasks?access_token=${token}`);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.error.code).toBe(16);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // Another address is not concerned, whatever the first one did.
+    expect((await getFrom('127.0.0.2', `/api/v1/tasks?access_token=${token}`)).status).toBe(200);
+    expect((await getFrom('127.0.0.2', bad(9))).status).toBe(401);
+  });
+});
