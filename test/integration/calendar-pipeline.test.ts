@@ -68,7 +68,8 @@ describe.each(['redis', 'cluster', 'postgres'] as const)('calendar pipeline on t
         warnings: { [yesterday]: 'Day ignored - can not modify past dates' },
       });
       const read = await w.p.api.get(`/api/v1/get-calendar-data?property_uid=${prop}&from_date=${yesterday}&to_date=${today}`, w.token);
-      expect(read.body.data.map((d: { min_stay: number | null }) => d.min_stay)).toEqual([null, 2]);
+      // Never set: the property's default minimum stay (1) reads.
+      expect(read.body.data.map((d: { min_stay: number; request_uid: string | null }) => [d.min_stay, d.request_uid !== null])).toEqual([[1, false], [2, true]]);
       return;
     }
   });
