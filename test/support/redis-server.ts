@@ -16,21 +16,22 @@ export async function ownRedisServer(opts: { maxmemory: string }) {
   return {
     url,
     admin,
-    /** Writes until Redis answers OOM: from then on every write fails, reads still work. */
+    /**
+     * Makes Redis full: from then on every write answers OOM, reads still work. Redis refuses a
+     * write only while used memory is over maxmemory, and filling up to the limit leaves it
+     * hovering there (expiring keys and freed buffers take it back under, so writes pass now and
+     * then); a limit of one byte keeps every write refused, deterministically.
+     */
     async fill() {
-      // Redis refuses a write only while used memory is over maxmemory; a refused large value
-      // leaves room for small ones, so fill with ever smaller values until a tiny one is refused.
-      let i = 0;
-      for (const size of [64 * 1024, 4096, 256, 16, 1]) {
-        for (;;) {
-          try {
-            await admin.set(`fill:${i++}`, 'x'.repeat(size));
-          } catch (err) {
-            if (/OOM/.test(String(err))) break;
-            throw err;
-          }
-        }
-      }
+      await admin.config('SET', 'maxmemory', '1');
+      await admin.set('fill:probe', 'x').then(
+        () => {
+          throw new Error('redis-server still accepts writes at maxmemory 1');
+        },
+        (err: unknown) => {
+          if (!/OOM/.test(String(err))) throw err;
+        },
+      );
     },
     async stop() {
       admin.disconnect();
