@@ -84,6 +84,7 @@ describe('redis rate limiter when Redis cannot count', () => {
     const client = new Redis(server.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
     client.on('error', () => {});
     try {
+      await client.ping();
       await server.fill();
       const failures: unknown[] = [];
       const limiter = redisRateLimiter(client, 3, '{oom}', (err) => failures.push(err));
