@@ -84,7 +84,8 @@ describe('redis rate limiter when Redis cannot count', () => {
     const client = new Redis(server.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
     client.on('error', () => {});
     try {
-      await client.ping();
+      // enableOfflineQueue false: a command sent before the connection is ready fails at once.
+      if (client.status !== 'ready') await new Promise((r) => client.once('ready', r));
       await server.fill();
       const failures: unknown[] = [];
       const limiter = redisRateLimiter(client, 3, '{oom}', (err) => failures.push(err));
