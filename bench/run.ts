@@ -1,7 +1,6 @@
 /*
  * `npm run bench`: the calendar pipeline measured on this machine, every figure against a baseline
- * measured in the same run. `npm run bench -- --scale` runs the end-to-end apply with 1, 2 and 4
- * worker processes. Uses the local Postgres and Redis (BENCH_DATABASE_URL / BENCH_REDIS_URL) in a
+ * measured in the same run. `npm run bench -- --scale` is bench/scale.ts (capped workers). Uses the local Postgres and Redis (BENCH_DATABASE_URL / BENCH_REDIS_URL) in a
  * scratch database and key prefix that it removes afterwards. `--long-poll` measures only the
  * get-request-status long-poll (1,000 waiting clients on one API process). Not a test: it asserts nothing.
  */
@@ -14,7 +13,11 @@ import { cpuSecondsOf, createBenchEnv, futureDays, redisUrl, redisUsedMemory, ty
 
 const PROPERTIES = 200;
 const DAYS = 365;
-const scale = process.argv.includes('--scale');
+// --scale is bench/scale.ts: each worker under a CPU cap of its own.
+if (process.argv.includes('--scale')) {
+  await import('./scale.js');
+  process.exit(0);
+}
 /** `npm run bench -- --read`: only (h), the calendar read. */
 const readOnly = process.argv.includes('--read');
 const longPollOnly = process.argv.includes('--long-poll');
@@ -181,12 +184,6 @@ try {
     row(`(g) same, ${lp.waiters / 2} finished in one commit`, `${fmt(lp.burst.p50, 1)} ms / ${fmt(lp.burst.p99, 1)} ms`);
     row('(g) API RSS before / with the clients waiting', `${fmt(lp.rssBefore, 1)} MiB / ${fmt(lp.rssWaiting, 1)} MiB`);
     row('(g) Postgres connections the API holds while they wait', `${lp.connections} (pool ${lp.poolMax} + listen 1), ${lp.errors} errors`, `<= ${lp.poolMax + 1}`);
-  } else if (scale) {
-    for (const n of [1, 2, 4]) {
-      const r = await endToEnd(env, apiUrl, n, n * 1000, api.child.pid ?? 0);
-      await Promise.all(r.procs.map((p) => p.stop()));
-      row(`${n} worker process${n > 1 ? 'es' : ''}`, `${fmt(r.daysPerSec)} days/s (${fmt(r.secs, 1)} s, all accepted after ${fmt(r.acceptSecs, 1)} s; CPU of ${cores} cores: Postgres ${fmt(r.pgShare * 100)}%, workers ${fmt(r.workerShare * 100)}%, API ${fmt(r.apiShare * 100)}%, Redis ${fmt(r.redisShare * 100)}%)`);
-    }
   } else {
     const raw = await rawUnnest(env);
     row('(a) raw unnest upsert, same 73,000 rows', `${fmt(raw)} rows/s`);

@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { connectDatabase } from './db/client.js';
@@ -9,7 +8,7 @@ import { findFinishedRequestUids } from './calendar/calendar.repository.js';
 import { createRequestWaits } from './calendar/request-waits.js';
 import { createCalendarJobs } from './queue/calendar-jobs.js';
 import { createWebhookJobs } from './queue/webhook-jobs.js';
-import { queueConnectionFor, type QueueConnection } from './queue/connection.js';
+import { connectRedis, queueConnectionFor, usesRedis, type QueueConnection, type RedisClient } from './queue/connection.js';
 import { jobRegistry } from './queue/registry.js';
 import { postgresRateLimiter, redisRateLimiter } from './ratelimit/rate-limiter.js';
 
@@ -18,14 +17,9 @@ export interface Runtime {
   databaseUrl: string;
   /** True when this process booted the embedded Postgres (no DATABASE_URL given). */
   embedded: boolean;
-  redis: Redis | undefined;
+  redis: RedisClient | undefined;
   queue: QueueConnection;
   close(): Promise<void>;
-}
-
-function createRedis(url: string): Redis {
-  // BullMQ needs maxRetriesPerRequest: null on the connections it blocks on.
-  return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true });
 }
 
 /** A warning logged at most once per `everyMs`, for failures that repeat on every request. */
@@ -56,11 +50,9 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     throw err;
   }
   const database = connectDatabase(databaseUrl, { max: config.db.poolMax });
-  const redis = config.queue.redisUrl ? createRedis(config.queue.redisUrl) : undefined;
+  const redis = usesRedis(config) ? connectRedis(config, 'blocking') : undefined;
   // The limiter's own client errs at once while Redis is away instead of queueing commands.
-  const limiterRedis = config.queue.redisUrl
-    ? new Redis(config.queue.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 })
-    : undefined;
+  const limiterRedis = usesRedis(config) ? connectRedis(config, 'fail-fast') : undefined;
   limiterRedis?.on('error', () => {});
   redis?.on('error', (err) => logger.debug({ err }, 'redis connection error'));
   const rateLimiter = limiterRedis

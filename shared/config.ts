@@ -21,6 +21,16 @@ const envSchema = z.object({
   DB_POOL_MAX: int(10, 1),
   DATA_DIR: z.string().default('.data'),
   REDIS_URL: optionalUrl,
+  /**
+   * Redis Cluster seed nodes, `host:port,host:port,...`: every Redis user then connects through
+   * ioredis's Cluster client (REDIS_URL is then not used).
+   */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v.split(',').map((n) => n.trim())))
+    .pipe(z.array(z.string().regex(/^[^\s:]+:\d{1,5}$/, 'each node must be host:port')).min(1).optional())
+    .optional(),
   QUEUE_PREFIX: z.string().min(1).default('{pops}'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: int(2 * 1024 * 1024, 1024),
@@ -38,7 +48,16 @@ const envSchema = z.object({
   JOB_STALLED_INTERVAL_MS: int(30_000, 100),
   REENQUEUE_INTERVAL_MS: int(10_000, 100),
   REENQUEUE_AFTER_MS: int(30_000, 0),
-  IDEMPOTENCY_TTL_HOURS: int(24, 1),
+  /** A fraction is allowed (0.05 = 3 minutes) for soak runs. */
+  IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
+  /**
+   * Finished calendar requests (their status, counts, warnings) are deleted this long after they
+   * finished. A fraction is allowed (0.01 = 864 s) for soak runs.
+   */
+  REQUEST_RETENTION_DAYS: z.coerce.number().min(0).default(30),
+  /** How often the scheduled maintenance prunes, and how many rows one statement deletes at most. */
+  PRUNE_INTERVAL_MS: int(15 * 60_000, 1000),
+  PRUNE_BATCH_ROWS: int(1000, 1),
   SHUTDOWN_TIMEOUT_MS: int(30_000, 0),
   /** Bound on each dependency check of GET /readyz and on the queue counts read per scrape. */
   HEALTH_TIMEOUT_MS: int(1500, 50),
@@ -66,6 +85,18 @@ const envSchema = z.object({
 
 type Env = z.infer<typeof envSchema>;
 
+function clusterNode(hostPort: string): { host: string; port: number } {
+  const i = hostPort.lastIndexOf(':');
+  return { host: hostPort.slice(0, i), port: Number(hostPort.slice(i + 1)) };
+}
+
+// BullMQ runs multi-key scripts: on a cluster every key of a queue must hash to one slot, which
+// only a `{hash tag}` in the prefix guarantees.
+const refinedEnvSchema = envSchema.refine((e) => !e.REDIS_CLUSTER_NODES || /\{[^}]+\}/.test(e.QUEUE_PREFIX), {
+  path: ['QUEUE_PREFIX'],
+  message: 'must contain a {hash tag} when REDIS_CLUSTER_NODES is set',
+});
+
 function shape(env: Env) {
   return {
     env: env.NODE_ENV,
@@ -73,6 +104,7 @@ function shape(env: Env) {
     db: { url: env.DATABASE_URL, poolMax: env.DB_POOL_MAX, dataDir: env.DATA_DIR },
     queue: {
       redisUrl: env.REDIS_URL,
+      redisClusterNodes: env.REDIS_CLUSTER_NODES?.map(clusterNode),
       prefix: env.QUEUE_PREFIX,
       attempts: env.JOB_ATTEMPTS,
       backoffMs: env.JOB_BACKOFF_MS,
@@ -92,6 +124,7 @@ function shape(env: Env) {
     },
     rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE, authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE },
     idempotency: { ttlHours: env.IDEMPOTENCY_TTL_HOURS },
+    retention: { requestDays: env.REQUEST_RETENTION_DAYS, pruneIntervalMs: env.PRUNE_INTERVAL_MS, pruneBatchRows: env.PRUNE_BATCH_ROWS },
     log: { level: env.LOG_LEVEL },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     healthTimeoutMs: env.HEALTH_TIMEOUT_MS,
@@ -113,7 +146,7 @@ export const CONFIG_ERROR_EXIT_CODE = 2;
 
 /** Parses an environment (process.env by default); throws one ConfigError listing every bad key. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(source);
+  const parsed = refinedEnvSchema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);

@@ -1,7 +1,7 @@
 import type { AppContext } from '../shared/context.js';
 import { applyCalendarRequestHandler } from './handlers/apply-calendar-request.js';
 import { deliverWebhookHandler } from './handlers/deliver-webhook.js';
-import { pruneIdempotencyKeysHandler, pruneRateLimitWindowsHandler } from './handlers/maintenance.js';
+import { pruneFinishedRequestsHandler, pruneIdempotencyKeysHandler, pruneRateLimitWindowsHandler } from './handlers/maintenance.js';
 import type { JobHandlers } from './job-handler.js';
 
 /** The handler of every registered job (the type requires one per name in shared/queue/registry.ts). */
@@ -10,6 +10,7 @@ export function jobHandlers(ctx: Pick<AppContext, 'database' | 'config' | 'logge
     'apply-calendar-request': applyCalendarRequestHandler(ctx),
     'deliver-webhook': deliverWebhookHandler(ctx),
     'prune-idempotency-keys': pruneIdempotencyKeysHandler(ctx),
+    'prune-finished-requests': pruneFinishedRequestsHandler(ctx),
     'prune-rate-limit-windows': pruneRateLimitWindowsHandler(ctx),
   };
 }

@@ -146,7 +146,8 @@ export const getRequestStatus = defineEndpoint({
     'final (completed or error) or N seconds have passed, then given exactly as without wait (the statuses as they are ' +
     'then: a timeout is not an error). Unknown uids are answered at once (404), without waiting. The server is told of ' +
     'finished requests (Postgres LISTEN/NOTIFY), so a waiting client costs no polling; when the process shuts down, ' +
-    'waiting clients are answered at once with their current statuses. No wait, or wait=0, answers at once.',
+    'waiting clients are answered at once with their current statuses. No wait, or wait=0, answers at once. A finished ' +
+    'request is kept REQUEST_RETENTION_DAYS (default 30) after finished_dttm, then answers as unknown (404).',
   query: requestStatusQuerySchema,
   queryDocs: {
     request_uid: { description: 'One request uid: data is that request\'s status object.', example: 'rq_Xw3Lm9Qa0ZtB7nVc2Rk5' },

@@ -22,7 +22,7 @@ export interface BenchEnv {
 }
 
 /** A scratch database and Redis prefix of its own, with one company, its properties and a token. */
-export async function createBenchEnv(propertyCount: number): Promise<BenchEnv> {
+export async function createBenchEnv(propertyCount: number, redisAt = redisUrl): Promise<BenchEnv> {
   const name = `pops_bench_${randomBytes(4).toString('hex')}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${name}"`);
@@ -37,7 +37,7 @@ export async function createBenchEnv(propertyCount: number): Promise<BenchEnv> {
   const propertyUids = Array.from({ length: propertyCount }, (_, i) => `pr_bench_${i}`);
   await db.insert(properties).values(propertyUids.map((uid) => ({ uid, companyUid: 'co_bench', name: uid, timeZone: 'UTC' })));
   const { token } = await issueToken(db, 'co_bench', { scopes: ['calendar-control'] });
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const redis = new Redis(redisAt, { maxRetriesPerRequest: null });
   const prefix = `{${name}}`;
   return {
     name,
@@ -99,4 +99,23 @@ export function futureDays(n: number, offsetDays: number, seed: number) {
     min_stay: 1 + ((i + seed) % 5),
     notes: `rate ${seed}-${i}`,
   }));
+}
+
+/**
+ * Resident memory of a process in bytes (0 once it has ended). `anon`: its private memory only,
+ * for Postgres backends, whose RSS also counts the shared buffers they touched, once per backend.
+ */
+export function rssOf(pid: number, anon = false): number {
+  try {
+    const kb = (anon ? /RssAnon:\s+(\d+)/ : /VmRSS:\s+(\d+)/).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return Number(kb ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** The Postgres backends serving one database now (their CPU is that database's query work). */
+export async function backendPids(database: Database, name: string): Promise<number[]> {
+  const rows = await database.sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${name}`;
+  return rows.map((r) => r.pid);
 }

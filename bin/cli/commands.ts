@@ -6,7 +6,6 @@ import type { Db } from '../../shared/db/client.js';
 import { apps, companies, properties } from '../../shared/db/schema.js';
 import { DEFAULT_DEMO_BOOKINGS, seedDemo, type DemoSeed } from '../../shared/demo/seed.js';
 import { newUid } from '../../shared/ids.js';
-import { transferCommands } from './transfer.commands.js';
 
 /** The command line is wrong as written: exit code 2, nothing touched. */
 export class UsageError extends Error {}
@@ -131,9 +130,6 @@ export const commands: Record<string, Command> = {
     },
   },
 };
-
-// Commands of their own files join the table here (after it exists: they import its types).
-Object.assign(commands, transferCommands);
 
 function appToggle(disabled: boolean): Command {
   return {

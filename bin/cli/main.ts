@@ -10,9 +10,10 @@ import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig, type Config } from '..
 import type { Db } from '../../shared/db/client.js';
 import { createLogger } from '../../shared/logger.js';
 import { CommandError, commands as coreCommands, UsageError, type Command, type Io } from './commands.js';
+import { transferCommands } from './transfer.commands.js';
 import { webhookCommands } from './webhook.commands.js';
 
-const commands: Record<string, Command> = { ...coreCommands, ...webhookCommands };
+const commands: Record<string, Command> = { ...coreCommands, ...webhookCommands, ...transferCommands };
 
 const help = `Usage: npm run cli -- <command> [options]
 
@@ -93,7 +94,7 @@ async function withDatabase(config: Config, io: Io, logLevel: string, work: (db:
   // Logs go to stderr, quieter than the service's unless LOG_LEVEL says otherwise.
   const logger = createLogger(logLevel, { proc: 'cli' }, pino.destination(2));
   // The CLI needs the database only: no Redis connection even when REDIS_URL is set.
-  const runtime = await createRuntime({ ...config, queue: { ...config.queue, redisUrl: undefined } }, logger);
+  const runtime = await createRuntime({ ...config, queue: { ...config.queue, redisUrl: undefined, redisClusterNodes: undefined } }, logger);
   // Interrupted (a long seed): close the database, which rolls the work back, and stop the
   // embedded Postgres before leaving.
   const onSignal = (signal: NodeJS.Signals) => {

@@ -21,6 +21,8 @@ export async function setPropertyAvailability(
   deps: Pick<AppContext, 'database' | 'calendarJobs' | 'config' | 'logger'>,
   companyUid: string,
   body: SetAvailabilityBody,
+  /** The submitting app: its webhook is told when each request finishes, as for batches. */
+  appUid?: string,
 ): Promise<SetAvailabilityAnswer> {
   const db = deps.database.db;
   const property = await findPropertyCached(db, companyUid, body.property_uid);
@@ -35,7 +37,7 @@ export async function setPropertyAvailability(
   const chunks = chunk(days, deps.config.calendar.chunkDays);
   // The current calendar (bookings, past values) is read while the requests are stored.
   const [uids, current] = await Promise.all([
-    insertRequests(db, companyUid, property.uid, chunks, assignWarnings(chunks, warnings)),
+    insertRequests(db, companyUid, property.uid, chunks, assignWarnings(chunks, warnings), appUid),
     readCalendarView(db, companyUid, property.uid, body.start_date, body.end_date),
   ]);
   countAcceptedBatch(days.length, warnings);

@@ -149,7 +149,9 @@ export async function applyRequest(db: Db, uid: string, pastMessage: string): Pr
     update calendar_requests r
        set status = 'completed', days_applied = (select count(*) from applied),
            warnings = r.warnings || (select w from past),
-           finished_dttm = now(), request_error = null
+           finished_dttm = now(), request_error = null,
+           -- Bounded storage: the days now live in calendar_days; the request keeps its outcome only.
+           days = '[]'::jsonb
       from req
      where r.uid = req.uid
     returning r.days_applied, (select w from past) as past, (select uid from event) as event_uid`);

@@ -223,6 +223,10 @@ export const calendarRequests = pgTable(
     index('calendar_requests_pending_idx')
       .on(t.createdDttm)
       .where(sql`status in ('queued', 'processing')`),
+    // Retention: the prune finds the oldest finished requests without scanning live ones.
+    index('calendar_requests_finished_idx')
+      .on(t.finishedDttm)
+      .where(sql`status in ('completed', 'error')`),
   ],
 );
 

@@ -23,7 +23,7 @@ export async function claimIdempotencyKey(
     values (${p.tokenUid}, ${p.key}, ${p.companyUid}, ${p.bodyHash}, 0, 'null'::jsonb)
     on conflict (token_uid, key) do update
        set body_hash = excluded.body_hash, status = 0, response = 'null'::jsonb, created_at = now()
-     where idempotency_keys.created_at < now() - make_interval(hours => ${p.ttlHours})
+     where idempotency_keys.created_at < now() - make_interval(secs => ${p.ttlHours * 3600})
     returning 1`);
   if (claimed.length > 0) return undefined;
   const rows = await tx.execute<{ body_hash: string; status: number; response: unknown }>(sql`
@@ -39,8 +39,16 @@ export async function storeIdempotentAnswer(tx: Executor, tokenUid: string, key:
      where token_uid = ${tokenUid} and key = ${key}`);
 }
 
-/** Housekeeping: forget keys past their TTL. */
-export async function pruneIdempotencyKeys(db: Db, ttlHours: number): Promise<number> {
-  const r = await db.execute(sql`delete from idempotency_keys where created_at < now() - make_interval(hours => ${ttlHours})`);
+/**
+ * Housekeeping: forgets at most `batchRows` keys past their TTL, oldest first, in one short
+ * statement (rows another transaction holds are skipped, never waited for). Returns how many went.
+ */
+export async function pruneIdempotencyKeys(db: Db, ttlHours: number, batchRows: number): Promise<number> {
+  const r = await db.execute(sql`
+    delete from idempotency_keys where (token_uid, key) in (
+      select token_uid, key from idempotency_keys
+       where created_at < now() - make_interval(secs => ${ttlHours * 3600})
+       order by created_at limit ${batchRows}
+         for update skip locked)`);
   return r.count;
 }

@@ -6,11 +6,37 @@ import {
   type Processor,
   type WorkerOptions,
 } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import type { Config } from '../config.js';
 
+/** A connection to one Redis node or to a Redis Cluster: every Redis user takes either. */
+export type RedisClient = Redis | Cluster;
+
+/** True when the config names a Redis (single node or cluster) for the queue and the limiter. */
+export function usesRedis(config: Config): boolean {
+  return Boolean(config.queue.redisClusterNodes ?? config.queue.redisUrl);
+}
+
 /**
- * Where BullMQ keeps its state: Redis when REDIS_URL is set (production), otherwise BullMQ's own
+ * Connects to the Redis of the config: REDIS_CLUSTER_NODES (through ioredis's Cluster client, which
+ * follows MOVED/ASK redirections and refreshes the slot map) or else REDIS_URL.
+ * - 'blocking': for BullMQ, which needs maxRetriesPerRequest null on connections it blocks on.
+ * - 'fail-fast': for callers that must not wait while Redis is away (the rate limiter fails open):
+ *   no offline queue, one retry, a short connect timeout.
+ */
+export function connectRedis(config: Config, mode: 'blocking' | 'fail-fast'): RedisClient {
+  const nodes = config.queue.redisClusterNodes;
+  const url = config.queue.redisUrl;
+  const blocking = mode === 'blocking';
+  const nodeOptions = blocking ? { maxRetriesPerRequest: null } : { maxRetriesPerRequest: 1, connectTimeout: 2000 };
+  const enableOfflineQueue = blocking;
+  if (nodes) return new Cluster(nodes, { redisOptions: nodeOptions, enableReadyCheck: true, enableOfflineQueue });
+  if (!url) throw new Error('connectRedis: neither REDIS_CLUSTER_NODES nor REDIS_URL is set');
+  return new Redis(url, { ...nodeOptions, enableReadyCheck: true, enableOfflineQueue });
+}
+
+/**
+ * Where BullMQ keeps its state: Redis when REDIS_URL or REDIS_CLUSTER_NODES is set (production), otherwise BullMQ's own
  * Postgres backend in the service's database, so a fresh machine runs the whole pipeline without
  * Redis. Everything above this file uses the same Queue/Worker API either way. The type
  * parameters are those of BullMQ's classes (payload, result, job name); producer.ts and the
@@ -26,7 +52,7 @@ export interface QueueConnection {
   ): Worker<D, R, N>;
 }
 
-export function redisQueueConnection(redis: Redis, prefix: string): QueueConnection {
+export function redisQueueConnection(redis: RedisClient, prefix: string): QueueConnection {
   const base = { connection: redis, prefix };
   return {
     kind: 'redis',
@@ -52,6 +78,6 @@ export function postgresQueueConnection(databaseUrl: string, opts: { schema?: st
   };
 }
 
-export function queueConnectionFor(config: Config, databaseUrl: string, redis: Redis | undefined): QueueConnection {
+export function queueConnectionFor(config: Config, databaseUrl: string, redis: RedisClient | undefined): QueueConnection {
   return redis ? redisQueueConnection(redis, config.queue.prefix) : postgresQueueConnection(databaseUrl);
 }

@@ -106,8 +106,11 @@ export function jobRegistry(config: Config) {
         removeOnFail: { age: 7 * 24 * 3600, count: 20000 },
       },
     },
-    /** Forgets Idempotency-Key answers past IDEMPOTENCY_TTL_HOURS. */
-    'prune-idempotency-keys': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: 15 * 60_000 },
+    /** Forgets Idempotency-Key answers past IDEMPOTENCY_TTL_HOURS, in batches of PRUNE_BATCH_ROWS. */
+    'prune-idempotency-keys': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
+    /** Deletes finished calendar requests past REQUEST_RETENTION_DAYS, in batches of PRUNE_BATCH_ROWS. */
+    'prune-finished-requests': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
+    // TODO(issue 12): 'prune-webhook-events' (events and deliveries past their retention), once those tables are on main.
     /** Drops the Postgres rate-limit windows that have ended (the Redis ones expire by themselves). */
     'prune-rate-limit-windows': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: 60_000 },
   } as const satisfies Record<string, JobDefinition<keyof typeof queues>>;

@@ -48,7 +48,7 @@ function oracleOf(batches: Day[][]): Oracle {
   return o;
 }
 
-describe.each(['redis', 'postgres'] as const)('submission order on the %s backend', (kind) => {
+describe.each(['redis', 'cluster', 'postgres'] as const)('submission order on the %s backend', (kind) => {
   const w = usePipeline(kind, { env: { WORKER_CONCURRENCY: '2' } });
 
   async function readBack(propertyUid: string, dates: string[]) {

@@ -5,7 +5,7 @@ import { createProperty } from '../support/factories.js';
 import { usePipeline } from '../support/hooks.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 
-describe.each(['redis', 'postgres'] as const)('calendar pipeline on the %s backend', (kind) => {
+describe.each(['redis', 'cluster', 'postgres'] as const)('calendar pipeline on the %s backend', (kind) => {
   const w = usePipeline(kind, { timeZone: 'Europe/Lisbon', workers: 1 });
 
   it('turns a 1000-day batch into 10 requests that all complete, and reads every day back', async () => {
@@ -68,7 +68,8 @@ describe.each(['redis', 'postgres'] as const)('calendar pipeline on the %s backe
         warnings: { [yesterday]: 'Day ignored - can not modify past dates' },
       });
       const read = await w.p.api.get(`/api/v1/get-calendar-data?property_uid=${prop}&from_date=${yesterday}&to_date=${today}`, w.token);
-      expect(read.body.data.map((d: { min_stay: number | null }) => d.min_stay)).toEqual([null, 2]);
+      // Never set: the property's default minimum stay (1) reads.
+      expect(read.body.data.map((d: { min_stay: number; request_uid: string | null }) => [d.min_stay, d.request_uid !== null])).toEqual([[1, false], [2, true]]);
       return;
     }
   });

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MAX_JSON_DEPTH } from '../../api/middleware/body.js';
+import { canonicalJson } from '../../shared/http/canonical.js';
 import { taskSchema } from '../../shared/tasks/tasks.schema.js';
 import {
   as,
@@ -211,7 +212,14 @@ describe('hostile bodies: never a 5xx, always the right code', () => {
     );
     // What each Idempotency-Key was first accepted with: the body as parsed, and the answer.
     const firstUse = new Map<string, { canonical: string; answer: unknown }>();
-    const canonical = (text: string) => JSON.stringify(JSON.parse(text));
+    // The same body for an Idempotency-Key is the same validated body: known keys only, any order,
+    // null the same as absent (API.md; the service hashes shared/http/canonical.ts of its schema output).
+    const dayKeys = ['date', 'price', 'currency', 'is_available', 'min_stay', 'notes'];
+    const canonical = (text: string) => {
+      const v = JSON.parse(text) as { property_uid: unknown; days: Array<Record<string, unknown>> };
+      const days = v.days.map((d) => Object.fromEntries(dayKeys.filter((k) => k in d).map((k) => [k, d[k]])));
+      return canonicalJson({ property_uid: v.property_uid, days });
+    };
     const answer = z.object({ data: z.object({ request_uids: z.array(z.string().min(1)), warnings: z.record(z.string(), z.string()) }).strict() }).strict();
     await fuzz({
       label: 'POST set-calendar-batch',

@@ -95,6 +95,17 @@ describe('webhooks', { timeout: 60_000 }, () => {
     expect(await attemptsOf(body.event_uid)).toEqual([{ attempt: 1, status_code: 200, error: null }]);
   });
 
+  it('delivers the requests of a v2 availability range to the submitting app as well', async () => {
+    const app = await appWithWebhook();
+    const [from, to] = [futureDates(3)[0]!, futureDates(3)[2]!];
+    const res = await p.api.post('/api/v2/set-property-calendar-availability', { property_uid: property, start_date: from, end_date: to, is_available: 0 }, app.token);
+    expect(res.status).toBe(200);
+    const [uid] = res.body.request_uids as string[];
+    await waitForFinal(p.api, app.token, [uid!]);
+    await until(() => app.receiver.received.length === 1);
+    expect(JSON.parse(app.receiver.received[0]!.rawBody).data.request_uid).toBe(uid);
+  });
+
   it('retries a receiver that answers 500 or hangs, recording each attempt, until it answers 2xx', async () => {
     const app = await appWithWebhook((n) => (n === 0 ? 500 : n === 1 ? 'hang' : 204));
     const [uid] = await submit(app.token);

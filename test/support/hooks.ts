@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { Scope } from '../../shared/auth/scopes.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { createCompany, createProperty, createToken } from './factories.js';
-import { startPipeline, type Pipeline } from './pipeline.js';
+import { startPipeline, type Pipeline, type PipelineKind } from './pipeline.js';
 
 /**
  * Test hooks in the manner of pg-boss's `test/hooks.ts`: a test file (or a `describe`) calls one
@@ -50,7 +50,7 @@ export interface PipelineOptions {
  * The calendar/ops world: its own database, the API, the real queue of `kind` (Redis under a
  * prefix of its own, or BullMQ's Postgres backend), a company, a property and a token.
  */
-export function usePipeline(kind: 'redis' | 'postgres', opts: PipelineOptions = {}): PipelineWorld {
+export function usePipeline(kind: PipelineKind, opts: PipelineOptions = {}): PipelineWorld {
   const w = {} as PipelineWorld;
   beforeAll(async () => {
     w.tdb = await createTestDatabase();

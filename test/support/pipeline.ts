@@ -6,7 +6,10 @@ import type { AppContext } from '../../shared/context.js';
 import { startWorker, type RunningWorker } from '../../worker/worker.js';
 import { startTestApi, testConfig, type TestApi } from './api.js';
 import type { TestDatabase } from './db.js';
-import { testQueueConnection, type TestQueue } from './queue.js';
+import { connectRedis } from '../../shared/queue/connection.js';
+import { redisRateLimiter } from '../../shared/ratelimit/rate-limiter.js';
+import { testClusterQueueConnection, testQueueConnection, type TestQueue } from './queue.js';
+import { startRedisCluster, type TestRedisCluster } from './redis-cluster.js';
 
 /** Settings that make retries, stall detection and the re-enqueuer quick enough for a test. */
 export const fastQueueEnv = {
@@ -23,29 +26,49 @@ export interface Pipeline {
   api: TestApi;
   queue: TestQueue;
   ctx: AppContext;
+  /** The file's own Redis Cluster, on the 'cluster' kind. */
+  cluster?: TestRedisCluster;
   startWorkers(n: number, env?: Record<string, string>): Promise<RunningWorker[]>;
   /** Closes every worker started so far (they finish their jobs in flight). */
   stopWorkers(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** API + real queue (Redis with a prefix of its own, or the Postgres backend) + workers on demand. */
-export async function startPipeline(tdb: TestDatabase, kind: 'redis' | 'postgres', env: Record<string, string> = {}): Promise<Pipeline> {
+export type PipelineKind = 'redis' | 'postgres' | 'cluster';
+
+/**
+ * API + real queue (Redis with a prefix of its own, a 3-node Redis Cluster of the file's own, or the
+ * Postgres backend) + workers on demand. On the cluster the rate limiter uses it too, connected the
+ * way the service connects (REDIS_CLUSTER_NODES).
+ */
+export async function startPipeline(tdb: TestDatabase, kind: PipelineKind, givenEnv: Record<string, string> = {}): Promise<Pipeline> {
+  const cluster = kind === 'cluster' ? await startRedisCluster() : undefined;
+  const env = cluster ? { REDIS_CLUSTER_NODES: cluster.nodesEnv, QUEUE_PREFIX: `{${tdb.name}}`, ...givenEnv } : givenEnv;
   const config = testConfig({ ...fastQueueEnv, ...env });
-  const queue = testQueueConnection(tdb, kind);
+  const queue = kind === 'cluster' ? testClusterQueueConnection(config) : testQueueConnection(tdb, kind);
   const calendarJobs = createCalendarJobs(queue.conn, jobRegistry(config));
+  const limiterRedis = cluster ? connectRedis(config, 'fail-fast') : undefined;
+  const rateLimiter = limiterRedis ? { rateLimiter: redisRateLimiter(limiterRedis, config.rateLimit.perMinute, config.queue.prefix) } : {};
   const webhookJobs = createWebhookJobs(queue.conn, jobRegistry(config));
-  const api = await startTestApi(tdb, { env: { ...fastQueueEnv, ...env }, ctx: { calendarJobs, webhookJobs } });
+  const api = await startTestApi(tdb, { env: { ...fastQueueEnv, ...env }, ctx: { calendarJobs, webhookJobs, ...rateLimiter } });
   const workers: RunningWorker[] = [];
   return {
     api,
     queue,
     ctx: api.ctx,
+    ...(cluster ? { cluster } : {}),
     async startWorkers(n, wenv) {
       const ctx = wenv ? { ...api.ctx, config: testConfig({ ...fastQueueEnv, ...env, ...wenv }) } : api.ctx;
-      const started = await Promise.all(Array.from({ length: n }, () => startWorker(ctx, queue.conn)));
-      workers.push(...started);
-      return started;
+      // Each worker is recorded as soon as it runs, so that when another of the batch fails to
+      // start (Postgres out of connections) stopWorkers/close still stop it instead of leaving it
+      // to take the next test's jobs.
+      return Promise.all(
+        Array.from({ length: n }, async () => {
+          const started = await startWorker(ctx, queue.conn);
+          workers.push(started);
+          return started;
+        }),
+      );
     },
     async stopWorkers() {
       await Promise.all(workers.splice(0).map((w) => w.close()));
@@ -56,6 +79,8 @@ export async function startPipeline(tdb: TestDatabase, kind: 'redis' | 'postgres
       await calendarJobs.close();
       await webhookJobs.close();
       await queue.cleanup();
+      limiterRedis?.disconnect();
+      await cluster?.stop();
     },
   };
 }

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
-import { redisQueueConnection, postgresQueueConnection, type QueueConnection } from '../../shared/queue/connection.js';
+import type { Config } from '../../shared/config.js';
+import { connectRedis, redisQueueConnection, postgresQueueConnection, type QueueConnection } from '../../shared/queue/connection.js';
 import type { TestDatabase } from './db.js';
 import { testRedisUrl } from './env.js';
 
@@ -30,6 +31,21 @@ export function testQueueConnection(tdb: TestDatabase, kind: 'redis' | 'postgres
         if (keys.length > 0) await redis.del(...keys);
       } while (cursor !== '0');
       await redis.quit();
+    },
+  };
+}
+
+/**
+ * The queue on the Redis Cluster a config names (REDIS_CLUSTER_NODES, QUEUE_PREFIX), connected the
+ * way the service connects. The cluster belongs to the test file, so cleanup only disconnects.
+ */
+export function testClusterQueueConnection(config: Config): TestQueue {
+  const redis = connectRedis(config, 'blocking');
+  redis.on('error', () => {});
+  return {
+    conn: redisQueueConnection(redis, config.queue.prefix),
+    async cleanup() {
+      await redis.quit().catch(() => redis.disconnect());
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../shared/context.js';
-import { pruneIdempotencyKeys } from '../../shared/idempotency/idempotency.repository.js';
+import { pruneExpiredIdempotencyKeys, pruneFinishedRequests } from '../../shared/retention/retention.service.js';
 import { pruneRateLimitWindows } from '../../shared/ratelimit/rate-limiter.js';
 import type { JobHandler } from '../job-handler.js';
 
@@ -15,8 +15,20 @@ export function pruneIdempotencyKeysHandler(deps: Deps): JobHandler<'prune-idemp
     logAs: 'idempotency key prune',
     logContext: (job) => ({ maintenanceJobId: job.id }),
     async run() {
-      const deleted = await pruneIdempotencyKeys(deps.database.db, deps.config.idempotency.ttlHours);
+      const deleted = await pruneExpiredIdempotencyKeys(deps);
       deps.logger.debug({ deleted }, 'idempotency keys past their TTL pruned');
+      return { deleted };
+    },
+  };
+}
+
+export function pruneFinishedRequestsHandler(deps: Deps): JobHandler<'prune-finished-requests'> {
+  return {
+    logAs: 'finished request prune',
+    logContext: (job) => ({ maintenanceJobId: job.id }),
+    async run() {
+      const deleted = await pruneFinishedRequests(deps);
+      deps.logger.debug({ deleted }, 'finished requests past their retention pruned');
       return { deleted };
     },
   };

@@ -1,0 +1,1 @@
+CREATE INDEX "calendar_requests_finished_idx" ON "calendar_requests" USING btree ("finished_dttm") WHERE status in ('completed', 'error');
