@@ -56,6 +56,8 @@ const envSchema = z.object({
    */
   REQUEST_RETENTION_DAYS: z.coerce.number().min(0).default(30),
   /** How often the scheduled maintenance prunes, and how many rows one statement deletes at most. */
+  /** Delivered or failed webhook events (and their delivery attempts) are kept this long. */
+  WEBHOOK_RETENTION_DAYS: z.coerce.number().min(0).default(30),
   PRUNE_INTERVAL_MS: int(15 * 60_000, 1000),
   PRUNE_BATCH_ROWS: int(1000, 1),
   SHUTDOWN_TIMEOUT_MS: int(30_000, 0),
@@ -124,7 +126,7 @@ function shape(env: Env) {
     },
     rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE, authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE },
     idempotency: { ttlHours: env.IDEMPOTENCY_TTL_HOURS },
-    retention: { requestDays: env.REQUEST_RETENTION_DAYS, pruneIntervalMs: env.PRUNE_INTERVAL_MS, pruneBatchRows: env.PRUNE_BATCH_ROWS },
+    retention: { requestDays: env.REQUEST_RETENTION_DAYS, webhookDays: env.WEBHOOK_RETENTION_DAYS, pruneIntervalMs: env.PRUNE_INTERVAL_MS, pruneBatchRows: env.PRUNE_BATCH_ROWS },
     log: { level: env.LOG_LEVEL },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     healthTimeoutMs: env.HEALTH_TIMEOUT_MS,

@@ -1,7 +1,7 @@
 import type { AppContext } from '../shared/context.js';
 import { applyCalendarRequestHandler } from './handlers/apply-calendar-request.js';
 import { deliverWebhookHandler } from './handlers/deliver-webhook.js';
-import { pruneFinishedRequestsHandler, pruneIdempotencyKeysHandler, pruneRateLimitWindowsHandler } from './handlers/maintenance.js';
+import { maintenanceHandlers } from './handlers/maintenance.js';
 import type { JobHandlers } from './job-handler.js';
 
 /** The handler of every registered job (the type requires one per name in shared/queue/registry.ts). */
@@ -9,8 +9,6 @@ export function jobHandlers(ctx: Pick<AppContext, 'database' | 'config' | 'logge
   return {
     'apply-calendar-request': applyCalendarRequestHandler(ctx),
     'deliver-webhook': deliverWebhookHandler(ctx),
-    'prune-idempotency-keys': pruneIdempotencyKeysHandler(ctx),
-    'prune-finished-requests': pruneFinishedRequestsHandler(ctx),
-    'prune-rate-limit-windows': pruneRateLimitWindowsHandler(ctx),
+    ...maintenanceHandlers(ctx),
   };
 }

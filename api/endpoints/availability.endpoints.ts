@@ -61,5 +61,5 @@ export const setPropertyCalendarAvailability = defineEndpoint({
     },
   },
   errorBody: availabilityErrorBody,
-  handle: (ctx, { body, principal }) => setPropertyAvailability(ctx, principal.companyUid, body),
+  handle: (ctx, { body, principal }) => setPropertyAvailability(ctx, principal.companyUid, body, principal.appUid),
 });

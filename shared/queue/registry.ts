@@ -110,7 +110,8 @@ export function jobRegistry(config: Config) {
     'prune-idempotency-keys': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
     /** Deletes finished calendar requests past REQUEST_RETENTION_DAYS, in batches of PRUNE_BATCH_ROWS. */
     'prune-finished-requests': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
-    // TODO(issue 12): 'prune-webhook-events' (events and deliveries past their retention), once those tables are on main.
+    /** Deletes settled webhook events and their delivery attempts past WEBHOOK_RETENTION_DAYS. */
+    'prune-webhook-events': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
     /** Drops the Postgres rate-limit windows that have ended (the Redis ones expire by themselves). */
     'prune-rate-limit-windows': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: 60_000 },
   } as const satisfies Record<string, JobDefinition<keyof typeof queues>>;

@@ -1,10 +1,11 @@
 import type { AppContext } from '../context.js';
 import { pruneIdempotencyKeys } from '../idempotency/idempotency.repository.js';
-import { deleteFinishedRequests, vacuumTable } from './retention.repository.js';
+import { deleteFinishedRequests, deleteSettledWebhookEvents, vacuumTable } from './retention.repository.js';
 
 export interface PruneCounts {
   requests: number;
   idempotencyKeys: number;
+  webhookEvents: number;
 }
 
 /**
@@ -41,12 +42,24 @@ export async function pruneExpiredIdempotencyKeys(deps: Deps, maxBatches = 1000)
   return deleted;
 }
 
+/** Settled webhook events (and their delivery attempts) past WEBHOOK_RETENTION_DAYS. */
+export async function pruneSettledWebhookEvents(deps: Deps, maxBatches = 1000): Promise<number> {
+  const { webhookDays, pruneBatchRows: rows } = deps.config.retention;
+  const deleted = await inBatches(rows, maxBatches, () => deleteSettledWebhookEvents(deps.database.db, webhookDays, rows));
+  if (deleted > 0) {
+    await vacuumTable(deps.database.db, 'webhook_events');
+    await vacuumTable(deps.database.db, 'webhook_deliveries');
+  }
+  return deleted;
+}
+
 /**
  * Everything past its retention, as the scheduled maintenance jobs (prune-finished-requests,
- * prune-idempotency-keys in the job registry) delete it one kind at a time.
+ * prune-idempotency-keys, prune-webhook-events in the job registry) delete it one kind at a time.
  */
 export async function pruneExpiredRows(deps: Deps, opts: { maxBatches?: number } = {}): Promise<PruneCounts> {
   const requests = await pruneFinishedRequests(deps, opts.maxBatches);
   const idempotencyKeys = await pruneExpiredIdempotencyKeys(deps, opts.maxBatches);
-  return { requests, idempotencyKeys };
+  const webhookEvents = await pruneSettledWebhookEvents(deps, opts.maxBatches);
+  return { requests, idempotencyKeys, webhookEvents };
 }

@@ -86,6 +86,8 @@ describe('calendar faults', () => {
     await w.p.stopWorkers();
     const [date] = futureDates(1, 15) as [string];
     const [uid] = (await submit([{ date, min_stay: 6, notes: 'lost' }])) as [string];
+    // The stored days as accepted: the apply drops them, and the lost commit takes that drop with it.
+    const [{ days }] = (await w.tdb.database.sql`select days from calendar_requests where uid = ${uid}`) as unknown as [{ days: unknown }];
     await w.p.startWorkers(1);
     expect((await waitForFinal(w.p.api, w.token, [uid], 20_000))[0].request_status).toBe('completed');
     await w.p.stopWorkers();
@@ -95,7 +97,7 @@ describe('calendar faults', () => {
     const db = w.tdb.database.db;
     await db.execute(sql`delete from calendar_days where request_uid = ${uid}`);
     await db.execute(sql`
-      update calendar_requests set status = 'processing', days_applied = null, finished_dttm = null,
+      update calendar_requests set status = 'processing', days_applied = null, finished_dttm = null, days = ${JSON.stringify(days)}::jsonb,
              created_dttm = now() - interval '1 minute', started_dttm = now() - interval '1 minute'
        where uid = ${uid}`);
     await w.p.startWorkers(1);

@@ -88,7 +88,7 @@ describe('bounded storage', () => {
 
       const pruned = await pruneExpiredRows({ database: tdb.database, config: testConfig(env) });
       // The young request of the previous cycle has aged past its retention meanwhile (below).
-      expect(pruned).toEqual({ requests: aged.length + (cycle > 0 ? 1 : 0), idempotencyKeys: 3 });
+      expect(pruned).toEqual({ requests: aged.length + (cycle > 0 ? 1 : 0), idempotencyKeys: 3, webhookEvents: 0 });
       expect(await tdb.database.sql`select uid from calendar_requests where uid = any(${uids})`).toEqual([{ uid: young }]);
       // A pruned request answers as an unknown one (API.md); the young one still answers.
       expect((await p.api.get(`/api/v1/get-request-status?request_uid=${aged[0]}`, token)).status).toBe(404);
@@ -111,6 +111,30 @@ describe('bounded storage', () => {
     expect(await pruneExpiredRows({ database: tdb.database, config }, { maxBatches: 2 })).toMatchObject({ requests: 8 });
     expect(await pruneExpiredRows({ database: tdb.database, config }, { maxBatches: 2 })).toMatchObject({ requests: 2 });
     expect(await tdb.database.sql`select uid from calendar_requests where uid = any(${uids})`).toEqual([]);
+  });
+
+  it('deletes settled webhook events past their retention with their attempts, never a pending one or a young one', async () => {
+    const db = tdb.database.db;
+    const config = testConfig({ ...env, WEBHOOK_RETENTION_DAYS: '30' });
+    const { appUid } = await createToken(db, companyUid, ['calendar-control']);
+    const event = (uid: string, status: string, ageDays: number) =>
+      db.execute(sql`insert into webhook_events (uid, company_uid, app_uid, request_uid, status, created_at)
+                     values (${uid}, ${companyUid}, ${appUid}, ${`rq_${uid}`}, ${status}, now() - make_interval(days => ${ageDays}))`);
+    const attempt = (uid: string, n: number) =>
+      db.execute(sql`insert into webhook_deliveries (event_uid, attempt, url, status_code, duration_ms) values (${uid}, ${n}, 'https://example.com/h', 200, 5)`);
+    for (let i = 0; i < 6; i++) {
+      await event(`ev_old_${i}`, i % 2 ? 'failed' : 'delivered', 31);
+      await attempt(`ev_old_${i}`, 1);
+      await attempt(`ev_old_${i}`, 2);
+    }
+    await event('ev_pending', 'pending', 40);
+    await attempt('ev_pending', 1);
+    await event('ev_young', 'delivered', 29);
+    await attempt('ev_young', 1);
+    // 4 rows a batch: the 6 old events take two statements.
+    expect(await pruneExpiredRows({ database: tdb.database, config })).toMatchObject({ webhookEvents: 6 });
+    expect((await tdb.database.sql`select uid from webhook_events order by uid`).map((r) => r.uid)).toEqual(['ev_pending', 'ev_young']);
+    expect((await tdb.database.sql`select event_uid from webhook_deliveries order by event_uid`).map((r) => r.event_uid)).toEqual(['ev_pending', 'ev_young']);
   });
 
   // Last: from here on the maintenance schedulers run every second.

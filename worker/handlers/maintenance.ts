@@ -1,6 +1,7 @@
 import type { AppContext } from '../../shared/context.js';
-import { pruneExpiredIdempotencyKeys, pruneFinishedRequests } from '../../shared/retention/retention.service.js';
+import type { JobName } from '../../shared/queue/registry.js';
 import { pruneRateLimitWindows } from '../../shared/ratelimit/rate-limiter.js';
+import { pruneExpiredIdempotencyKeys, pruneFinishedRequests, pruneSettledWebhookEvents } from '../../shared/retention/retention.service.js';
 import type { JobHandler } from '../job-handler.js';
 
 /*
@@ -9,39 +10,24 @@ import type { JobHandler } from '../job-handler.js';
  */
 
 type Deps = Pick<AppContext, 'database' | 'config' | 'logger'>;
+type PruneJob = Extract<JobName, `prune-${string}`>;
 
-export function pruneIdempotencyKeysHandler(deps: Deps): JobHandler<'prune-idempotency-keys'> {
+/** One maintenance job: a prune that answers how many rows went, logged under `what`. */
+function pruneHandler(deps: Deps, what: string, prune: (deps: Deps) => Promise<number>): JobHandler<PruneJob> {
   return {
-    logAs: 'idempotency key prune',
+    logAs: `${what} prune`,
     logContext: (job) => ({ maintenanceJobId: job.id }),
     async run() {
-      const deleted = await pruneExpiredIdempotencyKeys(deps);
-      deps.logger.debug({ deleted }, 'idempotency keys past their TTL pruned');
+      const deleted = await prune(deps);
+      deps.logger.debug({ deleted }, `${what}: rows past their retention pruned`);
       return { deleted };
     },
   };
 }
 
-export function pruneFinishedRequestsHandler(deps: Deps): JobHandler<'prune-finished-requests'> {
-  return {
-    logAs: 'finished request prune',
-    logContext: (job) => ({ maintenanceJobId: job.id }),
-    async run() {
-      const deleted = await pruneFinishedRequests(deps);
-      deps.logger.debug({ deleted }, 'finished requests past their retention pruned');
-      return { deleted };
-    },
-  };
-}
-
-export function pruneRateLimitWindowsHandler(deps: Deps): JobHandler<'prune-rate-limit-windows'> {
-  return {
-    logAs: 'rate-limit window prune',
-    logContext: (job) => ({ maintenanceJobId: job.id }),
-    async run() {
-      const deleted = await pruneRateLimitWindows(deps.database.db);
-      deps.logger.debug({ deleted }, 'ended rate-limit windows pruned');
-      return { deleted };
-    },
-  };
-}
+export const maintenanceHandlers = (deps: Deps) => ({
+  'prune-idempotency-keys': pruneHandler(deps, 'idempotency key', pruneExpiredIdempotencyKeys),
+  'prune-finished-requests': pruneHandler(deps, 'finished request', pruneFinishedRequests),
+  'prune-webhook-events': pruneHandler(deps, 'webhook event', pruneSettledWebhookEvents),
+  'prune-rate-limit-windows': pruneHandler(deps, 'rate-limit window', (d) => pruneRateLimitWindows(d.database.db)),
+});
