@@ -61,25 +61,52 @@ function guardTransactions(db: Db): Db {
  * each time: on the accept and apply paths that was the largest share of the time. Preparing
  * (postgres.js caches statements per connection, and recycles connections after max_lifetime)
  * halves the round trips and lets Postgres reuse plans. Applied to the pool and to the scoped
- * client of every transaction.
+ * client of every transaction (and of its savepoints).
+ *
+ * The same patch closes the second door of the postgres.js crash described at guardTransactions:
+ * inside `sql.begin`, a query is handed straight to the transaction's connection, whatever its
+ * state. A transaction that awaits something else between two queries (the re-enqueue sweep asks
+ * Redis about each stale request while it holds its lock) and whose connection closed meanwhile
+ * writes its next query to the null socket from a setImmediate: the same uncaught TypeError,
+ * which killed workers at every Postgres crash. Once `begin` has rejected (only a closed
+ * connection rejects it while the callback runs), every further query of that transaction rejects
+ * with CONNECTION_CLOSED (a "database unavailable" error) instead of being sent.
  */
 function preparedByDefault(sql: postgres.Sql): void {
   type Unsafe = (query: string, args?: unknown[], options?: { prepare?: boolean }) => unknown;
-  const patch = (client: postgres.Sql) => {
+  const patch = (client: postgres.Sql, closed?: () => boolean) => {
     const unsafe = client.unsafe.bind(client) as unknown as Unsafe;
-    (client as unknown as { unsafe: Unsafe }).unsafe = (query, args = [], options = {}) =>
-      unsafe(query, args, args.length > 0 ? { ...options, prepare: true } : options);
+    (client as unknown as { unsafe: Unsafe }).unsafe = (query, args = [], options = {}) => {
+      if (closed?.()) throw Object.assign(new Error('the transaction\'s connection closed'), { code: 'CONNECTION_CLOSED' });
+      return unsafe(query, args, args.length > 0 ? { ...options, prepare: true } : options);
+    };
   };
   patch(sql);
-  const begin = sql.begin.bind(sql) as (...a: unknown[]) => Promise<unknown>;
-  (sql as unknown as { begin: (...a: unknown[]) => Promise<unknown> }).begin = (...a: unknown[]) => {
+  type Savepoint = (...a: unknown[]) => Promise<unknown>;
+  /** Patches a transaction's (or savepoint's) client, and the clients of its savepoints. */
+  const patchScoped = (scoped: postgres.Sql, closed: () => boolean) => {
+    patch(scoped, closed);
+    const holder = scoped as unknown as { savepoint: Savepoint };
+    const savepoint = holder.savepoint.bind(scoped);
+    holder.savepoint = (...a: unknown[]) => savepoint(...withScopedPatch(a, closed));
+  };
+  const withScopedPatch = (a: unknown[], closed: () => boolean) => {
     const i = a.findIndex((x) => typeof x === 'function');
     const fn = a[i] as (scoped: postgres.Sql) => unknown;
     a[i] = (scoped: postgres.Sql) => {
-      patch(scoped);
+      patchScoped(scoped, closed);
       return fn(scoped);
     };
-    return begin(...a);
+    return a;
+  };
+  const begin = sql.begin.bind(sql) as (...a: unknown[]) => Promise<unknown>;
+  (sql as unknown as { begin: (...a: unknown[]) => Promise<unknown> }).begin = (...a: unknown[]) => {
+    let connectionClosed = false;
+    const outer = begin(...withScopedPatch(a, () => connectionClosed));
+    outer.catch(() => {
+      connectionClosed = true;
+    });
+    return outer;
   };
 }
 

@@ -32,6 +32,9 @@ export async function upsertSchedulers(conn: QueueConnection, registry: JobRegis
   const upserted: string[] = [];
   for (const job of scheduled) {
     const queue = conn.createQueue(job.queue);
+    // A Queue re-emits its connection's errors; unheard, an 'error' event is thrown and kills a
+    // worker starting while Redis is away. The upsert's own rejection is what the caller sees.
+    queue.on('error', () => {});
     try {
       await queue.upsertJobScheduler(job.name, { every: job.every }, { name: job.name, data: {}, opts: job.options });
       upserted.push(job.name);

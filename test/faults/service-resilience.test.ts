@@ -63,6 +63,36 @@ describe('a transaction whose connection dies', () => {
     expect(count).toBe(0);
   });
 
+  it('rejects a query issued after its connection closed (awaiting Redis meanwhile) instead of writing it to the dead socket', async () => {
+    let ran = false;
+    for (let i = 0; i < 5 && !ran; i++) {
+      let reportPid: (pid: number) => void = () => {};
+      const pid = new Promise<number>((r) => (reportPid = r));
+      let resume: () => void = () => {};
+      const closed = new Promise<void>((r) => (resume = r));
+      let nextQuery = 'not issued';
+      const tx = db.db.transaction(async (t) => {
+        const [row] = await t.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`);
+        reportPid(row?.pid ?? 0);
+        // Something other than Postgres is awaited (the sweep asks Redis) while the backend dies.
+        await closed;
+        nextQuery = await t.execute(sql`select 1`).then(() => 'answered', (err: unknown) => codeOf(err));
+        throw new Error('the connection is gone');
+      });
+      const outcome = tx.then(() => 'committed', (err: unknown) => codeOf(err));
+      const first = await Promise.race([pid, outcome]);
+      if (typeof first === 'string') continue; // 57P01 of a reconnected connection: try again
+      await tdb.database.sql`select pg_terminate_backend(${first})`;
+      expect(await outcome).toMatch(/CONNECTION_CLOSED|57P01|ECONNRESET/);
+      resume();
+      // Without the guard the query's write runs from a setImmediate and throws on a null socket.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(nextQuery).toBe('CONNECTION_CLOSED');
+      ran = true;
+    }
+    expect(ran).toBe(true);
+  });
+
   it('still rolls back on a live session when the callback fails for any other reason', async () => {
     let failed = '57P01';
     // (57P01: the old FATAL of a connection reconnected after the test above; the tx never ran.)

@@ -45,15 +45,34 @@ export interface Verdict {
   problems: string[];
 }
 
-function sameDay(got: any, want: ExpectedDay | undefined): boolean {
-  if (!want) return got.request_uid === null && got.price === null && got.min_stay === null && got.notes === null && got.is_available === null;
+/** What a property's never-set dates read as (API.md, get-calendar-data). */
+interface PropertyDefaults {
+  currency: string;
+  basePrice: number | null;
+  defaultMinStay: number;
+}
+
+/**
+ * One date read back against the oracle, under the calendar-truth contract (API.md): every date
+ * answers, a never-set field reads as the property's default (currency, base_price,
+ * default_min_stay; open), and the deprecated base_* fields equal price and min_stay. The suite's
+ * properties have no bookings, so a date is closed only by a submitted is_available 0.
+ */
+function sameDay(got: any, want: ExpectedDay | undefined, defaults: PropertyDefaults): boolean {
+  const price = want?.price ?? defaults.basePrice;
+  const minStay = want?.minStay ?? defaults.defaultMinStay;
+  const closed = want?.isAvailable === false;
   return (
-    got.price === want.price &&
-    got.currency === want.currency &&
-    got.is_available === (want.isAvailable === null ? null : want.isAvailable ? 1 : 0) &&
-    got.min_stay === want.minStay &&
-    got.notes === want.notes &&
-    got.request_uid === want.requestUid
+    got.price === price &&
+    got.base_price === price &&
+    got.currency === (want?.price != null ? want.currency : defaults.currency) &&
+    got.is_available === (closed ? 0 : 1) &&
+    got.unavailable_reason === (closed ? 'Blocked by host' : 'Not blocked') &&
+    got.min_stay === minStay &&
+    got.base_min_stay === minStay &&
+    got.notes === (want?.notes ?? null) &&
+    got.request_uid === (want?.requestUid ?? null) &&
+    (got.updated_dttm === null) === (want === undefined)
   );
 }
 
@@ -120,8 +139,12 @@ export async function verify(
   // The calendar, read back over the API: every date of the covered year, field by field.
   let datesWrong = 0;
   let datesExtra = 0;
+  const defaultRows = await sql<{ uid: string; currency: string; base_price: number | null; default_min_stay: number }[]>`
+    select uid, currency, base_price::float8 as base_price, default_min_stay from properties where uid = any(${sql.array(propertyUids)})`;
+  const defaults = new Map(defaultRows.map((r) => [r.uid, { currency: r.currency, basePrice: r.base_price, defaultMinStay: r.default_min_stay }]));
   for (const [p, uid] of propertyUids.entries()) {
     const oracle = oracles[p] as PropertyOracle;
+    const propertyDefaults = defaults.get(uid) as PropertyDefaults;
     const a = await client.get(`/api/v1/get-calendar-data?property_uid=${uid}&from_date=${opts.today}&to_date=${addDays(opts.today, 365)}`);
     if (a.status !== 200) {
       note(`get-calendar-data p${p} answered ${a.status}`);
@@ -130,7 +153,7 @@ export async function verify(
     }
     for (const got of a.body.data as any[]) {
       const want = oracle.days.get(got.date);
-      if (!sameDay(got, want)) {
+      if (!sameDay(got, want, propertyDefaults)) {
         datesWrong++;
         note(`p${p} ${got.date}: got ${JSON.stringify(got)} want ${JSON.stringify(want ?? null)}`);
       }
