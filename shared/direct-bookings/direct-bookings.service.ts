@@ -47,6 +47,9 @@ export async function bookProperty(deps: Deps, companyUid: string, body: BookPro
   const checkin = atHour(body.checkin_date, property.checkinTime);
   const checkout = atHour(body.checkout_date, property.checkoutTime);
   const price = body.price_total.toFixed(2);
+  // A racing request can also lose on something the loser would have created too (the direct
+  // listing, a deadlock between the two): run it once more, where it meets the winner's rows.
+  for (let attempt = 1; ; attempt++) {
   try {
     return await db.transaction(async (tx) => {
       const existing = body.reservation_code ? await airgmsBooking(tx, companyUid, body.reservation_code) : undefined;
@@ -95,7 +98,10 @@ export async function bookProperty(deps: Deps, companyUid: string, body: BookPro
     });
   } catch (err) {
     if (isOverlapRefusal(err)) throw heldNights(body);
+    const code = (err as { code?: unknown }).code;
+    if (attempt < 3 && (code === '23505' || code === '40P01')) continue;
     throw err;
+  }
   }
 }
 
