@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { freePort, startProc } from './lib/procs.js';
-import { createBenchEnv, redisUrl } from './lib/setup.js';
+import { createBenchEnv, serviceEnv } from './lib/setup.js';
 
 const FLOOD_REQUESTS = 300;
 const FLOOD_CONCURRENCY = 30;
@@ -65,16 +65,7 @@ if (process.argv[2] === '--flood') {
 
 const env = await createBenchEnv(1);
 const port = await freePort();
-const api = await startProc('bin/api.ts', {
-  DATABASE_URL: env.url,
-  REDIS_URL: redisUrl,
-  QUEUE_PREFIX: env.prefix,
-  PORT: String(port),
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'info',
-  RATE_LIMIT_PER_MINUTE: '100000000',
-  METRICS_PORT: '0',
-}, /API listening/).catch(async (err: unknown) => {
+const api = await startProc('bin/api.ts', serviceEnv(env, port), /API listening/).catch(async (err: unknown) => {
   await env.cleanup();
   throw err;
 });

@@ -9,7 +9,7 @@ import { benchCalendarRead, fmtMs, median } from './calendar-read.js';
 import { closedLoop } from './lib/load.js';
 import { longPollBench } from './long-poll.js';
 import { freePort, startProc, type Proc } from './lib/procs.js';
-import { cpuSecondsOf, createBenchEnv, futureDays, redisUrl, redisUsedMemory, type BenchEnv } from './lib/setup.js';
+import { cpuSecondsOf, createBenchEnv, futureDays, redisUrl, redisUsedMemory, serviceEnv, type BenchEnv } from './lib/setup.js';
 
 const PROPERTIES = 200;
 const DAYS = 365;
@@ -23,26 +23,12 @@ const readOnly = process.argv.includes('--read');
 const longPollOnly = process.argv.includes('--long-poll');
 const cores = (await import('node:os')).availableParallelism();
 
-function serviceEnv(env: BenchEnv, port: number): Record<string, string> {
-  return {
-    DATABASE_URL: env.url,
-    REDIS_URL: redisUrl,
-    QUEUE_PREFIX: env.prefix,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'info',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    // The service's own default (8) unless told otherwise.
-    ...(process.env.BENCH_WORKER_CONCURRENCY ? { WORKER_CONCURRENCY: process.env.BENCH_WORKER_CONCURRENCY } : {}),
-    DB_POOL_MAX: '10',
-    // Each worker serves metrics; several on one machine need a port each.
-    METRICS_PORT: '0',
-  };
-}
+// The service's own worker concurrency (8) unless told otherwise.
+const concurrency: Record<string, string> = process.env.BENCH_WORKER_CONCURRENCY ? { WORKER_CONCURRENCY: process.env.BENCH_WORKER_CONCURRENCY } : {};
 
-const startApi = (env: BenchEnv, port: number) => startProc('bin/api.ts', serviceEnv(env, port), /API listening/);
+const startApi = (env: BenchEnv, port: number) => startProc('bin/api.ts', serviceEnv(env, port, redisUrl, concurrency), /API listening/);
 const startWorkers = (env: BenchEnv, n: number) =>
-  Promise.all(Array.from({ length: n }, () => startProc('bin/worker.ts', serviceEnv(env, 0), /worker started/)));
+  Promise.all(Array.from({ length: n }, () => startProc('bin/worker.ts', serviceEnv(env, 0, redisUrl, concurrency), /worker started/)));
 
 async function post(url: string, body: unknown): Promise<any> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

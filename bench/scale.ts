@@ -15,7 +15,7 @@ import { openQueue } from '../shared/queue/producer.js';
 import { capCpu, type CpuCap } from './lib/cgroup.js';
 import { freePort, startProc, type Proc } from './lib/procs.js';
 import { startPrivateRedis } from './lib/redis-server.js';
-import { backendPids, cpuSecondsOf, createBenchEnv, futureDays, type BenchEnv } from './lib/setup.js';
+import { backendPids, cpuSecondsOf, createBenchEnv, futureDays, serviceEnv, type BenchEnv } from './lib/setup.js';
 
 const DAYS = 365;
 const STEPS = (process.env.BENCH_SCALE_STEPS ?? '1,2,4,8').split(',').map(Number);
@@ -48,19 +48,6 @@ function machineBusySeconds(): number {
   return (f.reduce((a, b) => a + b, 0) - idle) / 100;
 }
 
-function serviceEnv(env: BenchEnv, redisUrl: string, port: number): Record<string, string> {
-  return {
-    DATABASE_URL: env.url,
-    REDIS_URL: redisUrl,
-    QUEUE_PREFIX: env.prefix,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'info',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    DB_POOL_MAX: '10',
-    METRICS_PORT: '0',
-  };
-}
 
 async function post(url: string, body: unknown): Promise<void> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -109,7 +96,7 @@ interface Step {
 async function step(env: BenchEnv, redis: { url: string; pid: number }, apiUrl: string, apiPid: number, queue: Queue, n: number): Promise<Step> {
   const s = env.database.sql;
   await s`truncate calendar_days`;
-  const procs: Proc[] = await Promise.all(Array.from({ length: n }, () => startProc('bin/worker.ts', serviceEnv(env, redis.url, 0), /worker started/)));
+  const procs: Proc[] = await Promise.all(Array.from({ length: n }, () => startProc('bin/worker.ts', serviceEnv(env, 0, redis.url), /worker started/)));
   // BENCH_WORKER_CPU=0 runs the workers uncapped: the end-to-end capacity of the machine as it is.
   const caps: CpuCap[] = procs.map((p, i) =>
     CAP > 0 ? capCpu(p.child.pid ?? 0, `pops-bench-${process.pid}-w${i}`, CAP) : { capped: false, note: 'uncapped (BENCH_WORKER_CPU=0)', release: () => {} },
@@ -169,7 +156,7 @@ let api: Proc | undefined;
 const results: Step[] = [];
 try {
   const port = await freePort();
-  api = await startProc('bin/api.ts', serviceEnv(env, redis.url, port), /API listening/);
+  api = await startProc('bin/api.ts', serviceEnv(env, port, redis.url), /API listening/);
   const queue = openQueue(redisQueueConnection(env.redis, env.prefix), 'calendar') as Queue;
   for (const n of STEPS) {
     const r = await step(env, redis, `http://127.0.0.1:${port}`, api.child.pid ?? 0, queue, n);

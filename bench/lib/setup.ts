@@ -22,6 +22,26 @@ export interface BenchEnv {
 }
 
 /** A scratch database and Redis prefix of its own, with one company, its properties and a token. */
+/**
+ * The environment of an API or worker process a bench starts: the bench's database, Redis and
+ * queue prefix, no practical rate limit, a metrics port of its own per worker; `extra` adds to it.
+ */
+export function serviceEnv(env: BenchEnv, port: number, redisAt = redisUrl, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: env.url,
+    REDIS_URL: redisAt,
+    QUEUE_PREFIX: env.prefix,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    DB_POOL_MAX: '10',
+    // Several workers on one machine need a metrics port each.
+    METRICS_PORT: '0',
+    ...extra,
+  };
+}
+
 export async function createBenchEnv(propertyCount: number, redisAt = redisUrl): Promise<BenchEnv> {
   const name = `pops_bench_${randomBytes(4).toString('hex')}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
