@@ -81,6 +81,7 @@ const readAvailability = (v: unknown) =>
   v === 1 || v === true || v === '1' ? true : v === 0 || v === false || v === '0' ? false : INVALID;
 const readMinStay = (v: unknown) => {
   const n = toNumber(v);
+  // Stryker disable next-line ConditionalExpression: Number.isInteger refuses INVALID too; the test narrows the type
   return n !== INVALID && Number.isInteger(n) && n >= 1 && n <= MAX_MIN_STAY ? n : INVALID;
 };
 const readNotes = (v: unknown) => (typeof v === 'string' && v.length <= MAX_NOTES_LENGTH && !isUnstorable(v) ? v : INVALID);

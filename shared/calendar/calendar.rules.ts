@@ -17,7 +17,9 @@ export function applyDayRules(days: readonly ReadDay[], localToday: string): { k
     else if ('skip' in d) warnings[d.date] = d.skip;
     else kept.push(d);
   }
-  kept.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  // Dates are unique once merged, so no two days compare equal (and `<` and `<=` agree).
+  // Stryker disable next-line EqualityOperator: see above
+  kept.sort((a, b) => (a.date < b.date ? -1 : 1));
   return { kept, warnings };
 }
 
@@ -35,8 +37,11 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 export function assignWarnings(chunks: readonly RequestDay[][], warnings: Warnings): Warnings[] {
   const out = chunks.map((): Warnings => ({}));
   if (out.length === 0) return out;
-  const lastDates = chunks.map((c) => c[c.length - 1]?.date ?? '');
+  // chunk() never makes an empty chunk.
+  const lastDates = chunks.map((c) => (c[c.length - 1] as RequestDay).date);
   for (const [date, message] of Object.entries(warnings)) {
+    // A warned date is never a kept one, so it never equals a chunk's last date (>= and > agree).
+    // Stryker disable next-line EqualityOperator: see above
     let i = lastDates.findIndex((last) => last >= date);
     if (i < 0) i = out.length - 1;
     (out[i] as Warnings)[date] = message;
@@ -49,6 +54,7 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 /** Today's date (YYYY-MM-DD) on the wall calendar of an IANA time zone. */
 export function localDate(timeZone: string, now: Date = new Date()): string {
   let f = formatters.get(timeZone);
+  // Stryker disable next-line ConditionalExpression: a cache; a new formatter each time answers the same, slower
   if (!f) {
     f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
     formatters.set(timeZone, f);

@@ -42,7 +42,14 @@ describe('failed authentications per client address', () => {
     const blocked = await getFrom('127.0.0.1', `/api/v1/tasks?access_token=${token}`);
     expect(blocked.status).toBe(429);
     expect(blocked.body.error.code).toBe(16);
-    expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(blocked.body.error.message).toMatch(/^Too many failed authentications from this address: retry after \d+ s$/);
+    const retryAfter = Number(blocked.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(blocked.body.error.message).toBe(`Too many failed authentications from this address: retry after ${retryAfter} s`);
+    // The block holds on every route of the process, not only the one the guesses went to.
+    const elsewhere = await getFrom('127.0.0.1', `/api/v1/bookings?access_token=${token}`);
+    expect([elsewhere.status, elsewhere.body.error?.code]).toEqual([429, 16]);
     // Another address is not concerned, whatever the first one did.
     expect((await getFrom('127.0.0.2', `/api/v1/tasks?access_token=${token}`)).status).toBe(200);
     expect((await getFrom('127.0.0.2', bad(9))).status).toBe(401);

@@ -49,6 +49,14 @@ describe('authentication', () => {
     expectError(await api.get('/api/v1/bookings'), 401, 12);
   });
 
+  it('answers 401 code 12 to an empty or a repeated access_token, even when one of them is valid', async () => {
+    const { token } = await companyWithBooking();
+    const valid = (await token(['messaging'])).token;
+    expectError(await api.get('/api/v1/bookings?access_token='), 401, 12);
+    expectError(await api.get(`/api/v1/bookings?access_token=${valid}&access_token=${valid}`), 401, 12);
+    expect((await api.get(`/api/v1/bookings?access_token=${valid}`)).status).toBe(200);
+  });
+
   it('answers 401 code 12 for a token nobody issued', async () => {
     expectError(await api.get('/api/v1/bookings', 'not-a-real-token'), 401, 12);
     expectError(await api.get('/api/v1/bookings', 'x'.repeat(600)), 401, 12);

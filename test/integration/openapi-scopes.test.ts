@@ -67,6 +67,15 @@ describe('scopes per operation', () => {
     expect(probed).toBeGreaterThanOrEqual(6 * allScopes.length);
   });
 
+  it('every other operation, scoped or open to any scope, refuses a request without a token with 401 code 12', async () => {
+    for (const def of endpoints.filter((d) => d.scopes !== 'public')) {
+      const init: RequestInit = { method: def.method.toUpperCase() };
+      if (def.method !== 'get') init.body = '{}';
+      const res = await readAnswer(await fetch(api.baseUrl + urlOf(def.path), init));
+      expect([res.status, res.body?.error?.code], `${def.method} ${def.path}`).toEqual([401, 12]);
+    }
+  });
+
   it('a public operation answers without a token', async () => {
     for (const def of endpoints.filter((d) => d.scopes === 'public')) {
       const res = await fetch(api.baseUrl + urlOf(def.path), { method: def.method.toUpperCase() });

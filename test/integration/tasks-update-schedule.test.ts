@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { tasks } from '../../shared/db/schema.js';
 import { createProperty, createTask } from '../support/factories.js';
 import { expectError, newTask, postUpdate, storedTask, updateOk, useTasksWorld } from '../support/tasks.fixture.js';
 
@@ -137,10 +139,22 @@ describe('POST /api/v1/update-task: schedule (dt, tm, hr)', () => {
     expectError(await postUpdate(w, { task_uid: t.taskUid, hr: 48 }), 400, 11, 'hr');
     expectError(await postUpdate(w, { task_uid: t.taskUid, dt: '9999-12-31', tm: '23:00:00' }), 400, 11, 'dt');
     expect((await storedTask(w, t.taskUid)).localEndDttm).toBe('9999-12-30 12:00:00');
+    const last = await newTask(w, { localStartDttm: '9999-12-31 10:00:00', localEndDttm: '9999-12-31 12:00:00' });
+    const late = await postUpdate(w, { task_uid: last.taskUid, tm: '23:00:00' });
+    expectError(late, 400, 11, 'tm');
+    expect(late.body.error.message).toBe('Invalid parameter tm: the task would end after 9999-12-31 23:59:59');
     expect(await reschedule('9999-12-30 10:00:00', '9999-12-30 12:00:00', { tm: '21:59:59', hr: 26 })).toEqual([
       '9999-12-30 21:59:59',
       '9999-12-31 23:59:59',
     ]);
+  });
+
+  it('changes nothing, updated_at included, when dt, tm, hr and description restate what is stored', async () => {
+    const t = await newTask(w, { localStartDttm: '2030-01-12 11:00:00', localEndDttm: '2030-01-12 13:30:00' });
+    await w.tdb.database.db.update(tasks).set({ updatedAt: new Date('2020-01-01T00:00:00Z') }).where(eq(tasks.taskUid, t.taskUid));
+    const before = await storedTask(w, t.taskUid);
+    await updateOk(w, { task_uid: t.taskUid, dt: '2030-01-12', tm: '11:00:00', hr: 2.5, description: before.description });
+    expect(await storedTask(w, t.taskUid)).toEqual(before);
   });
 
   it('leaves the status of an accepted task alone when its schedule changes', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors.js';
-import { parseInput } from '../../shared/http/validation.js';
+import { hasUnstorableText, parseInput } from '../../shared/http/validation.js';
 import { commaList } from '../../shared/http/wire.js';
 
 /* parseInput: the one place a zod failure or unstorable text becomes a code-11 answer. */
@@ -75,5 +75,30 @@ describe('parseInput', () => {
   it('accepts surrogate pairs and ignores unknown keys it strips', () => {
     expect(parseInput(z.object({ a: z.string() }), { a: '\ud83d\ude00', junk: '\u0000' })).toEqual({ a: '\ud83d\ude00' });
     expect(parseInput(z.object({ n: z.number().nullable() }), { n: null })).toEqual({ n: null });
+  });
+
+  it('finds unstorable text past null, number and undefined values met first', () => {
+    const schema = z.object({ a: z.string().nullable(), n: z.number(), u: z.string().optional(), b: z.string() });
+    expect(rejected(schema, { a: null, n: 1, u: undefined, b: 'x\u0000' }).message).toBe(UNSTORABLE.replace('%s', 'b'));
+  });
+
+  it('finds unstorable text that a default or a transform put where the input had none', () => {
+    const defaulted = z.object({ a: z.string().default('x\u0000') });
+    expect(rejected(defaulted, {}).message).toBe(UNSTORABLE.replace('%s', 'a'));
+    const nested = z.object({ a: z.object({ b: z.string() }).default({ b: 'x\u0000' }) });
+    expect(rejected(nested, {}).message).toBe(UNSTORABLE.replace('%s', 'a.b'));
+    const fromNull = z.object({ a: z.preprocess((v) => v ?? { b: 'x\ud800' }, z.object({ b: z.string() })) });
+    expect(rejected(fromNull, { a: null }).message).toBe(UNSTORABLE.replace('%s', 'a.b'));
+  });
+});
+
+describe('hasUnstorableText', () => {
+  it('looks into strings, arrays and objects at any depth, and nowhere else', () => {
+    for (const clean of ['ok', '', 1, true, null, undefined, [], {}, ['a', 2, null], { a: 'b', c: [1, { d: 'e' }] }]) {
+      expect(hasUnstorableText(clean), JSON.stringify(clean)).toBe(false);
+    }
+    for (const bad of ['\u0000', ['a', '\ud800'], [null, ['b', '\udc00']], { a: 'b', c: '\u0000' }, { a: { b: [{ c: '\ud800x' }] } }, [1, { a: '\u0000' }]]) {
+      expect(hasUnstorableText(bad), JSON.stringify(bad)).toBe(true);
+    }
   });
 });

@@ -13,6 +13,8 @@ import {
   PAGE_SIZE,
   pageOf,
   pageParam,
+  queryValue,
+  uidValue,
   upperBound,
 } from '../../shared/http/wire.js';
 
@@ -42,6 +44,10 @@ describe('isRealDate', () => {
     expect(isRealDate(2025, 0, 1)).toBe(false);
     expect(isRealDate(2025, 1, 0)).toBe(false);
     expect(isRealDate(0, 1, 1)).toBe(false);
+  });
+
+  it('rejects a month outside 1-12 whatever the day', () => {
+    for (const m of [-1, 0, 13, 14]) for (const d of [1, 28, 31]) expect(isRealDate(2025, m, d), `${m}/${d}`).toBe(false);
   });
 
   it('does not read a year below 100 as a 20th-century year', () => {
@@ -189,5 +195,21 @@ describe('bookingsQuerySchema', () => {
   it.each(['from_date', 'to_date', 'from_created_date', 'to_created_date', 'from_updated_date', 'to_updated_date',
     'from_booked_date', 'to_booked_date'])('names %s when its date is impossible', (param) => {
     expect(parseError(bookingsQuerySchema, { [param]: '2025-02-30' }).param).toBe(param);
+  });
+});
+
+describe('uidValue and queryValue', () => {
+  it('takes a uid of 1 to 100 characters and names what is wrong with any other', () => {
+    const uid = uidValue();
+    expect(uid.parse('a')).toBe('a');
+    expect(uid.parse('u'.repeat(100))).toBe('u'.repeat(100));
+    expect(uid.safeParse('').error?.issues[0]?.message).toBe('must not be empty');
+    expect(uid.safeParse('u'.repeat(101)).error?.issues[0]?.message).toBe('must be at most 100 characters');
+  });
+
+  it('asks for a query parameter given once, as a string', () => {
+    expect(queryValue().parse('x')).toBe('x');
+    expect(queryValue().safeParse(['a', 'b']).error?.issues[0]?.message).toBe('must be given once');
+    expect(queryValue().safeParse(3).error?.issues[0]?.message).toBe('must be a string');
   });
 });

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { readDay } from '../../shared/calendar/calendar.days.js';
+import { requestStatusQuerySchema, setCalendarBatchBodySchema } from '../../shared/calendar/calendar.schema.js';
+import { AppError } from '../../shared/errors.js';
+import { parseInput } from '../../shared/http/validation.js';
+
+/* The calendar's request schemas as parseInput reads them, and a day's values of the wrong JSON kind. */
+
+function refusal(schema: Parameters<typeof parseInput>[0], input: unknown): AppError {
+  try {
+    parseInput(schema, input);
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
+  throw new Error(`expected ${JSON.stringify(input)} to be refused`);
+}
+
+describe('set-calendar-batch body', () => {
+  it('refuses a batch naming each day without a real date, with the message of the contract', () => {
+    const err = refusal(setCalendarBatchBodySchema(10), { property_uid: 'pr_1', days: [{ date: '2030-01-01', min_stay: 2 }, { date: '2030-02-30', min_stay: 2 }] });
+    expect(err).toMatchObject({ param: 'days[1].date', message: 'Invalid parameter days[1].date: must be a real date YYYY-MM-DD' });
+  });
+
+  it('takes a numeric string with two decimals as a price', () => {
+    expect(readDay({ date: '2030-01-01', price: '52.55', currency: 'eur' })).toEqual({
+      date: '2030-01-01', price: 52.55, currency: 'EUR', is_available: null, min_stay: null, notes: null,
+    });
+  });
+
+  it('skips a day whose value is a list or an object, whatever it holds', () => {
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ['price', { price: [5], currency: 'eur' }],
+      ['price', { price: ['5'], currency: 'eur' }],
+      ['currency', { price: 5, currency: ['eur'] }],
+      ['min_stay', { min_stay: [3] }],
+      ['min_stay', { min_stay: ['3'] }],
+      ['notes', { notes: ['x'] }],
+      ['notes', { notes: { text: 'x' } }],
+      ['is_available', { is_available: [1] }],
+    ];
+    for (const [field, values] of cases) {
+      expect(readDay({ date: '2030-01-01', ...values }), JSON.stringify(values)).toEqual({ date: '2030-01-01', skip: `Day ignored - invalid ${field}` });
+    }
+  });
+});
+
+describe('get-request-status query', () => {
+  const read = (q: Record<string, unknown>) => parseInput(requestStatusQuerySchema, q);
+
+  it('wants request_uid or request_uids, and names request_uid when both are missing', () => {
+    expect(refusal(requestStatusQuerySchema, {})).toMatchObject({
+      param: 'request_uid', message: 'Invalid parameter request_uid: request_uid or request_uids is required',
+    });
+    expect(read({ request_uids: 'rq_a,rq_b' })).toEqual({ request_uids: ['rq_a', 'rq_b'] });
+  });
+
+  it('waits from 0 to 30 seconds and refuses anything outside', () => {
+    expect(read({ request_uid: 'rq_a', wait: '0' }).wait).toBe(0);
+    expect(read({ request_uid: 'rq_a', wait: '30' }).wait).toBe(30);
+    expect(read({ request_uid: 'rq_a', wait: '2.5' }).wait).toBe(2.5);
+    for (const wait of ['31', '-1', 'soon']) expect(refusal(requestStatusQuerySchema, { request_uid: 'rq_a', wait }).param, wait).toBe('wait');
+  });
+});
