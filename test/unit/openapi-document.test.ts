@@ -7,7 +7,7 @@ import { loadConfig } from '../../shared/config.js';
  * The OpenAPI document is the contract clients generate code from: it changes only on purpose.
  * `docs/openapi.json` is the reviewed copy (default configuration); a change to a schema, a limit or
  * a description shows up as a diff of that file. After an intended change:
- * `npx vitest run -u test/unit/openapi-document.test.ts`.
+ * `npx vitest run test/unit/openapi-document.test.ts --update`.
  */
 describe('OpenAPI document', () => {
   it('is exactly the reviewed copy in docs/openapi.json', async () => {
