@@ -19,6 +19,8 @@ export function createApp(ctx: AppContext, opts: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Who the client is (req.ip): the socket's peer, or what trusted proxies say in X-Forwarded-For.
+  if (ctx.config.http.trustProxy !== false) app.set('trust proxy', ctx.config.http.trustProxy);
   const served = opts.endpoints ?? endpoints;
   const openapi = buildOpenApi(ctx.config, served);
   const runtime: ApiRuntime = { lifecycle: opts.lifecycle ?? { isDraining: () => false }, openapi };

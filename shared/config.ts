@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -12,6 +13,38 @@ const optionalUrl = z
   .transform((v) => (v === '' ? undefined : v))
   .pipe(z.string().url().optional())
   .optional();
+
+/**
+ * TRUST_PROXY: which proxies in front of the API may name the client in X-Forwarded-For (Express's
+ * `trust proxy`). Unset or `false`: none, the client is the socket's peer. A number: that many hops.
+ * Otherwise a comma list of `loopback`, `linklocal`, `uniquelocal`, addresses and CIDR ranges.
+ * `true` (trust every hop) is refused: any client could then name itself anything.
+ */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+const trustProxy = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v, ctx): false | number | string[] => {
+    if (v === undefined || v === '' || v === 'false') return false;
+    if (/^\d+$/.test(v) && Number(v) >= 1) return Number(v);
+    const entries = v.split(',').map((e) => e.trim());
+    const bad = entries.find((e) => !isProxyEntry(e));
+    if (bad === undefined) return entries;
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${bad}" is not a hop count, loopback, linklocal, uniquelocal, an address or a CIDR range (true is refused: it trusts any client)`,
+    });
+    return z.NEVER;
+  });
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -39,6 +72,7 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: int(1000, 1),
   /** Failed authentications per minute per client address before it gets 429s. */
   AUTH_FAILURES_PER_MINUTE: int(30, 1),
+  TRUST_PROXY: trustProxy,
   CALENDAR_MAX_DAYS: int(1000, 1),
   CALENDAR_CHUNK_DAYS: int(100, 1),
   WORKER_CONCURRENCY: int(8, 1),
@@ -102,7 +136,13 @@ const refinedEnvSchema = envSchema.refine((e) => !e.REDIS_CLUSTER_NODES || /\{[^
 function shape(env: Env) {
   return {
     env: env.NODE_ENV,
-    http: { port: env.PORT, host: env.HOST, bodyLimitBytes: env.BODY_LIMIT_BYTES, errorsAlways200: env.ERROR_HTTP_STATUS === 'always-200' },
+    http: {
+      port: env.PORT,
+      host: env.HOST,
+      bodyLimitBytes: env.BODY_LIMIT_BYTES,
+      errorsAlways200: env.ERROR_HTTP_STATUS === 'always-200',
+      trustProxy: env.TRUST_PROXY,
+    },
     db: { url: env.DATABASE_URL, poolMax: env.DB_POOL_MAX, dataDir: env.DATA_DIR },
     queue: {
       redisUrl: env.REDIS_URL,

@@ -22,7 +22,8 @@ function presentedToken(req: Request): string | undefined {
 }
 
 /**
- * Failed authentications per client address, counted on the shared limiter (key `authfail:<ip>`,
+ * Failed authentications per client address (req.ip: the socket's peer, or the client a proxy
+ * trusted by TRUST_PROXY names), counted on the shared limiter (key `authfail:<ip>`,
  * AUTH_FAILURES_PER_MINUTE). Past the limit an address gets 429 (code 16) for every request until
  * its allowance is back, answered from memory without a token lookup: guessing costs the guesser
  * time and the database nothing. One state per process (all routes), hence keyed by the context.
@@ -86,7 +87,7 @@ export function authenticate(ctx: AppContext): RequestHandler {
   const failures = state;
   return async (req: Request, res: Response, next: NextFunction) => {
     // Stryker disable next-line StringLiteral: only a socket already destroyed has no address
-    const address = req.socket.remoteAddress ?? 'unknown';
+    const address = req.ip ?? 'unknown';
     const left = failures.blocked.secondsLeft(address);
     if (left !== undefined) throw tooManyFailures(left);
     const token = presentedToken(req);

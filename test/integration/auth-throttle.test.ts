@@ -8,23 +8,32 @@ import { createCompany, createToken } from '../support/factories.js';
 
 let tdb: TestDatabase;
 let api: TestApi;
+let proxied: TestApi;
 let token: string;
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
   api = await startTestApi(tdb, { env: { AUTH_FAILURES_PER_MINUTE: '3' } });
+  // Behind a proxy on the loopback: X-Forwarded-For names the client.
+  proxied = await startTestApi(tdb, { env: { AUTH_FAILURES_PER_MINUTE: '3', TRUST_PROXY: 'loopback' } });
   token = (await createToken(tdb.database.db, await createCompany(tdb.database.db), ['tasks'])).token;
 });
 afterAll(async () => {
   await api?.close();
+  await proxied?.close();
   await tdb?.drop();
 });
 
 /** GET from a given loopback address (127.0.0.0/8 all reach the server on Linux). */
-function getFrom(localAddress: string, path: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }> {
+function getFrom(
+  localAddress: string,
+  path: string,
+  o: { target?: TestApi; forwardedFor?: string } = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }> {
+  const headers = o.forwardedFor ? { 'x-forwarded-for': o.forwardedFor } : {};
   return new Promise((resolve, reject) => {
     http
-      .get(`${api.baseUrl}${path}`, { localAddress }, (res) => {
+      .get(`${(o.target ?? api).baseUrl}${path}`, { localAddress, headers }, (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) }));
@@ -53,5 +62,21 @@ describe('failed authentications per client address', () => {
     // Another address is not concerned, whatever the first one did.
     expect((await getFrom('127.0.0.2', `/api/v1/tasks?access_token=${token}`)).status).toBe(200);
     expect((await getFrom('127.0.0.2', bad(9))).status).toBe(401);
+  });
+
+  it('ignores X-Forwarded-For unless TRUST_PROXY trusts the sender: a forged one evades nothing', async () => {
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await getFrom('127.0.0.3', `/api/v1/tasks?access_token=forged-${i}`, { forwardedFor: `198.51.100.${i}` })).status);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+
+  it('with TRUST_PROXY, counts per client the trusted proxy names in X-Forwarded-For', async () => {
+    const from = (client: string, t: string) => getFrom('127.0.0.4', `/api/v1/tasks?access_token=${t}`, { target: proxied, forwardedFor: client });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await from('203.0.113.7', `guess-${i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    // Same proxy, same socket address, another client: not concerned.
+    expect((await from('203.0.113.8', token)).status).toBe(200);
+    expect((await from('203.0.113.7', token)).status).toBe(429);
   });
 });
