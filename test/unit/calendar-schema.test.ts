@@ -1,24 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { readDay } from '../../shared/calendar/calendar.days.js';
 import { requestStatusQuerySchema, setCalendarBatchBodySchema } from '../../shared/calendar/calendar.schema.js';
-import { AppError } from '../../shared/errors.js';
 import { parseInput } from '../../shared/http/validation.js';
+import { parseRefusal } from '../support/parse-refusal.js';
 
 /* The calendar's request schemas as parseInput reads them, and a day's values of the wrong JSON kind. */
 
-function refusal(schema: Parameters<typeof parseInput>[0], input: unknown): AppError {
-  try {
-    parseInput(schema, input);
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error(`expected ${JSON.stringify(input)} to be refused`);
-}
-
 describe('set-calendar-batch body', () => {
   it('refuses a batch naming each day without a real date, with the message of the contract', () => {
-    const err = refusal(setCalendarBatchBodySchema(10), { property_uid: 'pr_1', days: [{ date: '2030-01-01', min_stay: 2 }, { date: '2030-02-30', min_stay: 2 }] });
+    const err = parseRefusal(setCalendarBatchBodySchema(10), { property_uid: 'pr_1', days: [{ date: '2030-01-01', min_stay: 2 }, { date: '2030-02-30', min_stay: 2 }] });
     expect(err).toMatchObject({ param: 'days[1].date', message: 'Invalid parameter days[1].date: must be a real date YYYY-MM-DD' });
   });
 
@@ -49,7 +39,7 @@ describe('get-request-status query', () => {
   const read = (q: Record<string, unknown>) => parseInput(requestStatusQuerySchema, q);
 
   it('wants request_uid or request_uids, and names request_uid when both are missing', () => {
-    expect(refusal(requestStatusQuerySchema, {})).toMatchObject({
+    expect(parseRefusal(requestStatusQuerySchema, {})).toMatchObject({
       param: 'request_uid', message: 'Invalid parameter request_uid: request_uid or request_uids is required',
     });
     expect(read({ request_uids: 'rq_a,rq_b' })).toEqual({ request_uids: ['rq_a', 'rq_b'] });
@@ -59,6 +49,6 @@ describe('get-request-status query', () => {
     expect(read({ request_uid: 'rq_a', wait: '0' }).wait).toBe(0);
     expect(read({ request_uid: 'rq_a', wait: '30' }).wait).toBe(30);
     expect(read({ request_uid: 'rq_a', wait: '2.5' }).wait).toBe(2.5);
-    for (const wait of ['31', '-1', 'soon']) expect(refusal(requestStatusQuerySchema, { request_uid: 'rq_a', wait }).param, wait).toBe('wait');
+    for (const wait of ['31', '-1', 'soon']) expect(parseRefusal(requestStatusQuerySchema, { request_uid: 'rq_a', wait }).param, wait).toBe('wait');
   });
 });

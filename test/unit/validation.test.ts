@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AppError } from '../../shared/errors.js';
 import { hasUnstorableText, parseInput } from '../../shared/http/validation.js';
+import { parseRefusal } from '../support/parse-refusal.js';
 import { commaList } from '../../shared/http/wire.js';
 
 /* parseInput: the one place a zod failure or unstorable text becomes a code-11 answer. */
-
-function rejected(schema: z.ZodType, input: unknown, prefix?: string): AppError {
-  try {
-    parseInput(schema, input, prefix);
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error(`expected ${JSON.stringify(input)} to be rejected`);
-}
 
 const day = z.object({ date: z.string(), min_stay: z.number().int().min(1).optional(), notes: z.string().optional() });
 const batch = z.object({ property_uid: z.string(), days: z.array(day) });
@@ -29,7 +19,7 @@ describe('parseInput', () => {
   });
 
   it('names the first offending parameter with array positions, and lists every issue', () => {
-    const err = rejected(batch, { property_uid: 5, days: [{ date: 'd' }, { date: 'e', min_stay: 0 }] });
+    const err = parseRefusal(batch, { property_uid: 5, days: [{ date: 'd' }, { date: 'e', min_stay: 0 }] });
     expect(err.code).toBe(11);
     expect(err.status).toBe(400);
     expect(err.param).toBe('property_uid');
@@ -38,13 +28,13 @@ describe('parseInput', () => {
   });
 
   it('puts a prefix in front of the path, and names the prefix alone for the whole input', () => {
-    expect(rejected(batch, { property_uid: 'p', days: [{ date: 1 }] }, 'query').param).toBe('query.days[0].date');
-    expect(rejected(batch, 'not an object', 'query').param).toBe('query');
-    expect(rejected(batch, 'not an object').param).toBe('body');
+    expect(parseRefusal(batch, { property_uid: 'p', days: [{ date: 1 }] }, 'query').param).toBe('query.days[0].date');
+    expect(parseRefusal(batch, 'not an object', 'query').param).toBe('query');
+    expect(parseRefusal(batch, 'not an object').param).toBe('body');
   });
 
   it('lists at most 50 issues', () => {
-    const err = rejected(z.array(z.number()), Array.from({ length: 60 }, () => 'x'));
+    const err = parseRefusal(z.array(z.number()), Array.from({ length: 60 }, () => 'x'));
     expect(err.details).toHaveLength(50);
     expect(err.param).toBe('[0]');
   });
@@ -56,19 +46,19 @@ describe('parseInput', () => {
     ['a lone low surrogate', 'a\udc00b'],
     ['two high surrogates', '\ud800\ud800\udc00x\ud800'],
   ])('refuses text with %s, naming where it is', (_what, text) => {
-    const err = rejected(batch, { property_uid: 'p', days: [{ date: 'd' }, { date: 'e', notes: text }] });
+    const err = parseRefusal(batch, { property_uid: 'p', days: [{ date: 'd' }, { date: 'e', notes: text }] });
     expect(err.param).toBe('days[1].notes');
     expect(err.message).toBe(UNSTORABLE.replace('%s', 'days[1].notes'));
     expect(err.details).toEqual([{ path: 'days[1].notes', message: 'must be valid Unicode text without NUL characters' }]);
   });
 
   it('finds unstorable text in a key of an object inside an array, and in a top-level string', () => {
-    expect(rejected(z.array(z.record(z.string(), z.string())), [{ a: 'ok' }, { b: 'x\u0000' }]).param).toBe('[1].b');
-    expect(rejected(z.string(), 'x\u0000', 'q').param).toBe('q');
+    expect(parseRefusal(z.array(z.record(z.string(), z.string())), [{ a: 'ok' }, { b: 'x\u0000' }]).param).toBe('[1].b');
+    expect(parseRefusal(z.string(), 'x\u0000', 'q').param).toBe('q');
   });
 
   it('names the parameter itself when a string it parsed into a list holds the bad text', () => {
-    const err = rejected(z.object({ task_uids: commaList() }), { task_uids: 'a,b\u0000' });
+    const err = parseRefusal(z.object({ task_uids: commaList() }), { task_uids: 'a,b\u0000' });
     expect(err.param).toBe('task_uids');
   });
 
@@ -79,16 +69,16 @@ describe('parseInput', () => {
 
   it('finds unstorable text past null, number and undefined values met first', () => {
     const schema = z.object({ a: z.string().nullable(), n: z.number(), u: z.string().optional(), b: z.string() });
-    expect(rejected(schema, { a: null, n: 1, u: undefined, b: 'x\u0000' }).message).toBe(UNSTORABLE.replace('%s', 'b'));
+    expect(parseRefusal(schema, { a: null, n: 1, u: undefined, b: 'x\u0000' }).message).toBe(UNSTORABLE.replace('%s', 'b'));
   });
 
   it('finds unstorable text that a default or a transform put where the input had none', () => {
     const defaulted = z.object({ a: z.string().default('x\u0000') });
-    expect(rejected(defaulted, {}).message).toBe(UNSTORABLE.replace('%s', 'a'));
+    expect(parseRefusal(defaulted, {}).message).toBe(UNSTORABLE.replace('%s', 'a'));
     const nested = z.object({ a: z.object({ b: z.string() }).default({ b: 'x\u0000' }) });
-    expect(rejected(nested, {}).message).toBe(UNSTORABLE.replace('%s', 'a.b'));
+    expect(parseRefusal(nested, {}).message).toBe(UNSTORABLE.replace('%s', 'a.b'));
     const fromNull = z.object({ a: z.preprocess((v) => v ?? { b: 'x\ud800' }, z.object({ b: z.string() })) });
-    expect(rejected(fromNull, { a: null }).message).toBe(UNSTORABLE.replace('%s', 'a.b'));
+    expect(parseRefusal(fromNull, { a: null }).message).toBe(UNSTORABLE.replace('%s', 'a.b'));
   });
 });
 

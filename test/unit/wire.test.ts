@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { bookingsQuerySchema } from '../../shared/bookings/bookings.schema.js';
-import { AppError } from '../../shared/errors.js';
 import { parseInput } from '../../shared/http/validation.js';
+import { parseRefusal } from '../support/parse-refusal.js';
 import {
   booleanParam,
   commaEnumList,
@@ -17,17 +17,6 @@ import {
   uidValue,
   upperBound,
 } from '../../shared/http/wire.js';
-
-/** The code-11 error parseInput throws, for asserting on its param and message. */
-function parseError(schema: z.ZodType, input: unknown): AppError {
-  try {
-    parseInput(schema, input);
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error(`expected ${JSON.stringify(input)} to be rejected`);
-}
 
 describe('isRealDate', () => {
   it('knows leap days', () => {
@@ -114,7 +103,7 @@ describe('commaList', () => {
   });
 
   it('rejects a parameter given twice', () => {
-    const err = parseError(z.object({ ids: commaList() }), { ids: ['a', 'b'] });
+    const err = parseRefusal(z.object({ ids: commaList() }), { ids: ['a', 'b'] });
     expect(err.param).toBe('ids');
     expect(err.message).toContain('must be given once');
   });
@@ -128,7 +117,7 @@ describe('commaEnumList', () => {
   });
 
   it('names the parameter, not a position inside it, and quotes the bad value', () => {
-    const err = parseError(z.object({ platform_type: list }), { platform_type: 'airbnb,expedia' });
+    const err = parseRefusal(z.object({ platform_type: list }), { platform_type: 'airbnb,expedia' });
     expect(err.code).toBe(11);
     expect(err.param).toBe('platform_type');
     expect(err.message).toContain('"expedia"');
@@ -186,7 +175,7 @@ describe('bookingsQuerySchema', () => {
   });
 
   it('names booking_status when its value is unknown', () => {
-    const err = parseError(bookingsQuerySchema, { booking_status: 'confirmed' });
+    const err = parseRefusal(bookingsQuerySchema, { booking_status: 'confirmed' });
     expect(err.status).toBe(400);
     expect(err.param).toBe('booking_status');
     expect(err.details?.[0]?.path).toBe('booking_status');
@@ -194,7 +183,7 @@ describe('bookingsQuerySchema', () => {
 
   it.each(['from_date', 'to_date', 'from_created_date', 'to_created_date', 'from_updated_date', 'to_updated_date',
     'from_booked_date', 'to_booked_date'])('names %s when its date is impossible', (param) => {
-    expect(parseError(bookingsQuerySchema, { [param]: '2025-02-30' }).param).toBe(param);
+    expect(parseRefusal(bookingsQuerySchema, { [param]: '2025-02-30' }).param).toBe(param);
   });
 });
 
