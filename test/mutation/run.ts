@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /*
@@ -118,8 +119,8 @@ function checkByHand(name: string, m: MutationModule, report: Report, all: boole
     f.mutants.filter((x) => x.status === 'Survived' && (all || (x.testsCompleted ?? 0) === 0)).map((x) => ({ file, source: f.source, x })),
   );
   if (suspects.length === 0) return [];
-  const sandbox = path.join(out, `by-hand-${name}`);
-  rmSync(sandbox, { recursive: true, force: true });
+  // Outside the project: a copy cannot go into a folder of what it copies.
+  const sandbox = mkdtempSync(path.join(os.tmpdir(), `pops-mutate-${name}-`));
   cpSync(root, sandbox, { recursive: true, filter: (src) => !/[/\\](\.data|node_modules|\.git)$/.test(src) });
   symlinkSync(path.join(root, 'node_modules'), path.join(sandbox, 'node_modules'), 'dir');
   const lines: string[] = [];

@@ -12,6 +12,14 @@ describe('set-calendar-batch body', () => {
     expect(err).toMatchObject({ param: 'days[1].date', message: 'Invalid parameter days[1].date: must be a real date YYYY-MM-DD' });
   });
 
+  it('refuses more days than the limit, saying to split the batch', () => {
+    const days = Array.from({ length: 4 }, (_, i) => ({ date: `2030-01-0${i + 1}`, min_stay: 2 }));
+    expect(parseInput(setCalendarBatchBodySchema(4), { property_uid: 'pr_1', days }).days).toHaveLength(4);
+    expect(parseRefusal(setCalendarBatchBodySchema(3), { property_uid: 'pr_1', days })).toMatchObject({
+      param: 'days', message: 'Invalid parameter days: at most 3 days per request; split the batch',
+    });
+  });
+
   it('takes a numeric string with two decimals as a price', () => {
     expect(readDay({ date: '2030-01-01', price: '52.55', currency: 'eur' })).toEqual({
       date: '2030-01-01', price: 52.55, currency: 'EUR', is_available: null, min_stay: null, notes: null,
