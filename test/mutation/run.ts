@@ -90,6 +90,8 @@ interface Position {
 interface Mutant {
   id: string;
   status: string;
+  static?: boolean;
+  coveredBy?: string[];
   statusReason?: string;
   replacement?: string;
   testsCompleted?: number;
@@ -97,6 +99,7 @@ interface Mutant {
 }
 interface Report {
   files: Record<string, { source: string; mutants: Mutant[] }>;
+  testFiles?: Record<string, { tests: unknown[] }>;
 }
 
 /** Offset of a 1-based line and column in a text. */
@@ -108,15 +111,19 @@ function offsetOf(text: string, at: Position): number {
 
 /**
  * Stryker 9.6's vitest runner scores a mutant that stops the code under test from starting (a
- * route table that throws, a module that fails to load: every test fails in its `beforeAll` or at
- * collection) as Survived with no test completed (stryker-js#5492, #6213). Such a verdict measures
- * nothing, so each one is applied by hand in a copy of the project and the module's tests run on
- * it with plain vitest; a failing run makes it Killed. With `--check-survivors` every survivor is
- * checked that way (slow: one vitest run each), as a cross-check of the runner.
+ * route table that throws, a module that fails to load: the tests of a file fail in its
+ * `beforeAll` or at collection) as Survived, counting only the tests that did run and passed
+ * (stryker-js#5492, #6213). A survivor that completed fewer tests than it should have (all of them
+ * for a static mutant, its covering ones otherwise) is such a non-measurement: each one is applied
+ * by hand in a copy of the project and the module's tests run on it with plain vitest; a failing
+ * run makes it Killed. With `--check-survivors` every survivor is checked that way (slow: one
+ * vitest run each), as a cross-check of the runner.
  */
 function checkByHand(name: string, m: MutationModule, report: Report, all: boolean): string[] {
+  const totalTests = Object.values(report.testFiles ?? {}).reduce((n, f) => n + f.tests.length, 0);
+  const incomplete = (x: Mutant) => (x.testsCompleted ?? 0) < (x.static ? totalTests : (x.coveredBy?.length ?? 0));
   const suspects = Object.entries(report.files).flatMap(([file, f]) =>
-    f.mutants.filter((x) => x.status === 'Survived' && (all || (x.testsCompleted ?? 0) === 0)).map((x) => ({ file, source: f.source, x })),
+    f.mutants.filter((x) => x.status === 'Survived' && (all || incomplete(x))).map((x) => ({ file, source: f.source, x })),
   );
   if (suspects.length === 0) return [];
   // Outside the project: a copy cannot go into a folder of what it copies.
