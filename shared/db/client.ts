@@ -16,62 +16,39 @@ export interface Database {
 }
 
 /**
- * Works around a crash in postgres.js 3.4.9 (the latest release; porsager/postgres#1154, #1208,
- * fixes proposed in #1168/#1176/#1209, unreleased): when a transaction's connection dies (Postgres
- * restarted, backend terminated), `sql.begin` answers the callback's error by writing ROLLBACK on
- * that connection, whose socket is already null; the write runs from a setImmediate and throws
- * `TypeError: Cannot read properties of null (reading 'write')` outside any promise, which kills
- * the process (the API and every worker, at every Postgres restart under load; the fault suite
- * reproduces it), or leaves the connection unable to send anything again.
+ * Makes a postgres.js client safe to use for this service (the pool, and the migrator's client).
  *
- * `begin` also rejects the transaction as soon as its connection closes, in the same tick as the
- * failed query. So when the callback fails, we let that tick pass and look: if the transaction was
- * already rejected, the connection is gone and the server has rolled back; the callback's promise
- * is then never settled, so postgres.js writes nothing (the pending promise is referenced by
- * nothing and is collected). Otherwise (SQL errors, a Redis error inside a transaction) the error
- * is rethrown and ROLLBACK runs on the live session as usual. Remove once postgres.js ships a fix.
+ * Prepared statements. Drizzle runs every query through postgres.js `unsafe`, which does not
+ * prepare unless told to, and drizzle only asks for it on queries built with `.prepare(name)`. An
+ * unprepared query with parameters costs a Parse/Describe round trip before its Bind/Execute, and
+ * Postgres plans it again each time: on the accept and apply paths that was the largest share of
+ * the time. Preparing (postgres.js caches statements per connection, and recycles connections
+ * after max_lifetime) halves the round trips and lets Postgres reuse plans. Applied to the pool and
+ * to the scoped client of every transaction (and of its savepoints).
+ *
+ * A crash in postgres.js 3.4.9 (the latest release; porsager/postgres#1154, #1208, fixes proposed
+ * in #1168/#1176/#1209, unreleased), through two doors. When a transaction's connection dies
+ * (Postgres restarted, backend terminated):
+ * - `sql.begin` answers the callback's error by writing ROLLBACK on that connection, whose socket
+ *   is already null; the write runs from a setImmediate and throws `TypeError: Cannot read
+ *   properties of null (reading 'write')` outside any promise, which kills the process (the API
+ *   and every worker at every Postgres restart under load, and a process migrating at start);
+ * - inside `sql.begin` a query is handed straight to the transaction's connection, whatever its
+ *   state: a transaction that awaits something else between two queries (the re-enqueue sweep asks
+ *   Redis while it holds its lock) writes its next query to the null socket, the same way.
+ * `begin` rejects the transaction as soon as its connection closes, in the same tick as the failed
+ * query, and only then while the callback runs. So once it has rejected, every further query of
+ * that transaction rejects with CONNECTION_CLOSED (a "database unavailable" error) instead of being
+ * sent; and when the callback fails, we let that tick pass and look: if the transaction was already
+ * rejected, the server has rolled back, and the callback's promise is never settled, so postgres.js
+ * writes nothing (the pending promise is referenced by nothing and is collected). Otherwise (SQL
+ * errors, a Redis error inside a transaction) the error is rethrown and ROLLBACK runs on the live
+ * session as usual. Savepoints alike. Remove once postgres.js ships a fix.
  */
-function guardTransactions(db: Db): Db {
-  const transaction = db.transaction.bind(db);
-  const guarded = ((fn: Parameters<Db['transaction']>[0], config?: Parameters<Db['transaction']>[1]) => {
-    let connectionLost = false;
-    const outer = transaction(async (tx) => {
-      try {
-        return await fn(tx);
-      } catch (err) {
-        await new Promise((r) => setImmediate(r));
-        if (connectionLost) return new Promise<never>(() => {});
-        throw err;
-      }
-    }, config);
-    // While the callback still runs, only a closed connection rejects the transaction.
-    outer.catch(() => {
-      connectionLost = true;
-    });
-    return outer;
-  }) as Db['transaction'];
-  db.transaction = guarded;
-  return db;
+export function hardenClient(sql: postgres.Sql): void {
+  preparedByDefault(sql);
 }
 
-/**
- * Drizzle runs every query through postgres.js `unsafe`, which does not prepare unless told to, and
- * drizzle only asks for it on queries built with `.prepare(name)`. An unprepared query with
- * parameters costs a Parse/Describe round trip before its Bind/Execute, and Postgres plans it again
- * each time: on the accept and apply paths that was the largest share of the time. Preparing
- * (postgres.js caches statements per connection, and recycles connections after max_lifetime)
- * halves the round trips and lets Postgres reuse plans. Applied to the pool and to the scoped
- * client of every transaction (and of its savepoints).
- *
- * The same patch closes the second door of the postgres.js crash described at guardTransactions:
- * inside `sql.begin`, a query is handed straight to the transaction's connection, whatever its
- * state. A transaction that awaits something else between two queries (the re-enqueue sweep asks
- * Redis about each stale request while it holds its lock) and whose connection closed meanwhile
- * writes its next query to the null socket from a setImmediate: the same uncaught TypeError,
- * which killed workers at every Postgres crash. Once `begin` has rejected (only a closed
- * connection rejects it while the callback runs), every further query of that transaction rejects
- * with CONNECTION_CLOSED (a "database unavailable" error) instead of being sent.
- */
 function preparedByDefault(sql: postgres.Sql): void {
   type Unsafe = (query: string, args?: unknown[], options?: { prepare?: boolean }) => unknown;
   const patch = (client: postgres.Sql, closed?: () => boolean) => {
@@ -93,9 +70,15 @@ function preparedByDefault(sql: postgres.Sql): void {
   const withScopedPatch = (a: unknown[], closed: () => boolean) => {
     const i = a.findIndex((x) => typeof x === 'function');
     const fn = a[i] as (scoped: postgres.Sql) => unknown;
-    a[i] = (scoped: postgres.Sql) => {
+    a[i] = async (scoped: postgres.Sql) => {
       patchScoped(scoped, closed);
-      return fn(scoped);
+      try {
+        return await fn(scoped);
+      } catch (err) {
+        await new Promise((r) => setImmediate(r));
+        if (closed()) return new Promise<never>(() => {});
+        throw err;
+      }
     };
     return a;
   };
@@ -125,8 +108,8 @@ export function connectDatabase(url: string, opts: { max?: number; applicationNa
     // and the attempts while down stay at about one per connection per second.
     backoff: (retries: number) => Math.min(0.1 * 2 ** Math.max(0, retries - 1), 1),
   });
-  preparedByDefault(sql);
-  const db = guardTransactions(drizzle(sql, { schema }));
+  hardenClient(sql);
+  const db = drizzle(sql, { schema });
   return {
     db,
     sql,

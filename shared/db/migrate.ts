@@ -3,6 +3,7 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import type { Logger } from '../logger.js';
+import { hardenClient } from './client.js';
 import { isDatabaseUnavailable } from './unavailable.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
@@ -15,16 +16,24 @@ const MIGRATION_LOCK_KEY = 724_310_001;
  * lock held by one dedicated connection, so the migrations run exactly once.
  */
 export async function migrateDatabase(url: string): Promise<void> {
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const sql = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+  // The migrator runs its own transaction: a connection that dies in it must reject, not crash.
+  hardenClient(sql);
+  let sessionLost = false;
   try {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
     try {
       await migrate(drizzle(sql), { migrationsFolder });
+    } catch (err) {
+      // The session that held the lock died with its connection, and the lock with it: nothing to
+      // unlock, and postgres.js would first spend connect_timeout reconnecting that connection.
+      sessionLost = isDatabaseUnavailable(err);
+      throw err;
     } finally {
-      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
+      if (!sessionLost) await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
     }
   } finally {
-    await sql.end({ timeout: 5 });
+    await sql.end({ timeout: sessionLost ? 0 : 5 });
   }
 }
 

@@ -2,11 +2,14 @@ import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../../shared/db/client.js';
-import { migrateWhenReachable } from '../../shared/db/migrate.js';
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
+import { isDatabaseUnavailable } from '../../shared/db/unavailable.js';
+import { migrateDatabase, migrateWhenReachable } from '../../shared/db/migrate.js';
 import { createLogger } from '../../shared/logger.js';
 import { redisRateLimiter } from '../../shared/ratelimit/rate-limiter.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { adminDatabaseUrl } from '../support/env.js';
+import { adminDatabaseUrl, databaseUrl } from '../support/env.js';
 import { freePort } from './ports.js';
 
 /*
@@ -118,6 +121,49 @@ describe('a transaction whose connection dies', () => {
     const rows = await db.sql<{ x: number }[]>`select x from fault_probe`;
     expect(rows.map((r) => r.x)).toEqual([7]);
   });
+});
+
+describe('a migration whose connection dies in its transaction', () => {
+  it('rejects as "database unavailable" (no crash, no wait for a reconnect), and the next attempt migrates', async () => {
+    const name = `pops_t_mig_${randomBytes(5).toString('hex')}`;
+    const admin = postgres(adminDatabaseUrl, { max: 1, onnotice: () => {} });
+    const blocker = postgres(databaseUrl(name), { max: 1, onnotice: () => {} });
+    try {
+      await admin.unsafe(`create database "${name}"`);
+      // The first statement of the first migration creates this sequence: an open transaction that
+      // created it too makes the migration's transaction wait there, where it is killed.
+      let release: () => void = () => {};
+      const held = new Promise<void>((r) => (release = r));
+      const blocking = blocker.begin(async (t) => {
+        await t`create sequence calendar_request_seq`;
+        await held;
+        throw new Error('roll back');
+      }).catch(() => {});
+      const migrating = migrateDatabase(databaseUrl(name)).then(() => 'migrated', (err: unknown) => err);
+      let waiting: number | undefined;
+      for (let i = 0; i < 200 && waiting === undefined; i++) {
+        const [row] = await admin<{ pid: number }[]>`
+          select pid from pg_stat_activity where datname = ${name} and wait_event_type = 'Lock' and query ilike 'create sequence%'`;
+        waiting = row?.pid;
+        if (waiting === undefined) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(waiting, 'the migration waits in its transaction').toBeDefined();
+      await admin`select pg_terminate_backend(${waiting ?? 0})`;
+      // Unbounded before: postgres.js crashed the process (ROLLBACK on a null socket), or the
+      // unlock spent connect_timeout (30 s) on the dead connection.
+      const outcome = await Promise.race([migrating, new Promise((r) => setTimeout(() => r('still waiting after 15 s'), 15_000))]);
+      expect(isDatabaseUnavailable(outcome), String(outcome)).toBe(true);
+      release();
+      await blocking;
+      await migrateDatabase(databaseUrl(name));
+      const [tables] = await blocker<{ n: number }[]>`select count(*)::int as n from information_schema.tables where table_name = 'calendar_requests'`;
+      expect(tables?.n).toBe(1);
+    } finally {
+      await blocker.end({ timeout: 1 });
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    }
+  }, 60_000);
 });
 
 describe('while Postgres cannot be reached', () => {
