@@ -75,39 +75,30 @@ export const properties = pgTable(
  * touch another's row.
  */
 
-/** Hosts and guests: people on a platform, known by uid; emails and phones are lists, as on the wire. */
-export const hosts = pgTable(
-  'hosts',
-  {
-    uid: text('uid').notNull(),
-    companyUid: text('company_uid')
-      .notNull()
-      .references(() => companies.uid),
-    /** Null where the name is not known (rows created by the issue-10 migration from bare uids). */
-    name: text('name'),
-    emails: text('emails').array().notNull().default(sql`'{}'::text[]`),
-    phones: text('phones').array().notNull().default(sql`'{}'::text[]`),
-    platformType: text('platform_type').notNull(),
-    createdAt: tstz('created_at').notNull().defaultNow(),
-  },
-  (t) => [primaryKey({ columns: [t.companyUid, t.uid] })],
-);
+/**
+ * Hosts and guests: people on a platform, known by uid; emails and phones are lists, as on the
+ * wire. The two tables have the same shape. `name` is null where it is not known (rows created by
+ * the issue-10 migration from bare uids).
+ */
+const personTable = <N extends string>(name: N) =>
+  pgTable(
+    name,
+    {
+      uid: text('uid').notNull(),
+      companyUid: text('company_uid')
+        .notNull()
+        .references(() => companies.uid),
+      name: text('name'),
+      emails: text('emails').array().notNull().default(sql`'{}'::text[]`),
+      phones: text('phones').array().notNull().default(sql`'{}'::text[]`),
+      platformType: text('platform_type').notNull(),
+      createdAt: tstz('created_at').notNull().defaultNow(),
+    },
+    (t) => [primaryKey({ columns: [t.companyUid, t.uid] })],
+  );
 
-export const guests = pgTable(
-  'guests',
-  {
-    uid: text('uid').notNull(),
-    companyUid: text('company_uid')
-      .notNull()
-      .references(() => companies.uid),
-    name: text('name'),
-    emails: text('emails').array().notNull().default(sql`'{}'::text[]`),
-    phones: text('phones').array().notNull().default(sql`'{}'::text[]`),
-    platformType: text('platform_type').notNull(),
-    createdAt: tstz('created_at').notNull().defaultNow(),
-  },
-  (t) => [primaryKey({ columns: [t.companyUid, t.uid] })],
-);
+export const hosts = personTable('hosts');
+export const guests = personTable('guests');
 
 /** A property's presence on one platform, run by one host. */
 export const listings = pgTable(
