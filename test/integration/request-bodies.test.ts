@@ -51,6 +51,17 @@ describe('JSON nesting depth', () => {
     const past = `{"property_uid":"${property}","days":[],"x":${nested(MAX_JSON_DEPTH)}}`;
     expect((await send(batchUrl(), past, { 'content-type': 'application/json' })).status).toBe(400);
   });
+
+  it('counts the nesting of a body in another charset (UTF-16LE) too', async () => {
+    const utf16 = async (text: string) => {
+      const res = await fetch(batchUrl(), { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-16le' }, body: Buffer.from(text, 'utf16le') });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const within = await utf16(`{"property_uid":"${property}","days":[],"x":${nested(MAX_JSON_DEPTH - 1)},"s":"é[[[["}`);
+    expect(within.status, JSON.stringify(within.body)).toBe(200);
+    const past = await utf16(`{"property_uid":"${property}","days":[],"x":${nested(MAX_JSON_DEPTH)}}`);
+    expect([past.status, past.body.error?.param]).toEqual([400, 'body']);
+  });
 });
 
 describe('Idempotency-Key compares the validated body', () => {
