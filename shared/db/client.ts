@@ -46,10 +46,6 @@ export interface Database {
  * session as usual. Savepoints alike. Remove once postgres.js ships a fix.
  */
 export function hardenClient(sql: postgres.Sql): void {
-  preparedByDefault(sql);
-}
-
-function preparedByDefault(sql: postgres.Sql): void {
   type Unsafe = (query: string, args?: unknown[], options?: { prepare?: boolean }) => unknown;
   const patch = (client: postgres.Sql, closed?: () => boolean) => {
     const unsafe = client.unsafe.bind(client) as unknown as Unsafe;
@@ -73,7 +69,9 @@ function preparedByDefault(sql: postgres.Sql): void {
     a[i] = async (scoped: postgres.Sql) => {
       patchScoped(scoped, closed);
       try {
-        return await fn(scoped);
+        // postgres.js also takes a list of queries from the callback, and waits for them all.
+        const x = fn(scoped);
+        return await (Array.isArray(x) ? Promise.all(x) : x);
       } catch (err) {
         await new Promise((r) => setImmediate(r));
         if (closed()) return new Promise<never>(() => {});

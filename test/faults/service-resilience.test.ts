@@ -123,6 +123,16 @@ describe('a transaction whose connection dies', () => {
   });
 });
 
+describe('the hardened client', () => {
+  it('still runs a list of queries returned by a transaction callback (postgres.js array form)', async () => {
+    const answers = await db.sql.begin((t) => [t`insert into fault_probe values (901)`, t`insert into fault_probe values (902)`, t`select 3 as n`]);
+    expect(answers).toHaveLength(3);
+    const rows = await db.sql<{ x: number }[]>`select x from fault_probe where x > 900 order by x`;
+    expect(rows.map((r) => r.x)).toEqual([901, 902]);
+    await db.sql`delete from fault_probe where x > 900`;
+  });
+});
+
 describe('a migration whose connection dies in its transaction', () => {
   it('rejects as "database unavailable" (no crash, no wait for a reconnect), and the next attempt migrates', async () => {
     const name = `pops_t_mig_${randomBytes(5).toString('hex')}`;
