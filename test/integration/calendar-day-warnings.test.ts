@@ -1,34 +1,19 @@
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { localDate } from '../../shared/calendar/calendar.rules.js';
 import { calendarDays } from '../../shared/db/schema.js';
 import { batchDays, expectedBatch, WARNING_TEXTS } from '../support/calendar-contract.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { createCompany, createProperty, createToken } from '../support/factories.js';
-import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
+import { createProperty } from '../support/factories.js';
+import { usePipeline } from '../support/hooks.js';
+import { futureDates, waitForFinal } from '../support/pipeline.js';
 
 /*
  * Generated batches mixing valid and invalid days go through the whole pipeline (HTTP, queue,
  * workers); each run writes to a property of its own, so "applied" is "has a row".
  */
 
-let tdb: TestDatabase;
-let p: Pipeline;
-let token: string;
-let companyUid: string;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  p = await startPipeline(tdb, 'redis', { CALENDAR_CHUNK_DAYS: '7' });
-  companyUid = await createCompany(tdb.database.db);
-  token = (await createToken(tdb.database.db, companyUid, ['calendar-control'])).token;
-  await p.startWorkers(2);
-});
-afterAll(async () => {
-  await p?.close();
-  await tdb?.drop();
-});
+const w = usePipeline('redis', { env: { CALENDAR_CHUNK_DAYS: '7' }, workers: 2 });
 
 describe('set-calendar-batch over generated batches (property)', () => {
   it('applies or warns about every date, never both, never neither, with exactly the API.md texts', { timeout: 120_000 }, async () => {
@@ -37,13 +22,13 @@ describe('set-calendar-batch over generated batches (property)', () => {
     const past = ['2001-01-01', '2020-02-29', futureDates(1, -3)[0] as string];
     await fc.assert(
       fc.asyncProperty(batchDays(past, future), async (days) => {
-        const property = await createProperty(tdb.database.db, companyUid);
-        const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: property, days }, token);
+        const property = await createProperty(w.tdb.database.db, w.company);
+        const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: property, days }, w.token);
         expect(res.status, JSON.stringify(res.body)).toBe(200);
         const { warnings, request_uids: uids } = res.body.data as { warnings: Record<string, string>; request_uids: string[] };
-        const statuses = await waitForFinal(p.api, token, uids);
+        const statuses = await waitForFinal(w.p.api, w.token, uids);
         expect(statuses.every((s) => s.request_status === 'completed')).toBe(true);
-        const rows = await tdb.database.db.select().from(calendarDays).where(eq(calendarDays.propertyUid, property));
+        const rows = await w.tdb.database.db.select().from(calendarDays).where(eq(calendarDays.propertyUid, property));
         const applied = new Set(rows.map((r) => r.date));
         const dates = new Set(days.map((d) => d.date as string));
         for (const date of dates) expect(applied.has(date) !== date in warnings, `${date} applied and warned, or neither`).toBe(true);

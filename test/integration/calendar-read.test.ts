@@ -1,39 +1,24 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BookingStatus } from '../../shared/bookings/bookings.schema.js';
 import { bookings, listings, properties } from '../../shared/db/schema.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
-import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
+import { usePipeline } from '../support/hooks.js';
+import { futureDates, waitForFinal } from '../support/pipeline.js';
 
 /* get-calendar-data: the iGMS row, bookings holding nights, property defaults where never set. */
 
-let tdb: TestDatabase;
-let p: Pipeline;
-let token: string;
-let companyUid: string;
+const w = usePipeline('redis', { workers: 1 });
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  p = await startPipeline(tdb, 'redis');
-  companyUid = await createCompany(tdb.database.db);
-  token = (await createToken(tdb.database.db, companyUid, ['calendar-control'])).token;
-  await p.startWorkers(1);
-});
-afterAll(async () => {
-  await p?.close();
-  await tdb?.drop();
-});
-
-const read = async (property: string, from: string, to: string, t = token) => {
-  const res = await p.api.get(`/api/v1/get-calendar-data?property_uid=${property}&from_date=${from}&to_date=${to}`, t);
+const read = async (property: string, from: string, to: string, t = w.token) => {
+  const res = await w.p.api.get(`/api/v1/get-calendar-data?property_uid=${property}&from_date=${from}&to_date=${to}`, t);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data as any[];
 };
 const batch = async (property: string, days: object[]) => {
-  const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: property, days }, token);
+  const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: property, days }, w.token);
   expect(res.status).toBe(200);
-  await waitForFinal(p.api, token, res.body.data.request_uids);
+  await waitForFinal(w.p.api, w.token, res.body.data.request_uids);
   return res.body.data.request_uids as string[];
 };
 const stay = (checkin: string, checkout: string, bookingStatus: BookingStatus = 'accepted') => ({
@@ -45,8 +30,8 @@ const stay = (checkin: string, checkout: string, bookingStatus: BookingStatus = 
 
 describe('GET /api/v1/get-calendar-data', () => {
   it("reads never-set dates with the property's currency, base price and default min stay, and set ones as submitted", async () => {
-    const prop = await createProperty(tdb.database.db, companyUid);
-    await tdb.database.db.update(properties).set({ currency: 'EUR', basePrice: '95.50', defaultMinStay: 3 }).where(eq(properties.uid, prop));
+    const prop = await createProperty(w.tdb.database.db, w.company);
+    await w.tdb.database.db.update(properties).set({ currency: 'EUR', basePrice: '95.50', defaultMinStay: 3 }).where(eq(properties.uid, prop));
     const [a, b] = futureDates(2, 10) as [string, string];
     const [uid] = await batch(prop, [{ date: b, price: '120', currency: 'gbp', min_stay: 2, notes: 'set' }]);
     const [never, set] = await read(prop, a, b);
@@ -59,22 +44,22 @@ describe('GET /api/v1/get-calendar-data', () => {
   });
 
   it("names the property's first listing, airgms first and then by uid", async () => {
-    const prop = await createProperty(tdb.database.db, companyUid);
-    await createBookings(tdb.database.db, [bookingRow(companyUid, prop, { listingUid: 'ls_a_airbnb', ...stay('2031-01-01', '2031-01-02', 'cancelled') })]);
+    const prop = await createProperty(w.tdb.database.db, w.company);
+    await createBookings(w.tdb.database.db, [bookingRow(w.company, prop, { listingUid: 'ls_a_airbnb', ...stay('2031-01-01', '2031-01-02', 'cancelled') })]);
     const [d] = futureDates(1, 20) as [string];
     expect((await read(prop, d, d))[0]).toMatchObject({ listing_uid: 'ls_a_airbnb', platform_type: 'airbnb' });
-    await tdb.database.db.insert(listings).values({ uid: 'ls_z_direct', companyUid, propertyUid: prop, platformType: 'airgms', name: 'Direct', hostUid: 'h_1' });
+    await w.tdb.database.db.insert(listings).values({ uid: 'ls_z_direct', companyUid: w.company, propertyUid: prop, platformType: 'airgms', name: 'Direct', hostUid: 'h_1' });
     expect((await read(prop, d, d))[0]).toMatchObject({ listing_uid: 'ls_z_direct', platform_type: 'airgms' });
   });
 
   it('reads nights held by a holding booking as Blocked by reservation, the check-out day free, host closes as Blocked by host', async () => {
-    const prop = await createProperty(tdb.database.db, companyUid);
+    const prop = await createProperty(w.tdb.database.db, w.company);
     const d = futureDates(8, 30);
-    await createBookings(tdb.database.db, [
-      bookingRow(companyUid, prop, stay(d[1] as string, d[3] as string, 'pending')),
+    await createBookings(w.tdb.database.db, [
+      bookingRow(w.company, prop, stay(d[1] as string, d[3] as string, 'pending')),
       // Statuses that hold nothing.
-      bookingRow(companyUid, prop, stay(d[4] as string, d[6] as string, 'cancelled')),
-      bookingRow(companyUid, prop, stay(d[4] as string, d[6] as string, 'expired')),
+      bookingRow(w.company, prop, stay(d[4] as string, d[6] as string, 'cancelled')),
+      bookingRow(w.company, prop, stay(d[4] as string, d[6] as string, 'expired')),
     ]);
     await batch(prop, [{ date: d[2], is_available: 0 }, { date: d[5], is_available: false }, { date: d[7], is_available: 1 }]);
     const days = await read(prop, d[0] as string, d[7] as string);
@@ -91,32 +76,32 @@ describe('GET /api/v1/get-calendar-data', () => {
   });
 
   it('frees the nights of a booking on the next read once it is cancelled, and an opening stored meanwhile applies', async () => {
-    const prop = await createProperty(tdb.database.db, companyUid);
+    const prop = await createProperty(w.tdb.database.db, w.company);
     const d = futureDates(3, 50);
-    const [booking] = await createBookings(tdb.database.db, [bookingRow(companyUid, prop, stay(d[0] as string, d[2] as string))]);
+    const [booking] = await createBookings(w.tdb.database.db, [bookingRow(w.company, prop, stay(d[0] as string, d[2] as string))]);
     await batch(prop, [{ date: d[0], is_available: 0 }]);
     await batch(prop, [{ date: d[0], is_available: 1 }, { date: d[1], is_available: 0 }]);
     const held = await read(prop, d[0] as string, d[1] as string);
     expect(held.map((x) => x.unavailable_reason)).toEqual(['Blocked by reservation', 'Blocked by reservation']);
-    await tdb.database.db.update(bookings).set({ bookingStatus: 'cancelled' }).where(eq(bookings.bookingUid, booking?.bookingUid as string));
+    await w.tdb.database.db.update(bookings).set({ bookingStatus: 'cancelled' }).where(eq(bookings.bookingUid, booking?.bookingUid as string));
     const freed = await read(prop, d[0] as string, d[1] as string);
     expect(freed.map((x) => [x.is_available, x.unavailable_reason])).toEqual([[1, 'Not blocked'], [0, 'Blocked by host']]);
   });
 
   it('reads a year with bookings across its edges, one row per date', async () => {
-    const prop = await createProperty(tdb.database.db, companyUid);
-    await createBookings(tdb.database.db, [
-      bookingRow(companyUid, prop, stay('2030-12-28', '2031-01-03')),
-      bookingRow(companyUid, prop, stay('2031-12-30', '2032-01-05', 'awaiting_payment')),
+    const prop = await createProperty(w.tdb.database.db, w.company);
+    await createBookings(w.tdb.database.db, [
+      bookingRow(w.company, prop, stay('2030-12-28', '2031-01-03')),
+      bookingRow(w.company, prop, stay('2031-12-30', '2032-01-05', 'awaiting_payment')),
     ]);
     const days = await read(prop, '2031-01-01', '2031-12-31');
     expect(days).toHaveLength(365);
     const held = days.filter((x) => x.unavailable_reason === 'Blocked by reservation').map((x) => x.date);
     expect(held).toEqual(['2031-01-01', '2031-01-02', '2031-12-30', '2031-12-31']);
-    // Another company's token does not see the property at all.
-    const other = await createCompany(tdb.database.db, 'Other');
-    const otherToken = (await createToken(tdb.database.db, other, ['availability-control'])).token;
-    const res = await p.api.get(`/api/v1/get-calendar-data?property_uid=${prop}&from_date=2031-01-01&to_date=2031-01-02`, otherToken);
+    // Another company's w.token does not see the property at all.
+    const other = await createCompany(w.tdb.database.db, 'Other');
+    const otherToken = (await createToken(w.tdb.database.db, other, ['availability-control'])).token;
+    const res = await w.p.api.get(`/api/v1/get-calendar-data?property_uid=${prop}&from_date=2031-01-01&to_date=2031-01-02`, otherToken);
     expect(res.status).toBe(404);
   });
 });
