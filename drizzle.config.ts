@@ -2,6 +2,6 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './shared/db/schema.ts',
+  schema: './shared/infra/db/schema.ts',
   out: './drizzle',
 });

@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import type { AppContext } from '../shared/context.js';
+import type { AppContext } from '../shared/app/context.js';
 import type { AnyEndpoint, ApiRuntime, Lifecycle } from './endpoints/define.js';
 import { endpoints } from './endpoints/index.js';
 import { endpointErrorBodies, endpointRouter } from './endpoints/router.js';

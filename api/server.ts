@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { AppContext } from '../shared/context.js';
+import type { AppContext } from '../shared/app/context.js';
 import { createApp } from './app.js';
 import { answerClientError } from './middleware/errors.js';
 

@@ -10,10 +10,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
-import { bookingsPageQuery, listBookings } from '../shared/bookings/bookings.repository.js';
-import { bookingsQuerySchema } from '../shared/bookings/bookings.schema.js';
-import { connectDatabase } from '../shared/db/client.js';
-import { migrateDatabase } from '../shared/db/migrate.js';
+import { bookingsPageQuery, listBookings } from '../shared/domain/bookings/bookings.repository.js';
+import { bookingsQuerySchema } from '../shared/domain/bookings/bookings.schema.js';
+import { connectDatabase } from '../shared/infra/db/client.js';
+import { migrateDatabase } from '../shared/infra/db/migrate.js';
 import { adminDatabaseUrl, databaseUrl } from '../test/support/env.js';
 
 const COMPANY = 'co_bench_a';

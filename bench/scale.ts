@@ -10,8 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Queue } from 'bullmq';
-import { redisQueueConnection } from '../shared/queue/connection.js';
-import { openQueue } from '../shared/queue/producer.js';
+import { redisQueueConnection } from '../shared/infra/queue/connection.js';
+import { openQueue } from '../shared/infra/queue/producer.js';
 import { capCpu, type CpuCap } from './lib/cgroup.js';
 import { freePort, startProc, type Proc } from './lib/procs.js';
 import { startPrivateRedis } from './lib/redis-server.js';

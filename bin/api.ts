@@ -3,8 +3,8 @@
  * over a shared Postgres (DATABASE_URL) and Redis (REDIS_URL). It needs DATABASE_URL: an embedded
  * database belongs to one process, so no worker could share it (`npm start` runs both in one).
  */
-import { createRuntime } from '../shared/bootstrap.js';
-import { ConfigError } from '../shared/config.js';
+import { createRuntime } from '../shared/app/runtime.js';
+import { ConfigError } from '../shared/infra/config.js';
 import { runMain } from './run-main.js';
 import { serveApi } from './serve-api.js';
 

@@ -1,6 +1,6 @@
 /* `npm run db:migrate`: applies the committed migrations to DATABASE_URL (required here). */
-import { ConfigError } from '../shared/config.js';
-import { migrateDatabase } from '../shared/db/migrate.js';
+import { ConfigError } from '../shared/infra/config.js';
+import { migrateDatabase } from '../shared/infra/db/migrate.js';
 import { exitOnStartFailure, loadProcessConfig } from './run-main.js';
 
 const { config, logger } = loadProcessConfig('migrate');

@@ -1,6 +1,6 @@
-import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig, type Config } from '../shared/config.js';
-import { EmbeddedInUseError } from '../shared/db/postmaster-owner.js';
-import { createLogger, type Logger } from '../shared/logger.js';
+import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig, type Config } from '../shared/infra/config.js';
+import { EmbeddedInUseError } from '../shared/infra/db/postmaster-owner.js';
+import { createLogger, type Logger } from '../shared/infra/logger.js';
 
 /** Signals closer together than this are one signal delivered twice (see onSignal). */
 const REPEAT_WINDOW_MS = 1000;

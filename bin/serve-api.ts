@@ -1,6 +1,6 @@
 import { startApiServer, type ApiServer } from '../api/server.js';
-import type { Runtime } from '../shared/bootstrap.js';
-import { demoBanner, demoWanted, prepareDemo } from '../shared/demo/demo-start.js';
+import type { Runtime } from '../shared/app/runtime.js';
+import { demoBanner, demoWanted, prepareDemo } from './demo/demo-start.js';
 
 /**
  * Starts the HTTP API of a process (npm start, npm run api). When the demo is wanted (SEED_DEMO,

@@ -4,7 +4,7 @@
  * on BullMQ's Postgres backend in the same database. bin/ is the composition root: the one place
  * allowed to import both api/ and worker/.
  */
-import { createRuntime } from '../shared/bootstrap.js';
+import { createRuntime } from '../shared/app/runtime.js';
 import { startWorker, type RunningWorker } from '../worker/worker.js';
 import { runMain } from './run-main.js';
 import { serveApi } from './serve-api.js';

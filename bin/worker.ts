@@ -1,7 +1,7 @@
 /* `npm run worker`: one worker process. Run as many as you like, on any machines. */
-import { createRuntime } from '../shared/bootstrap.js';
-import { ConfigError } from '../shared/config.js';
-import { startMetricsServer } from '../shared/metrics/metrics-server.js';
+import { createRuntime } from '../shared/app/runtime.js';
+import { ConfigError } from '../shared/infra/config.js';
+import { startMetricsServer } from '../shared/infra/metrics/metrics-server.js';
 import { startWorker } from '../worker/worker.js';
 import { runMain } from './run-main.js';
 

@@ -1,4 +1,4 @@
-import type { AppContext } from '../shared/context.js';
+import type { AppContext } from '../shared/app/context.js';
 import { applyCalendarRequestHandler } from './handlers/apply-calendar-request.js';
 import { deliverWebhookHandler } from './handlers/deliver-webhook.js';
 import { maintenanceHandlers } from './handlers/maintenance.js';

@@ -1,8 +1,8 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { Logger } from '../shared/logger.js';
-import { jobDuration } from '../shared/metrics/metrics.js';
-import { failureKind, INVALID_PAYLOAD } from '../shared/queue/job-failure.js';
-import type { JobName, JobPayload, JobRegistry, JobResult } from '../shared/queue/registry.js';
+import type { Logger } from '../shared/infra/logger.js';
+import { jobDuration } from '../shared/infra/metrics/metrics.js';
+import { failureKind, INVALID_PAYLOAD } from '../shared/infra/queue/job-failure.js';
+import type { JobName, JobPayload, JobRegistry, JobResult } from '../shared/infra/queue/registry.js';
 
 /** How the worker runs one registered job kind. */
 export interface JobHandler<N extends JobName> {

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { findStaleRequests, markEnqueued, markError } from '../shared/calendar/calendar.repository.js';
-import { describeFailure } from '../shared/calendar/calendar.failure.js';
-import type { AppContext } from '../shared/context.js';
-import { reenqueueWebhookEvents } from '../shared/webhooks/webhook.service.js';
-import { calendarRequestsFinished, calendarRequestsReenqueued } from '../shared/metrics/metrics.js';
+import { findStaleRequests, markEnqueued, markError } from '../shared/domain/calendar/calendar.repository.js';
+import { describeFailure } from '../shared/domain/calendar/calendar.failure.js';
+import type { AppContext } from '../shared/app/context.js';
+import { reenqueueWebhookEvents } from '../shared/domain/webhooks/webhook.service.js';
+import { calendarRequestsFinished, calendarRequestsReenqueued } from '../shared/infra/metrics/metrics.js';
 
 /*
  * The re-enqueue sweep, on a plain timer in every worker process rather than a BullMQ job

@@ -1,10 +1,10 @@
 import type { Job, Queue, Worker } from 'bullmq';
-import type { AppContext } from '../shared/context.js';
-import { withLogContext } from '../shared/logger.js';
-import type { QueueConnection } from '../shared/queue/connection.js';
-import { openQueue, upsertSchedulers } from '../shared/queue/producer.js';
-import { jobRegistry, registeredQueues, type JobName, type JobRegistry } from '../shared/queue/registry.js';
-import { TimeoutError, withTimeout } from '../shared/timeout.js';
+import type { AppContext } from '../shared/app/context.js';
+import { withLogContext } from '../shared/infra/logger.js';
+import type { QueueConnection } from '../shared/infra/queue/connection.js';
+import { openQueue, upsertSchedulers } from '../shared/infra/queue/producer.js';
+import { jobRegistry, registeredQueues, type JobName, type JobRegistry } from '../shared/infra/queue/registry.js';
+import { TimeoutError, withTimeout } from '../shared/infra/timeout.js';
 import { jobHandlers } from './handlers.js';
 import { assertEveryJobHandled, runJob, type JobHandler, type JobHandlers } from './job-handler.js';
 import { startReenqueueSweep } from './reenqueue-sweep.js';

@@ -3,9 +3,9 @@ import {
   MAX_AVAILABILITY_DAYS,
   setAvailabilityAnswerSchema,
   setAvailabilityBodySchema,
-} from '../../shared/calendar/availability.schema.js';
-import { availabilityErrorBody, setPropertyAvailability, unknownPropertyMessage } from '../../shared/calendar/availability.service.js';
-import { WARNING_PAST } from '../../shared/calendar/calendar.days.js';
+} from '../../shared/domain/calendar/availability.schema.js';
+import { availabilityErrorBody, setPropertyAvailability, unknownPropertyMessage } from '../../shared/domain/calendar/availability.service.js';
+import { WARNING_PAST } from '../../shared/domain/calendar/calendar.days.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 

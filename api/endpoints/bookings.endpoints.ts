@@ -1,5 +1,5 @@
-import { bookingSchema, bookingsQuerySchema, bookingStatuses, platformTypes } from '../../shared/bookings/bookings.schema.js';
-import { getBookingsPage } from '../../shared/bookings/bookings.service.js';
+import { bookingSchema, bookingsQuerySchema, bookingStatuses, platformTypes } from '../../shared/domain/bookings/bookings.schema.js';
+import { getBookingsPage } from '../../shared/domain/bookings/bookings.service.js';
 import { commaListDoc, dateBoundDoc, pageDoc, pageOfSchema } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';

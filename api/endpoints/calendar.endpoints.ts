@@ -9,11 +9,11 @@ import {
   WARNING_NO_CURRENCY,
   WARNING_NOTHING,
   WARNING_PAST,
-} from '../../shared/calendar/calendar.schema.js';
-import { waitForRequestStatuses } from '../../shared/calendar/calendar-wait.service.js';
-import { acceptCalendarBatch, getCalendarData } from '../../shared/calendar/calendar.service.js';
-import type { Config } from '../../shared/config.js';
-import { badParam } from '../../shared/errors.js';
+} from '../../shared/domain/calendar/calendar.schema.js';
+import { waitForRequestStatuses } from '../../shared/domain/calendar/calendar-wait.service.js';
+import { acceptCalendarBatch, getCalendarData } from '../../shared/domain/calendar/calendar.service.js';
+import type { Config } from '../../shared/infra/config.js';
+import { badParam } from '../../shared/infra/errors.js';
 import { commaListDoc } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';

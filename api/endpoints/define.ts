@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import type { Scope } from '../../shared/auth/scopes.js';
-import type { Config } from '../../shared/config.js';
-import type { AppContext } from '../../shared/context.js';
-import type { AppError } from '../../shared/errors.js';
+import type { Scope } from '../../shared/domain/auth/scopes.js';
+import type { Config } from '../../shared/infra/config.js';
+import type { AppContext } from '../../shared/app/context.js';
+import type { AppError } from '../../shared/infra/errors.js';
 import type { Principal } from '../middleware/auth.js';
 import type { ErrorStatus, ErrorTexts } from '../openapi/common.js';
 import type { OpenApi } from '../openapi/document.js';

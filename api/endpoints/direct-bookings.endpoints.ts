@@ -3,8 +3,8 @@ import {
   bookPropertyBodySchema,
   cancelBookingAnswerSchema,
   cancelBookingBodySchema,
-} from '../../shared/direct-bookings/direct-bookings.schema.js';
-import { bookProperty, cancelBooking } from '../../shared/direct-bookings/direct-bookings.service.js';
+} from '../../shared/domain/direct-bookings/direct-bookings.schema.js';
+import { bookProperty, cancelBooking } from '../../shared/domain/direct-bookings/direct-bookings.service.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 

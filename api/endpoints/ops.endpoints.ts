@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { AppError, ErrorCode } from '../../shared/errors.js';
-import { liveness, livenessSchema, readinessSchema, type Readiness } from '../../shared/health/health.schema.js';
-import { checkReadiness } from '../../shared/health/readiness.js';
-import { renderMetrics } from '../../shared/metrics/queue-metrics.js';
+import { AppError, ErrorCode } from '../../shared/infra/errors.js';
+import { liveness, livenessSchema, readinessSchema, type Readiness } from '../../shared/infra/health/health.schema.js';
+import { checkReadiness } from '../../shared/infra/health/readiness.js';
+import { renderMetrics } from '../../shared/infra/metrics/queue-metrics.js';
 import { renderDocsPage } from '../openapi/docs-page.js';
 import type { OpenApi } from '../openapi/document.js';
 import { named } from '../openapi/extend-zod.js';

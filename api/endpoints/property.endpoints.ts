@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { propertiesQuerySchema, propertyPathSchema, propertySchema } from '../../shared/properties/property.schema.js';
-import { getPropertiesPage, getPropertyByUid } from '../../shared/properties/property.service.js';
+import { propertiesQuerySchema, propertyPathSchema, propertySchema } from '../../shared/domain/properties/property.schema.js';
+import { getPropertiesPage, getPropertyByUid } from '../../shared/domain/properties/property.service.js';
 import { pageDoc, pageOfSchema } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';

@@ -1,6 +1,6 @@
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
-import type { AppContext } from '../../shared/context.js';
-import { parseInput } from '../../shared/http/validation.js';
+import type { AppContext } from '../../shared/app/context.js';
+import { parseInput } from '../../shared/infra/http/validation.js';
 import { principalOf } from '../middleware/auth.js';
 import { toAppError } from '../middleware/errors.js';
 import { jsonBody } from '../middleware/body.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { taskSchema, tasksQuerySchema, taskStatuses, taskTypes, updateTaskBodySchema } from '../../shared/tasks/tasks.schema.js';
-import { getTasksPage, updateTask } from '../../shared/tasks/tasks.service.js';
+import { taskSchema, tasksQuerySchema, taskStatuses, taskTypes, updateTaskBodySchema } from '../../shared/domain/tasks/tasks.schema.js';
+import { getTasksPage, updateTask } from '../../shared/domain/tasks/tasks.service.js';
 import { commaListDoc, dateBoundDoc, pageDoc, pageMetaSchema, pageOfSchema } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';

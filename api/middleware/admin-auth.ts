@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { AppError, ErrorCode } from '../../shared/errors.js';
+import { AppError, ErrorCode } from '../../shared/infra/errors.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 

@@ -1,9 +1,9 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Scope } from '../../shared/auth/scopes.js';
-import { findTokenByValue, type TokenPrincipal } from '../../shared/auth/token.repository.js';
-import type { AppContext } from '../../shared/context.js';
-import { AppError, ErrorCode } from '../../shared/errors.js';
-import { memoryRateLimiter, type RateLimiter } from '../../shared/ratelimit/rate-limiter.js';
+import type { Scope } from '../../shared/domain/auth/scopes.js';
+import { findTokenByValue, type TokenPrincipal } from '../../shared/domain/auth/token.repository.js';
+import type { AppContext } from '../../shared/app/context.js';
+import { AppError, ErrorCode } from '../../shared/infra/errors.js';
+import { memoryRateLimiter, type RateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
 import { hitWithin } from './rate-limit.js';
 
 export type Principal = Omit<TokenPrincipal, 'revoked' | 'appDisabled'>;

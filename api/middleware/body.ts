@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
-import type { Config } from '../../shared/config.js';
-import { AppError, ErrorCode } from '../../shared/errors.js';
+import type { Config } from '../../shared/infra/config.js';
+import { AppError, ErrorCode } from '../../shared/infra/errors.js';
 
 /**
  * Deepest nesting of arrays and objects a JSON body may have. Every body the API takes is at most

@@ -1,9 +1,9 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Logger } from '../../shared/logger.js';
-import { AppError, ErrorCode, unavailable } from '../../shared/errors.js';
-import { isDatabaseUnavailable } from '../../shared/db/unavailable.js';
+import type { Logger } from '../../shared/infra/logger.js';
+import { AppError, ErrorCode, unavailable } from '../../shared/infra/errors.js';
+import { isDatabaseUnavailable } from '../../shared/infra/db/unavailable.js';
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(new AppError(ErrorCode.badParam, `Unknown method ${req.method} ${req.path}`, { status: 404, param: 'path' }));

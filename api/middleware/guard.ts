@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { AppContext } from '../../shared/context.js';
+import type { AppContext } from '../../shared/app/context.js';
 import type { EndpointScopes } from '../endpoints/define.js';
 import { authenticate, requireScope } from './auth.js';
 import { rateLimit } from './rate-limit.js';

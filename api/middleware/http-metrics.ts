@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { httpRequestDuration, httpRequests } from '../../shared/metrics/metrics.js';
+import { httpRequestDuration, httpRequests } from '../../shared/infra/metrics/metrics.js';
 
 /**
  * The label of every answer of a route: its documented path (the endpoint router sets it per

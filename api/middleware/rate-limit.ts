@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
-import type { AppContext } from '../../shared/context.js';
-import { AppError, ErrorCode } from '../../shared/errors.js';
-import { memoryRateLimiter, type RateLimiter, type RateLimitResult } from '../../shared/ratelimit/rate-limiter.js';
+import type { AppContext } from '../../shared/app/context.js';
+import { AppError, ErrorCode } from '../../shared/infra/errors.js';
+import { memoryRateLimiter, type RateLimiter, type RateLimitResult } from '../../shared/infra/ratelimit/rate-limiter.js';
 import { principalOf } from './auth.js';
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
-import { redactUrl, withLogContext, type Logger } from '../../shared/logger.js';
+import { redactUrl, withLogContext, type Logger } from '../../shared/infra/logger.js';
 
 /** A client's own request id is kept when it is short and plain; anything else is replaced. */
 const CLIENT_ID = /^[\w.:@/+=-]{1,128}$/;

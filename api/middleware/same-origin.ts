@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { AppError, ErrorCode } from '../../shared/errors.js';
+import { AppError, ErrorCode } from '../../shared/infra/errors.js';
 import { isJsonContentType } from './body.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

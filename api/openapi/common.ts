@@ -1,9 +1,9 @@
 import { annotate, named } from './extend-zod.js';
 import type { ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import type { Scope } from '../../shared/auth/scopes.js';
-import { ErrorCode } from '../../shared/errors.js';
-import { PAGE_SIZE } from '../../shared/http/wire.js';
+import type { Scope } from '../../shared/domain/auth/scopes.js';
+import { ErrorCode } from '../../shared/infra/errors.js';
+import { PAGE_SIZE } from '../../shared/infra/http/wire.js';
 
 /*
  * Doc helpers every endpoint definition shares: the error envelope with its code numbers, the

@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import type { Config } from '../../shared/config.js';
+import type { Config } from '../../shared/infra/config.js';
 import type { AnyEndpoint } from '../endpoints/define.js';
 import { MAX_JSON_DEPTH } from '../middleware/body.js';
 import { securitySchemes } from './common.js';

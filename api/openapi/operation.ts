@@ -1,5 +1,5 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
-import type { Config } from '../../shared/config.js';
+import type { Config } from '../../shared/infra/config.js';
 import { bodySchemaOf, type AnyEndpoint, type EndpointScopes } from '../endpoints/define.js';
 import {
   anyScope,

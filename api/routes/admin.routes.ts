@@ -2,7 +2,7 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { Router, type Express } from 'express';
-import type { AppContext } from '../../shared/context.js';
+import type { AppContext } from '../../shared/app/context.js';
 import { requireAdminToken } from '../middleware/admin-auth.js';
 import { noFraming, sameOriginWrites } from '../middleware/same-origin.js';
 

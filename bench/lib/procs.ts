@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
-export { freePort } from '../../shared/net.js';
+export { freePort } from '../../shared/infra/net.js';
 
 export interface Proc {
   child: ChildProcess;

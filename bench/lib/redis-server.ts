@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
-import { freePort } from '../../shared/net.js';
+import { freePort } from '../../shared/infra/net.js';
 
 export interface PrivateRedis {
   url: string;

@@ -1,11 +1,11 @@
 import { Presets, SingleBar } from 'cli-progress';
 import { and, eq } from 'drizzle-orm';
-import { isScope, scopes, type Scope } from '../../shared/auth/scopes.js';
-import { issueToken, revokeToken, setAppDisabled } from '../../shared/auth/token.repository.js';
-import type { Db } from '../../shared/db/client.js';
-import { apps, companies, properties } from '../../shared/db/schema.js';
-import { DEFAULT_DEMO_BOOKINGS, seedDemo, type DemoSeed } from '../../shared/demo/seed.js';
-import { newUid } from '../../shared/ids.js';
+import { isScope, scopes, type Scope } from '../../shared/domain/auth/scopes.js';
+import { issueToken, revokeToken, setAppDisabled } from '../../shared/domain/auth/token.repository.js';
+import type { Db } from '../../shared/infra/db/client.js';
+import { apps, companies, properties } from '../../shared/infra/db/schema.js';
+import { DEFAULT_DEMO_BOOKINGS, seedDemo, type DemoSeed } from '../demo/seed.js';
+import { newUid } from '../../shared/infra/ids.js';
 
 /** The command line is wrong as written: exit code 2, nothing touched. */
 export class UsageError extends Error {}

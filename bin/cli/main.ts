@@ -4,13 +4,13 @@
  */
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { scopes } from '../../shared/auth/scopes.js';
-import { createRuntime } from '../../shared/bootstrap.js';
-import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig, type Config } from '../../shared/config.js';
-import type { Db } from '../../shared/db/client.js';
-import { createLogger } from '../../shared/logger.js';
+import { scopes } from '../../shared/domain/auth/scopes.js';
+import { createRuntime } from '../../shared/app/runtime.js';
+import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig, type Config } from '../../shared/infra/config.js';
+import type { Db } from '../../shared/infra/db/client.js';
+import { createLogger } from '../../shared/infra/logger.js';
 import { CommandError, commands as coreCommands, UsageError, type Command, type Io } from './commands.js';
-import { transferCommands } from './transfer.commands.js';
+import { transferCommands } from './transfer/transfer.commands.js';
 import { webhookCommands } from './webhook.commands.js';
 
 const commands: Record<string, Command> = { ...coreCommands, ...webhookCommands, ...transferCommands };

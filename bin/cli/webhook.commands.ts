@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../shared/db/client.js';
-import { apps } from '../../shared/db/schema.js';
-import { findWebhook, listDeliveries, removeWebhook, setWebhook } from '../../shared/webhooks/webhook.repository.js';
-import { newWebhookSecret } from '../../shared/webhooks/webhook.signature.js';
+import type { Db } from '../../shared/infra/db/client.js';
+import { apps } from '../../shared/infra/db/schema.js';
+import { findWebhook, listDeliveries, removeWebhook, setWebhook } from '../../shared/domain/webhooks/webhook.repository.js';
+import { newWebhookSecret } from '../../shared/domain/webhooks/webhook.signature.js';
 import { CommandError, UsageError, type Command } from './commands.js';
 
 /*

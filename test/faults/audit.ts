@@ -1,4 +1,4 @@
-import type { Sql } from '../../shared/db/client.js';
+import type { Sql } from '../../shared/infra/db/client.js';
 
 /*
  * A test-only trigger on calendar_requests in the suite's own database: every change of status or

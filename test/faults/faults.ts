@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { Sql } from '../../shared/db/client.js';
+import type { Sql } from '../../shared/infra/db/client.js';
 import type { FaultPostgres, FaultRedis, ServiceProcess } from './cluster.js';
 import type { Answer, ApiClient } from './http.js';
 import { applyTransactionsOf } from './mid-job.js';

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import type { Sql } from '../../shared/db/client.js';
+import type { Sql } from '../../shared/infra/db/client.js';
 
 /*
  * "Mid-job" made precise: a worker process is mid-job when one of its own Postgres connections is

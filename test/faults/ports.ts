@@ -4,7 +4,7 @@ import net from 'node:net';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export { freePort } from '../../shared/net.js';
+export { freePort } from '../../shared/infra/net.js';
 
 /** Resolves once something accepts TCP connections on the port, or throws after `timeoutMs`. */
 export async function waitForPort(port: number, timeoutMs: number): Promise<void> {

@@ -11,11 +11,11 @@
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { issueToken } from '../../shared/auth/token.repository.js';
-import { connectDatabase } from '../../shared/db/client.js';
-import { companies, properties } from '../../shared/db/schema.js';
-import { migrateDatabase } from '../../shared/db/migrate.js';
-import { newUid } from '../../shared/ids.js';
+import { issueToken } from '../../shared/domain/auth/token.repository.js';
+import { connectDatabase } from '../../shared/infra/db/client.js';
+import { companies, properties } from '../../shared/infra/db/schema.js';
+import { migrateDatabase } from '../../shared/infra/db/migrate.js';
+import { newUid } from '../../shared/infra/ids.js';
 import { installAudit } from './audit.js';
 import { planBatches, utcToday } from './batches.js';
 import { FaultPostgres, FaultRedis, ServiceProcess, waitForLog } from './cluster.js';
@@ -25,8 +25,8 @@ import { ApiClient } from './http.js';
 import { renderReport } from './report.js';
 import { submitStream } from './stream.js';
 import { verify, waitForFinal } from './verify.js';
-import { setWebhook } from '../../shared/webhooks/webhook.repository.js';
-import { newWebhookSecret } from '../../shared/webhooks/webhook.signature.js';
+import { setWebhook } from '../../shared/domain/webhooks/webhook.repository.js';
+import { newWebhookSecret } from '../../shared/domain/webhooks/webhook.signature.js';
 import { FaultReceiver, renderWebhookReport, verifyWebhooks, waitForWebhooks } from './webhooks.js';
 
 const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);

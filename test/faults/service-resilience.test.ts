@@ -1,13 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type Database } from '../../shared/db/client.js';
+import { connectDatabase, type Database } from '../../shared/infra/db/client.js';
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
-import { isDatabaseUnavailable } from '../../shared/db/unavailable.js';
-import { migrateDatabase, migrateWhenReachable } from '../../shared/db/migrate.js';
-import { createLogger } from '../../shared/logger.js';
-import { redisRateLimiter } from '../../shared/ratelimit/rate-limiter.js';
+import { isDatabaseUnavailable } from '../../shared/infra/db/unavailable.js';
+import { migrateDatabase, migrateWhenReachable } from '../../shared/infra/db/migrate.js';
+import { createLogger } from '../../shared/infra/logger.js';
+import { redisRateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { adminDatabaseUrl, databaseUrl } from '../support/env.js';
 import { freePort } from './ports.js';

@@ -1,4 +1,4 @@
-import type { Sql } from '../../shared/db/client.js';
+import type { Sql } from '../../shared/infra/db/client.js';
 import { readAudit, type AuditFindings } from './audit.js';
 import { addDays } from './batches.js';
 import type { ApiClient } from './http.js';

@@ -1,4 +1,4 @@
-import type { Sql } from '../../shared/db/client.js';
+import type { Sql } from '../../shared/infra/db/client.js';
 import { rng } from './batches.js';
 import { signatureValid, startWebhookReceiver, type Received, type WebhookReceiver } from '../support/webhook-receiver.js';
 

@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Scope } from '../../shared/auth/scopes.js';
-import { revokeToken, setAppDisabled } from '../../shared/auth/token.repository.js';
-import { redisRateLimiter } from '../../shared/ratelimit/rate-limiter.js';
+import type { Scope } from '../../shared/domain/auth/scopes.js';
+import { revokeToken, setAppDisabled } from '../../shared/domain/auth/token.repository.js';
+import { redisRateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';

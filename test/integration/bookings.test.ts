@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Scope } from '../../shared/auth/scopes.js';
-import { bookingsPageQuery } from '../../shared/bookings/bookings.repository.js';
-import { bookingsQuerySchema } from '../../shared/bookings/bookings.schema.js';
+import type { Scope } from '../../shared/domain/auth/scopes.js';
+import { bookingsPageQuery } from '../../shared/domain/bookings/bookings.repository.js';
+import { bookingsQuerySchema } from '../../shared/domain/bookings/bookings.schema.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { localDate } from '../../shared/calendar/calendar.rules.js';
-import { calendarRequests, idempotencyKeys } from '../../shared/db/schema.js';
+import { localDate } from '../../shared/domain/calendar/calendar.rules.js';
+import { calendarRequests, idempotencyKeys } from '../../shared/infra/db/schema.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { usePipeline } from '../support/hooks.js';
 import { futureDates } from '../support/pipeline.js';

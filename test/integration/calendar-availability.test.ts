@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { localDate } from '../../shared/calendar/calendar.rules.js';
-import { bookings } from '../../shared/db/schema.js';
-import { createCalendarJobs } from '../../shared/queue/calendar-jobs.js';
-import { jobRegistry } from '../../shared/queue/registry.js';
+import { localDate } from '../../shared/domain/calendar/calendar.rules.js';
+import { bookings } from '../../shared/infra/db/schema.js';
+import { createCalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
+import { jobRegistry } from '../../shared/infra/queue/registry.js';
 import { testConfig } from '../support/api.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
 import { usePipeline } from '../support/hooks.js';

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { localDate } from '../../shared/calendar/calendar.rules.js';
-import { calendarDays } from '../../shared/db/schema.js';
+import { localDate } from '../../shared/domain/calendar/calendar.rules.js';
+import { calendarDays } from '../../shared/infra/db/schema.js';
 import { batchDays, expectedBatch, WARNING_TEXTS } from '../support/calendar-contract.js';
 import { createProperty } from '../support/factories.js';
 import { usePipeline } from '../support/hooks.js';

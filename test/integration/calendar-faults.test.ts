@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { connectDatabase } from '../../shared/db/client.js';
+import { connectDatabase } from '../../shared/infra/db/client.js';
 import { testRedisUrl } from '../support/env.js';
 import { usePipeline } from '../support/hooks.js';
 import { lockProperty } from '../support/locks.js';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createCalendarJobs, type CalendarJobs } from '../../shared/queue/calendar-jobs.js';
-import { jobRegistry } from '../../shared/queue/registry.js';
+import { createCalendarJobs, type CalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
+import { jobRegistry } from '../../shared/infra/queue/registry.js';
 import { createProperty } from '../support/factories.js';
 import { usePipeline } from '../support/hooks.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { insertRequests } from '../../shared/calendar/calendar.repository.js';
-import { localDate } from '../../shared/calendar/calendar.rules.js';
+import { insertRequests } from '../../shared/domain/calendar/calendar.repository.js';
+import { localDate } from '../../shared/domain/calendar/calendar.rules.js';
 import { createProperty } from '../support/factories.js';
 import { usePipeline } from '../support/hooks.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';

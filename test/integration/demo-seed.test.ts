@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scopes } from '../../shared/auth/scopes.js';
-import { bookingStatuses, platformTypes } from '../../shared/bookings/bookings.schema.js';
-import { taskStatuses, taskTypes } from '../../shared/demo/demo-data.js';
-import { seedDemo, type DemoSeed } from '../../shared/demo/seed.js';
+import { scopes } from '../../shared/domain/auth/scopes.js';
+import { bookingStatuses, platformTypes } from '../../shared/domain/bookings/bookings.schema.js';
+import { taskStatuses, taskTypes } from '../../bin/demo/demo-data.js';
+import { seedDemo, type DemoSeed } from '../../bin/demo/seed.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 

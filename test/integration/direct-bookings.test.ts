@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { todayIn } from '../../shared/direct-bookings/direct-bookings.service.js';
-import { properties } from '../../shared/db/schema.js';
+import { todayIn } from '../../shared/domain/direct-bookings/direct-bookings.service.js';
+import { properties } from '../../shared/infra/db/schema.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { until } from '../support/ops.fixture.js';

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../shared/db/embedded.js';
-import { createLogger } from '../../shared/logger.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../shared/infra/db/embedded.js';
+import { createLogger } from '../../shared/infra/logger.js';
 
 /*
  * The embedded Postgres superuser password: random per data folder, kept in DATA_DIR/pg-password,

@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { createApp } from '../../api/app.js';
 import { defineEndpoint, RawAnswer } from '../../api/endpoints/define.js';
 import { buildOpenApi } from '../../api/openapi/document.js';
-import type { AppContext } from '../../shared/context.js';
-import { ErrorCode } from '../../shared/errors.js';
-import { createLogger } from '../../shared/logger.js';
+import type { AppContext } from '../../shared/app/context.js';
+import { ErrorCode } from '../../shared/infra/errors.js';
+import { createLogger } from '../../shared/infra/logger.js';
 import { readAnswer, testConfig } from '../support/api.js';
 
 /*

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setAppDisabled } from '../../shared/auth/token.repository.js';
-import type { Database } from '../../shared/db/client.js';
-import { connectDatabase } from '../../shared/db/client.js';
+import { setAppDisabled } from '../../shared/domain/auth/token.repository.js';
+import type { Database } from '../../shared/infra/db/client.js';
+import { connectDatabase } from '../../shared/infra/db/client.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createToken } from '../support/factories.js';

@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MAX_JSON_DEPTH } from '../../api/middleware/body.js';
-import { canonicalJson } from '../../shared/http/canonical.js';
-import { taskSchema } from '../../shared/tasks/tasks.schema.js';
+import { canonicalJson } from '../../shared/infra/http/canonical.js';
+import { taskSchema } from '../../shared/domain/tasks/tasks.schema.js';
 import {
   as,
   dateChoices,

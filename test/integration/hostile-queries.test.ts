@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { bookingSchema, bookingStatuses, platformTypes } from '../../shared/bookings/bookings.schema.js';
-import { calendarDaySchema, requestStatusSchema } from '../../shared/calendar/calendar.schema.js';
-import { taskSchema } from '../../shared/tasks/tasks.schema.js';
+import { bookingSchema, bookingStatuses, platformTypes } from '../../shared/domain/bookings/bookings.schema.js';
+import { calendarDaySchema, requestStatusSchema } from '../../shared/domain/calendar/calendar.schema.js';
+import { taskSchema } from '../../shared/domain/tasks/tasks.schema.js';
 import {
   as,
   dateChoices,

@@ -6,8 +6,8 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { holdingStatuses } from '../../shared/bookings/holding.js';
-import { migrateDatabase, migrationsFolder } from '../../shared/db/migrate.js';
+import { holdingStatuses } from '../../shared/domain/bookings/holding.js';
+import { migrateDatabase, migrationsFolder } from '../../shared/infra/db/migrate.js';
 import { adminDatabaseUrl, databaseUrl } from '../support/env.js';
 
 /*

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../shared/logger.js';
-import { createCalendarJobs } from '../../shared/queue/calendar-jobs.js';
-import { createWebhookJobs } from '../../shared/queue/webhook-jobs.js';
-import { openQueue } from '../../shared/queue/producer.js';
-import { jobRegistry, registeredJobs } from '../../shared/queue/registry.js';
+import { createLogger } from '../../shared/infra/logger.js';
+import { createCalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
+import { createWebhookJobs } from '../../shared/infra/queue/webhook-jobs.js';
+import { openQueue } from '../../shared/infra/queue/producer.js';
+import { jobRegistry, registeredJobs } from '../../shared/infra/queue/registry.js';
 import { jobHandlers } from '../../worker/handlers.js';
 import type { JobHandlers } from '../../worker/job-handler.js';
 import { startWorker, type RunningWorker } from '../../worker/worker.js';

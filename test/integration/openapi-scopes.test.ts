@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../api/endpoints/index.js';
 import { buildOpenApi, type OpenApiDocument } from '../../api/openapi/document.js';
-import { scopes as allScopes, type Scope } from '../../shared/auth/scopes.js';
+import { scopes as allScopes, type Scope } from '../../shared/domain/auth/scopes.js';
 import { readAnswer, startTestApi, type TestApi } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createToken } from '../support/factories.js';

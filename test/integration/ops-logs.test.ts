@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRequests } from '../../shared/calendar/calendar.repository.js';
-import type { AppContext } from '../../shared/context.js';
-import { createCalendarJobs } from '../../shared/queue/calendar-jobs.js';
-import { jobRegistry } from '../../shared/queue/registry.js';
+import { insertRequests } from '../../shared/domain/calendar/calendar.repository.js';
+import type { AppContext } from '../../shared/app/context.js';
+import { createCalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
+import { jobRegistry } from '../../shared/infra/queue/registry.js';
 import { startWorker, type RunningWorker } from '../../worker/worker.js';
 import { startTestApi, testConfig, type TestApi } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';

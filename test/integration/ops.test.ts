@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { insertRequests } from '../../shared/calendar/calendar.repository.js';
-import type { CalendarJobs } from '../../shared/queue/calendar-jobs.js';
-import { connectDatabase } from '../../shared/db/client.js';
-import { createLogger } from '../../shared/logger.js';
-import { startMetricsServer } from '../../shared/metrics/metrics-server.js';
+import { insertRequests } from '../../shared/domain/calendar/calendar.repository.js';
+import type { CalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
+import { connectDatabase } from '../../shared/infra/db/client.js';
+import { createLogger } from '../../shared/infra/logger.js';
+import { startMetricsServer } from '../../shared/infra/metrics/metrics-server.js';
 import { startTestApi } from '../support/api.js';
 import { usePipeline } from '../support/hooks.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';

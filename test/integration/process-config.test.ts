@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_ERROR_EXIT_CODE } from '../../shared/config.js';
+import { CONFIG_ERROR_EXIT_CODE } from '../../shared/infra/config.js';
 import { repoRoot, type CliRun } from '../support/cli.js';
 
 /** One entry point of bin/ as a process manager runs it, with exactly this environment. */

@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCalendarJobs, type CalendarJobs } from '../../shared/queue/calendar-jobs.js';
-import { redisQueueConnection } from '../../shared/queue/connection.js';
-import { jobRegistry } from '../../shared/queue/registry.js';
-import { redisRateLimiter } from '../../shared/ratelimit/rate-limiter.js';
+import { createCalendarJobs, type CalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
+import { redisQueueConnection } from '../../shared/infra/queue/connection.js';
+import { jobRegistry } from '../../shared/infra/queue/registry.js';
+import { redisRateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
 import { startTestApi, testConfig, type TestApi } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';

@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRequests } from '../../shared/calendar/calendar.repository.js';
-import { createCalendarJobs, type CalendarJobs } from '../../shared/queue/calendar-jobs.js';
-import { redisQueueConnection } from '../../shared/queue/connection.js';
-import { jobRegistry } from '../../shared/queue/registry.js';
+import { insertRequests } from '../../shared/domain/calendar/calendar.repository.js';
+import { createCalendarJobs, type CalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
+import { redisQueueConnection } from '../../shared/infra/queue/connection.js';
+import { jobRegistry } from '../../shared/infra/queue/registry.js';
 import { startTestApi, testConfig, type TestApi } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { testRedisUrl } from '../support/env.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { memoryRateLimiter, postgresRateLimiter, redisRateLimiter, type RateLimiter } from '../../shared/ratelimit/rate-limiter.js';
+import { memoryRateLimiter, postgresRateLimiter, redisRateLimiter, type RateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { testRedisUrl } from '../support/env.js';
 import { ownRedisServer } from '../support/redis-server.js';

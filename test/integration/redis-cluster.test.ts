@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../shared/config.js';
-import { connectRedis } from '../../shared/queue/connection.js';
-import { redisRateLimiter } from '../../shared/ratelimit/rate-limiter.js';
+import { ConfigError, loadConfig } from '../../shared/infra/config.js';
+import { connectRedis } from '../../shared/infra/queue/connection.js';
+import { redisRateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
 import { testConfig } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRequests } from '../../shared/calendar/calendar.repository.js';
-import type { RequestDay } from '../../shared/calendar/calendar.rules.js';
-import { pruneExpiredRows } from '../../shared/retention/retention.service.js';
+import { insertRequests } from '../../shared/domain/calendar/calendar.repository.js';
+import type { RequestDay } from '../../shared/domain/calendar/calendar.rules.js';
+import { pruneExpiredRows } from '../../shared/domain/retention/retention.service.js';
 import { testConfig } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';

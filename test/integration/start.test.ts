@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isAlive } from '../../shared/db/postmaster-owner.js';
+import { isAlive } from '../../shared/infra/db/postmaster-owner.js';
 import { repoRoot as root, runCliProcess } from '../support/cli.js';
 
 /*

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scopes } from '../../shared/auth/scopes.js';
-import { newUid } from '../../shared/ids.js';
+import { scopes } from '../../shared/domain/auth/scopes.js';
+import { newUid } from '../../shared/infra/ids.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany, createProperty, createTask, createTeamMember, createToken } from '../support/factories.js';
 import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli/main.js';
-import { markError } from '../../shared/calendar/calendar.repository.js';
-import { reenqueueWebhookEvents } from '../../shared/webhooks/webhook.service.js';
-import { verifySignature } from '../../shared/webhooks/webhook.signature.js';
+import { markError } from '../../shared/domain/calendar/calendar.repository.js';
+import { reenqueueWebhookEvents } from '../../shared/domain/webhooks/webhook.service.js';
+import { verifySignature } from '../../shared/domain/webhooks/webhook.signature.js';
 import { testConfig } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';

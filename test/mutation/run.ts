@@ -18,7 +18,7 @@ interface MutationModule {
 export const mutationModules: Record<string, MutationModule> = {
   calendar: {
     // The per-day rules live in calendar.days.ts (reading a day) and calendar.rules.ts (past, order).
-    mutate: ['shared/calendar/calendar.days.ts', 'shared/calendar/calendar.rules.ts', 'shared/calendar/calendar.schema.ts'],
+    mutate: ['shared/domain/calendar/calendar.days.ts', 'shared/domain/calendar/calendar.rules.ts', 'shared/domain/calendar/calendar.schema.ts'],
     tests: [
       'test/unit/calendar-rules.test.ts',
       'test/unit/calendar-rules-edges.test.ts',
@@ -30,11 +30,11 @@ export const mutationModules: Record<string, MutationModule> = {
     ],
   },
   wire: {
-    mutate: ['shared/http/wire.ts', 'shared/http/validation.ts'],
+    mutate: ['shared/infra/http/wire.ts', 'shared/infra/http/validation.ts'],
     tests: ['test/unit/wire.test.ts', 'test/unit/wire-messages.test.ts', 'test/unit/validation.test.ts', 'test/unit/dates.test.ts'],
   },
   auth: {
-    mutate: ['api/middleware/auth.ts', 'api/middleware/guard.ts', 'shared/auth/scopes.ts'],
+    mutate: ['api/middleware/auth.ts', 'api/middleware/guard.ts', 'shared/domain/auth/scopes.ts'],
     tests: [
       'test/unit/auth-blocks.test.ts',
       'test/unit/scopes.test.ts',
@@ -45,7 +45,7 @@ export const mutationModules: Record<string, MutationModule> = {
   },
   // The schedule part of update-task: what counts as a change of dt/tm/hr, and the new start/end.
   'tasks-schedule': {
-    mutate: ['shared/tasks/tasks.schedule.ts', 'shared/tasks/tasks.service.ts:73-103'],
+    mutate: ['shared/domain/tasks/tasks.schedule.ts', 'shared/domain/tasks/tasks.service.ts:73-103'],
     tests: [
       'test/unit/tasks-schedule.test.ts',
       'test/integration/tasks-update-schedule.test.ts',

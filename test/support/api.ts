@@ -1,15 +1,15 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from '../../api/app.js';
-import { loadConfig, type Config } from '../../shared/config.js';
-import type { AppContext } from '../../shared/context.js';
-import { createLogger } from '../../shared/logger.js';
-import { findFinishedRequestUids } from '../../shared/calendar/calendar.repository.js';
-import { createRequestWaits } from '../../shared/calendar/request-waits.js';
-import { createCalendarJobs } from '../../shared/queue/calendar-jobs.js';
-import { createWebhookJobs } from '../../shared/queue/webhook-jobs.js';
-import { jobRegistry } from '../../shared/queue/registry.js';
-import { postgresRateLimiter } from '../../shared/ratelimit/rate-limiter.js';
+import { loadConfig, type Config } from '../../shared/infra/config.js';
+import type { AppContext } from '../../shared/app/context.js';
+import { createLogger } from '../../shared/infra/logger.js';
+import { findFinishedRequestUids } from '../../shared/domain/calendar/calendar.repository.js';
+import { createRequestWaits } from '../../shared/domain/calendar/request-waits.js';
+import { createCalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
+import { createWebhookJobs } from '../../shared/infra/queue/webhook-jobs.js';
+import { jobRegistry } from '../../shared/infra/queue/registry.js';
+import { postgresRateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
 import { testQueueConnection } from './queue.js';
 import type { TestDatabase } from './db.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
-import { connectDatabase, type Database } from '../../shared/db/client.js';
+import { connectDatabase, type Database } from '../../shared/infra/db/client.js';
 import { adminDatabaseUrl, databaseUrl, templateName } from './env.js';
 
 export interface TestDatabase {

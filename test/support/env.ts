@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { migrationsFolder } from '../../shared/db/migrate.js';
+import { migrationsFolder } from '../../shared/infra/db/migrate.js';
 
 /** The services tests run against: this machine's Postgres and Redis unless told otherwise. */
 export const adminDatabaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -1,9 +1,9 @@
-import type { Scope } from '../../shared/auth/scopes.js';
-import { issueToken } from '../../shared/auth/token.repository.js';
-import type { Db } from '../../shared/db/client.js';
+import type { Scope } from '../../shared/domain/auth/scopes.js';
+import { issueToken } from '../../shared/domain/auth/token.repository.js';
+import type { Db } from '../../shared/infra/db/client.js';
 import { sql } from 'drizzle-orm';
-import { bookings, companies, properties, tasks, teamMembers } from '../../shared/db/schema.js';
-import { newUid } from '../../shared/ids.js';
+import { bookings, companies, properties, tasks, teamMembers } from '../../shared/infra/db/schema.js';
+import { newUid } from '../../shared/infra/ids.js';
 
 /** Rows a test needs, with plausible defaults; every one belongs to the company it is given. */
 

@@ -1,5 +1,5 @@
 import postgres from 'postgres';
-import { migrateDatabase } from '../../shared/db/migrate.js';
+import { migrateDatabase } from '../../shared/infra/db/migrate.js';
 import { adminDatabaseUrl, databaseUrl, templateName } from './env.js';
 
 /** Builds (once per schema version) the migrated template every test database is copied from. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import type { Scope } from '../../shared/auth/scopes.js';
+import type { Scope } from '../../shared/domain/auth/scopes.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { createCompany, createProperty, createToken } from './factories.js';
 import { startPipeline, type Pipeline, type PipelineKind } from './pipeline.js';

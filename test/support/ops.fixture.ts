@@ -1,4 +1,4 @@
-import { createLogger, type Logger } from '../../shared/logger.js';
+import { createLogger, type Logger } from '../../shared/infra/logger.js';
 
 /** Helpers of the operations tests: read Prometheus text, capture JSON log lines. */
 

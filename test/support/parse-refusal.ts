@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { AppError } from '../../shared/errors.js';
-import { parseInput } from '../../shared/http/validation.js';
+import { AppError } from '../../shared/infra/errors.js';
+import { parseInput } from '../../shared/infra/http/validation.js';
 
 /** The code-11 error parseInput throws for an input, for asserting on its param and message. */
 export function parseRefusal(schema: z.ZodType, input: unknown, prefix?: string): AppError {

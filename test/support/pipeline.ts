@@ -1,13 +1,13 @@
 import { expect } from 'vitest';
-import { createCalendarJobs } from '../../shared/queue/calendar-jobs.js';
-import { createWebhookJobs } from '../../shared/queue/webhook-jobs.js';
-import { jobRegistry } from '../../shared/queue/registry.js';
-import type { AppContext } from '../../shared/context.js';
+import { createCalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
+import { createWebhookJobs } from '../../shared/infra/queue/webhook-jobs.js';
+import { jobRegistry } from '../../shared/infra/queue/registry.js';
+import type { AppContext } from '../../shared/app/context.js';
 import { startWorker, type RunningWorker } from '../../worker/worker.js';
 import { startTestApi, testConfig, type TestApi } from './api.js';
 import type { TestDatabase } from './db.js';
-import { connectRedis } from '../../shared/queue/connection.js';
-import { redisRateLimiter } from '../../shared/ratelimit/rate-limiter.js';
+import { connectRedis } from '../../shared/infra/queue/connection.js';
+import { redisRateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
 import { testClusterQueueConnection, testQueueConnection, type TestQueue } from './queue.js';
 import { startRedisCluster, type TestRedisCluster } from './redis-cluster.js';
 

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
-import type { Config } from '../../shared/config.js';
-import { connectRedis, redisQueueConnection, postgresQueueConnection, type QueueConnection } from '../../shared/queue/connection.js';
+import type { Config } from '../../shared/infra/config.js';
+import { connectRedis, redisQueueConnection, postgresQueueConnection, type QueueConnection } from '../../shared/infra/queue/connection.js';
 import type { TestDatabase } from './db.js';
 import { testRedisUrl } from './env.js';
 

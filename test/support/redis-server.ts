@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
-import { freePort } from '../../shared/net.js';
+import { freePort } from '../../shared/infra/net.js';
 
 /**
  * A redis-server of a test's own (the machine's binary), for states the shared Redis must never be

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyDayRules } from '../../shared/calendar/calendar.rules.js';
-import { setCalendarBatchBodySchema } from '../../shared/calendar/calendar.schema.js';
+import { applyDayRules } from '../../shared/domain/calendar/calendar.rules.js';
+import { setCalendarBatchBodySchema } from '../../shared/domain/calendar/calendar.schema.js';
 import { batchDays, expectedBatch, WARNING_TEXTS } from '../support/calendar-contract.js';
 
 /* The accept-side rules over generated batches, with no I/O: many runs, every rule of API.md. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readDay } from '../../shared/calendar/calendar.days.js';
-import { requestStatusQuerySchema, setCalendarBatchBodySchema } from '../../shared/calendar/calendar.schema.js';
-import { parseInput } from '../../shared/http/validation.js';
+import { readDay } from '../../shared/domain/calendar/calendar.days.js';
+import { requestStatusQuerySchema, setCalendarBatchBodySchema } from '../../shared/domain/calendar/calendar.schema.js';
+import { parseInput } from '../../shared/infra/http/validation.js';
 import { parseRefusal } from '../support/parse-refusal.js';
 
 /* The calendar's request schemas as parseInput reads them, and a day's values of the wrong JSON kind. */

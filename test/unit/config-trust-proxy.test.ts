@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../shared/config.js';
+import { ConfigError, loadConfig } from '../../shared/infra/config.js';
 
 describe('TRUST_PROXY', () => {
   const read = (v?: string) => loadConfig(v === undefined ? {} : { TRUST_PROXY: v }).http.trustProxy;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toAppError } from '../../api/middleware/errors.js';
-import { DATABASE_UNAVAILABLE, failureKind, INTERNAL_ERROR } from '../../shared/queue/job-failure.js';
-import { isDatabaseUnavailable } from '../../shared/db/unavailable.js';
+import { DATABASE_UNAVAILABLE, failureKind, INTERNAL_ERROR } from '../../shared/infra/queue/job-failure.js';
+import { isDatabaseUnavailable } from '../../shared/infra/db/unavailable.js';
 
 const withCode = (code: string) => Object.assign(new Error(`failed ${code}`), { code });
 const wrapped = (cause: unknown) => Object.assign(new Error('Failed query: select 1'), { cause });

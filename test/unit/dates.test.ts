@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { setCalendarBatchBodySchema } from '../../shared/calendar/calendar.schema.js';
-import { calendarDate, isCalendarDate, parseDateBound } from '../../shared/http/wire.js';
+import { setCalendarBatchBodySchema } from '../../shared/domain/calendar/calendar.schema.js';
+import { calendarDate, isCalendarDate, parseDateBound } from '../../shared/infra/http/wire.js';
 
 /** Every place that reads a wire date agrees on which dates are real. */
 const readers = {

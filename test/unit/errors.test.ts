@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toAppError } from '../../api/middleware/errors.js';
-import { AppError } from '../../shared/errors.js';
+import { AppError } from '../../shared/infra/errors.js';
 
 /** Shapes of what the database driver and the body parser throw, as they throw them. */
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });

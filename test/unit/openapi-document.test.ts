@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../api/endpoints/index.js';
 import { buildOpenApi } from '../../api/openapi/document.js';
-import { loadConfig } from '../../shared/config.js';
+import { loadConfig } from '../../shared/infra/config.js';
 
 /*
  * The OpenAPI document is the contract clients generate code from: it changes only on purpose.

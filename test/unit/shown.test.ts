@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ECHO_MAX_CHARS, shown } from '../../shared/errors.js';
+import { ECHO_MAX_CHARS, shown } from '../../shared/infra/errors.js';
 
 describe('shown: how much of a client value an error message quotes', () => {
   it('quotes a value of up to 100 characters whole', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { hasUnstorableText, parseInput } from '../../shared/http/validation.js';
+import { hasUnstorableText, parseInput } from '../../shared/infra/http/validation.js';
 import { parseRefusal } from '../support/parse-refusal.js';
-import { commaList } from '../../shared/http/wire.js';
+import { commaList } from '../../shared/infra/http/wire.js';
 
 /* parseInput: the one place a zod failure or unstorable text becomes a code-11 answer. */
 

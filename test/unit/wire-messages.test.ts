@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AppError } from '../../shared/errors.js';
-import { parseInput } from '../../shared/http/validation.js';
+import { AppError } from '../../shared/infra/errors.js';
+import { parseInput } from '../../shared/infra/http/validation.js';
 import {
   booleanParam,
   calendarDate,
@@ -14,7 +14,7 @@ import {
   pageParam,
   parseDateBound,
   queryValue,
-} from '../../shared/http/wire.js';
+} from '../../shared/infra/http/wire.js';
 
 /* What a client reads in `error.message` for each wire helper, and the edges of their patterns. */
 

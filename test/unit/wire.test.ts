@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { bookingsQuerySchema } from '../../shared/bookings/bookings.schema.js';
-import { parseInput } from '../../shared/http/validation.js';
+import { bookingsQuerySchema } from '../../shared/domain/bookings/bookings.schema.js';
+import { parseInput } from '../../shared/infra/http/validation.js';
 import { parseRefusal } from '../support/parse-refusal.js';
 import {
   booleanParam,
@@ -16,7 +16,7 @@ import {
   queryValue,
   uidValue,
   upperBound,
-} from '../../shared/http/wire.js';
+} from '../../shared/infra/http/wire.js';
 
 describe('isRealDate', () => {
   it('knows leap days', () => {

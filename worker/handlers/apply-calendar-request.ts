@@ -1,10 +1,10 @@
 import { UnrecoverableError } from 'bullmq';
-import { applyRequest, markError, markProcessing } from '../../shared/calendar/calendar.repository.js';
-import { describeFailure, REQUEST_MISSING } from '../../shared/calendar/calendar.failure.js';
-import { WARNING_PAST } from '../../shared/calendar/calendar.schema.js';
-import type { AppContext } from '../../shared/context.js';
-import { calendarDaysApplied, calendarDaysSkipped, calendarRequestsFinished } from '../../shared/metrics/metrics.js';
-import { INVALID_PAYLOAD } from '../../shared/queue/job-failure.js';
+import { applyRequest, markError, markProcessing } from '../../shared/domain/calendar/calendar.repository.js';
+import { describeFailure, REQUEST_MISSING } from '../../shared/domain/calendar/calendar.failure.js';
+import { WARNING_PAST } from '../../shared/domain/calendar/calendar.schema.js';
+import type { AppContext } from '../../shared/app/context.js';
+import { calendarDaysApplied, calendarDaysSkipped, calendarRequestsFinished } from '../../shared/infra/metrics/metrics.js';
+import { INVALID_PAYLOAD } from '../../shared/infra/queue/job-failure.js';
 import type { JobHandler } from '../job-handler.js';
 
 /**

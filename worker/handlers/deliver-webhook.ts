@@ -1,7 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
-import type { AppContext } from '../../shared/context.js';
-import { INVALID_PAYLOAD } from '../../shared/queue/job-failure.js';
-import { deliverWebhookEvent } from '../../shared/webhooks/webhook.service.js';
+import type { AppContext } from '../../shared/app/context.js';
+import { INVALID_PAYLOAD } from '../../shared/infra/queue/job-failure.js';
+import { deliverWebhookEvent } from '../../shared/domain/webhooks/webhook.service.js';
 import type { JobHandler } from '../job-handler.js';
 
 /**

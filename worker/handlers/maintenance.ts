@@ -1,7 +1,7 @@
-import type { AppContext } from '../../shared/context.js';
-import type { JobName } from '../../shared/queue/registry.js';
-import { pruneRateLimitWindows } from '../../shared/ratelimit/rate-limiter.js';
-import { pruneExpiredIdempotencyKeys, pruneFinishedRequests, pruneSettledWebhookEvents } from '../../shared/retention/retention.service.js';
+import type { AppContext } from '../../shared/app/context.js';
+import type { JobName } from '../../shared/infra/queue/registry.js';
+import { pruneRateLimitWindows } from '../../shared/infra/ratelimit/rate-limiter.js';
+import { pruneExpiredIdempotencyKeys, pruneFinishedRequests, pruneSettledWebhookEvents } from '../../shared/domain/retention/retention.service.js';
 import type { JobHandler } from '../job-handler.js';
 
 /*

@@ -1,0 +1,175 @@
+import { getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Db } from '../../../shared/infra/db/client.js';
+import { writeJsonRows, type Executor } from '../../../shared/infra/db/json-rows.js';
+import { pgErrorOf } from '../../../shared/infra/db/pg-error.js';
+import { bookings, guests, hosts, listings, properties, tasks, teamMembers } from '../../../shared/infra/db/schema.js';
+import * as rows from './transfer.rows.js';
+import { kinds, lineSchema, type Kind, type Line } from './transfer.schema.js';
+
+/*
+ * `cli import`: JSON lines upserted by uid into one company. Every line is parsed first; then each
+ * kind is written in dependency order (hosts and guests, properties, listings, the team, bookings,
+ * tasks), so a reference resolves whatever the order of the lines. Writes are set-based (one
+ * jsonb_populate_recordset statement per chunk), in one transaction; a chunk the database refuses
+ * (a reference to nothing, overlapping nights) is split in halves under savepoints until the
+ * refused lines are found, and only those are left out.
+ */
+
+export interface Refusal {
+  line: number;
+  reason: string;
+}
+export interface ImportResult {
+  written: Record<Kind, number>;
+  refused: Refusal[];
+}
+
+interface Target {
+  table: PgTable;
+  /** The conflict target of the upsert; tables keyed by uid alone may only update their company's row. */
+  key: string[];
+  global: boolean;
+  toRow(companyUid: string, line: Line): object;
+  uidOf(line: Line): string;
+}
+
+const uidField = { host: 'host_uid', guest: 'guest_uid', property: 'property_uid', listing: 'listing_uid', team_member: 'team_member_uid', booking: 'booking_uid', task: 'task_uid' } as const;
+
+const target = <K extends Kind>(kind: K, table: PgTable, key: string[], toRow: (c: string, l: Extract<Line, { kind: K }>) => object): Target => ({
+  table,
+  key,
+  global: key.length === 1,
+  toRow: (c, l) => toRow(c, l as Extract<Line, { kind: K }>),
+  uidOf: (l) => (l as unknown as Record<string, string>)[uidField[kind]]!,
+});
+
+const targets: Record<Kind, Target> = {
+  host: target('host', hosts, ['company_uid', 'uid'], rows.hostRow),
+  guest: target('guest', guests, ['company_uid', 'uid'], rows.guestRow),
+  property: target('property', properties, ['uid'], rows.propertyRow),
+  listing: target('listing', listings, ['company_uid', 'uid'], rows.listingRow),
+  team_member: target('team_member', teamMembers, ['uid'], rows.teamMemberRow),
+  booking: target('booking', bookings, ['booking_uid'], rows.bookingRow),
+  task: target('task', tasks, ['task_uid'], rows.taskRow),
+};
+
+const CHUNK = 2000;
+
+const referenceNames: Record<string, string> = {
+  bookings_property_fk: 'property_uid',
+  bookings_listing_fk: 'listing_uid',
+  bookings_guest_fk: 'guest_uid',
+  bookings_host_fk: 'host_uid',
+  listings_property_fk: 'property_uid',
+  listings_host_fk: 'host_uid',
+  tasks_property_fk: 'property_uid',
+  tasks_team_member_fk: 'team_member_uid',
+};
+
+/** Why the database refused a line, in the words of the file. */
+export function reasonOf(err: unknown): string {
+  const pg = pgErrorOf(err);
+  if (!pg) return String((err as Error)?.message ?? err);
+  if (pg.code === '23503' && pg.constraint && referenceNames[pg.constraint]) {
+    return `${referenceNames[pg.constraint]} names nothing of the company (neither in the file nor in the database)`;
+  }
+  if (pg.code === '23P01') return 'its nights overlap another holding booking of the property';
+  return pg.message;
+}
+
+/** Parses one line; a refusal names the line number and the first problem. */
+export function parseLine(text: string, n: number): Line | Refusal {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { line: n, reason: 'not a JSON object' };
+  }
+  const parsed = lineSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const at = issue.path.length > 0 ? issue.path.join('.') : 'kind';
+  return { line: n, reason: `${at}: ${issue.code === 'invalid_union' ? `must be one of ${kinds.join(', ')}` : issue.message}` };
+}
+
+export async function importLines(
+  db: Db,
+  companyUid: string,
+  lines: AsyncIterable<string>,
+  onProgress?: (done: number, total: number) => void,
+): Promise<ImportResult> {
+  const refused: Refusal[] = [];
+  // Per kind, uid -> the last line naming it (a later line of the same object wins).
+  const byKind = new Map<Kind, Map<string, { line: number; value: Line }>>(kinds.map((k) => [k, new Map()]));
+  let n = 0;
+  for await (const text of lines) {
+    n++;
+    if (text.trim() === '') continue;
+    const parsed = parseLine(text, n);
+    if ('reason' in parsed) refused.push(parsed);
+    else byKind.get(parsed.kind)!.set(targets[parsed.kind].uidOf(parsed), { line: n, value: parsed });
+  }
+  const written = Object.fromEntries(kinds.map((k) => [k, 0])) as Record<Kind, number>;
+  const total = [...byKind.values()].reduce((s, m) => s + m.size, 0);
+  let done = 0;
+  await db.transaction(async (tx) => {
+    for (const kind of kinds) {
+      let items = [...byKind.get(kind)!.values()];
+      if (targets[kind].global) items = await dropForeignUids(tx, companyUid, kind, items, refused);
+      for (let i = 0; i < items.length; i += CHUNK) {
+        const chunk = items.slice(i, i + CHUNK);
+        written[kind] += await writeChunk(tx, companyUid, targets[kind], chunk, refused);
+        done += chunk.length;
+        onProgress?.(done, total);
+      }
+    }
+  });
+  refused.sort((a, b) => a.line - b.line);
+  return { written, refused };
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Lines whose uid is already another company's object: refused (an import never touches another tenant). */
+async function dropForeignUids(tx: Executor, companyUid: string, kind: Kind, items: Array<{ line: number; value: Line }>, refused: Refusal[]) {
+  if (items.length === 0) return items;
+  const t = targets[kind];
+  const uidColumn = sql.identifier(t.key[0]!);
+  const uids = JSON.stringify(items.map((i) => t.uidOf(i.value)));
+  const rowsFound = (await tx.execute(sql`
+    select ${uidColumn} as uid from ${sql.identifier(getTableName(t.table))}
+    where ${uidColumn} in (select jsonb_array_elements_text(${uids}::jsonb)) and company_uid <> ${companyUid}`)) as unknown as Array<{ uid: string }>;
+  if (rowsFound.length === 0) return items;
+  const foreign = new Set(rowsFound.map((r) => r.uid));
+  return items.filter((i) => {
+    if (!foreign.has(t.uidOf(i.value))) return true;
+    refused.push({ line: i.line, reason: `${uidField[kind]} ${t.uidOf(i.value)} belongs to another company` });
+    return false;
+  });
+}
+
+function upsertTail(t: Target, columns: string[]): SQL {
+  const updates = columns.filter((c) => !t.key.includes(c)).map((c) => sql`${sql.identifier(c)} = excluded.${sql.identifier(c)}`);
+  const table = sql.identifier(getTableName(t.table));
+  return sql`on conflict (${sql.join(t.key.map((k) => sql.identifier(k)), sql`, `)}) do update set ${sql.join(updates, sql`, `)}
+    ${t.global ? sql`where ${table}.company_uid = excluded.company_uid` : sql``}`;
+}
+
+/** Writes a chunk under a savepoint; when the database refuses it, halves it until the bad lines are alone. */
+async function writeChunk(tx: Tx, companyUid: string, t: Target, chunk: Array<{ line: number; value: Line }>, refused: Refusal[]): Promise<number> {
+  const data = chunk.map((i) => t.toRow(companyUid, i.value));
+  const defs = getTableColumns(t.table);
+  const columns = Object.keys(data[0]!).map((k) => defs[k]!.name);
+  try {
+    await tx.transaction(async (sp) => writeJsonRows(sp, t.table, data, upsertTail(t, columns)));
+    return chunk.length;
+  } catch (err) {
+    if (chunk.length === 1) {
+      refused.push({ line: chunk[0]!.line, reason: reasonOf(err) });
+      return 0;
+    }
+    const half = Math.ceil(chunk.length / 2);
+    return (await writeChunk(tx, companyUid, t, chunk.slice(0, half), refused)) + (await writeChunk(tx, companyUid, t, chunk.slice(half), refused));
+  }
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { bookingSchema } from '../../../shared/domain/bookings/bookings.schema.js';
+import { listingSchema } from '../../../shared/domain/listings/listings.schema.js';
+import { guestSchema, hostSchema } from '../../../shared/domain/people/people.schema.js';
+import { propertySchema } from '../../../shared/domain/properties/property.schema.js';
+import { taskSchema } from '../../../shared/domain/tasks/tasks.schema.js';
+import { teamMemberSchema } from '../../../shared/domain/team-members/team-members.schema.js';
+
+/*
+ * One line of `cli import` / `cli export`: `{"kind": ..., ...the wire fields}`, validated with the
+ * wire schemas themselves. Fields the wire derives from other objects (a property's listing uids,
+ * a listing's property_* and host_name) may be present and are ignored: the objects they come from
+ * have lines of their own. Two fields exist only here, so that an export round-trips every row:
+ * `legacy_overlap` (bookings the issue-10 migration exempted from the no-overlap constraint) and
+ * `legacy_role` (a team member's role text from before roles existed); a booking's `description`
+ * likewise.
+ */
+
+export const kinds = ['host', 'guest', 'property', 'listing', 'team_member', 'booking', 'task'] as const;
+export type Kind = (typeof kinds)[number];
+
+const derivedListingFields = {
+  timezone_offset_minutes: true,
+  property_name: true,
+  property_address: true,
+  property_status: true,
+  host_name: true,
+  lat: true,
+  lng: true,
+} as const;
+
+export const lineSchema = z.discriminatedUnion('kind', [
+  hostSchema.extend({ kind: z.literal('host') }),
+  guestSchema.extend({ kind: z.literal('guest') }),
+  propertySchema.extend({ kind: z.literal('property'), listings: propertySchema.shape.listings.optional() }),
+  listingSchema.partial(derivedListingFields).extend({ kind: z.literal('listing') }),
+  teamMemberSchema.extend({ kind: z.literal('team_member'), legacy_role: z.string().nullish() }),
+  bookingSchema.extend({
+    kind: z.literal('booking'),
+    legacy_overlap: z.boolean().optional(),
+    description: z.string().nullish(),
+    price: bookingSchema.shape.price.extend({ currency: z.string().regex(/^[A-Z]{3}$/, 'must be 3 upper-case letters') }),
+  }),
+  taskSchema.extend({ kind: z.literal('task') }),
+]);
+export type Line = z.output<typeof lineSchema>;
+export type LineOf<K extends Kind> = Extract<Line, { kind: K }>;

@@ -1,0 +1,48 @@
+import type { Scope } from '../auth/scopes.js';
+import type { AppContext } from '../../app/context.js';
+import { pageOf, type PageMeta } from '../../infra/http/wire.js';
+import { listBookings, type BookingRow } from './bookings.repository.js';
+import type { Booking, BookingsQuery } from './bookings.schema.js';
+
+export function bookingToWire(row: BookingRow, withDoorCode: boolean): Booking {
+  const booking: Booking = {
+    booking_uid: row.bookingUid,
+    reservation_code: row.reservationCode,
+    readable_reservation_code: row.readableReservationCode,
+    booking_status: row.bookingStatus,
+    platform_type: row.platformType,
+    listing_uid: row.listingUid,
+    property_uid: row.propertyUid,
+    guest_uid: row.guestUid,
+    host_uid: row.hostUid,
+    local_checkin_dttm: row.localCheckinDttm,
+    local_checkout_dttm: row.localCheckoutDttm,
+    created_dttm: row.createdDttm,
+    updated_dttm: row.updatedDttm,
+    booked_dttm: row.bookedDttm,
+    number_of_guests: row.numberOfGuests,
+    price: {
+      currency: row.currency,
+      price_base: Number(row.priceBase),
+      price_extras: Number(row.priceExtras),
+      price_fee: Number(row.priceFee),
+      price_tax: Number(row.priceTax),
+      price_total: Number(row.priceTotal),
+    },
+  };
+  if (withDoorCode) booking.door_access_code = row.doorAccessCode;
+  return booking;
+}
+
+/** A page of the company's bookings; door codes only for a caller holding smart-locks. */
+export async function getBookingsPage(
+  deps: Pick<AppContext, 'database'>,
+  companyUid: string,
+  query: BookingsQuery,
+  scopes: readonly Scope[],
+): Promise<{ data: Booking[]; meta: PageMeta }> {
+  const rows = await listBookings(deps.database.db, companyUid, query);
+  const withDoorCode = scopes.includes('smart-locks');
+  const page = pageOf(rows, query.page);
+  return { data: page.data.map((r) => bookingToWire(r, withDoorCode)), meta: page.meta };
+}

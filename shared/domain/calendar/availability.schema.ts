@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { calendarDate } from '../../infra/http/wire.js';
+import { WARNING_PAST } from './calendar.days.js';
+import { BLOCKED_BY_HOST, BLOCKED_BY_RESERVATION } from './calendar.view.js';
+
+/** Longest range one call may cover, as get-calendar-data reads. */
+export const MAX_AVAILABILITY_DAYS = 366;
+
+const DAY_MS = 86_400_000;
+export const daysBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
+
+/** Every date of [from, to], ascending. */
+export function datesOf(from: string, to: string): string[] {
+  const start = Date.parse(from);
+  return Array.from({ length: daysBetween(from, to) }, (_, i) => new Date(start + i * DAY_MS).toISOString().slice(0, 10));
+}
+
+export const setAvailabilityBodySchema = z
+  .object({
+    property_uid: z.string().min(1).max(100),
+    start_date: calendarDate.meta({ format: 'date', description: 'First date, YYYY-MM-DD' }),
+    end_date: calendarDate.meta({ format: 'date', description: `Last date (inclusive), YYYY-MM-DD, at most ${MAX_AVAILABILITY_DAYS} days from start_date` }),
+    is_available: z
+      .union([z.literal(0), z.literal(1), z.boolean(), z.literal('0'), z.literal('1')], { error: 'must be 0, 1, true or false' })
+      .transform((v) => v === 1 || v === true || v === '1')
+      .describe('0/1 (also "0"/"1", as set-calendar-batch reads numbers) or false/true: open or close every date of the range'),
+  })
+  .superRefine((b, ctx) => {
+    if (b.end_date < b.start_date) ctx.addIssue({ code: 'custom', path: ['end_date'], message: 'must not be before start_date' });
+    else if (daysBetween(b.start_date, b.end_date) > MAX_AVAILABILITY_DAYS) {
+      ctx.addIssue({ code: 'custom', path: ['end_date'], message: `the range may cover at most ${MAX_AVAILABILITY_DAYS} days` });
+    }
+  });
+export type SetAvailabilityBody = z.infer<typeof setAvailabilityBodySchema>;
+
+export const availabilityReasons = [BLOCKED_BY_RESERVATION, BLOCKED_BY_HOST, WARNING_PAST] as const;
+
+export const availabilityDaySchema = z.object({
+  date: z.string().meta({ format: 'date' }),
+  is_available: z.union([z.literal(0), z.literal(1)]),
+  reason: z
+    .enum(availabilityReasons)
+    .nullable()
+    .describe(`null when open; "${BLOCKED_BY_RESERVATION}" (a holding booking covers the night; it wins), "${BLOCKED_BY_HOST}", or for a past date "${WARNING_PAST}" with its current value`),
+});
+export type AvailabilityDay = z.infer<typeof availabilityDaySchema>;
+
+export const setAvailabilityAnswerSchema = z.object({
+  success: z.literal(true),
+  availability: z.array(availabilityDaySchema).describe('Every date of the range as it will read once the request is applied'),
+  errors: z.array(z.string()).max(0),
+  request_uids: z.array(z.string()).describe('The stored requests (poll with get-request-status); [] when every date was past'),
+});
+export type SetAvailabilityAnswer = z.infer<typeof setAvailabilityAnswerSchema>;
+
+export const availabilityErrorSchema = z.object({
+  success: z.literal(false),
+  availability: z.array(availabilityDaySchema).max(0).describe('Always empty on an error'),
+  errors: z.array(z.string()).min(1),
+});

@@ -1,0 +1,206 @@
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Db, Executor } from '../../infra/db/client.js';
+import { calendarRequests } from '../../infra/db/schema.js';
+import { newUid } from '../../infra/ids.js';
+import type { RequestDay, Warnings } from './calendar.rules.js';
+
+
+export type CalendarRequestRow = typeof calendarRequests.$inferSelect;
+
+/**
+ * Stores each chunk as a `queued` request in one statement; uids come back in submission
+ * (sequence) order. The chunks travel as one JSON parameter: building a drizzle VALUES list with a
+ * jsonb value per row cost more CPU than the rest of the accept path.
+ */
+export async function insertRequests(
+  tx: Executor,
+  companyUid: string,
+  propertyUid: string,
+  chunks: readonly RequestDay[][],
+  warnings: readonly Warnings[],
+  appUid?: string,
+): Promise<string[]> {
+  if (chunks.length === 0) return [];
+  const rows = chunks.map((days, i) => ({ uid: newUid('rq_'), days, warnings: warnings[i] ?? {} }));
+  const inserted = await tx.execute<{ uid: string; seq: number }>(sql`
+    insert into calendar_requests (uid, company_uid, property_uid, days, days_total, warnings, app_uid)
+    select r.uid, ${companyUid}, ${propertyUid}, r.days, jsonb_array_length(r.days), r.warnings, ${appUid ?? null}::text
+      from rows from (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as (uid text, days jsonb, warnings jsonb))
+           with ordinality as r(uid, days, warnings, ord)
+     order by r.ord
+    returning uid, seq`);
+  return [...inserted].sort((a, b) => Number(a.seq) - Number(b.seq)).map((r) => r.uid);
+}
+
+export async function markEnqueued(db: Executor, uids: readonly string[]): Promise<void> {
+  if (uids.length === 0) return;
+  await db.update(calendarRequests).set({ enqueuedAt: sql`now()` }).where(inArray(calendarRequests.uid, [...uids]));
+}
+
+/**
+ * queued -> processing, counting the attempt. Returns undefined when the request does not exist.
+ * Committed without waiting for the WAL flush: it is a status hint, and losing it in a crash only
+ * leaves the request `queued`, which is retried anyway. `set_config(..., true)` inside the one
+ * statement makes its implicit transaction commit asynchronously (one round trip, not the four of
+ * BEGIN / SET LOCAL / UPDATE / COMMIT); the session keeps synchronous_commit on.
+ */
+export async function markProcessing(db: Db, uid: string): Promise<{ status: string } | undefined> {
+  const rows = await db.execute<{ status: string }>(sql`
+    update calendar_requests
+       set status = case when status in ('queued', 'processing') then 'processing' else status end,
+           attempts = attempts + case when status in ('queued', 'processing') then 1 else 0 end,
+           started_dttm = coalesce(started_dttm, now())
+      from (select set_config('synchronous_commit', 'off', true)) as async_commit
+     where uid = ${uid}
+     returning status`);
+  return rows[0];
+}
+
+/**
+ * The submission-order rule as SQL: on an existing day, each field group (price+currency,
+ * availability, min stay, notes) takes the incoming value only when the incoming request's
+ * sequence is higher than the one that last wrote the group. Shared with the benchmark's raw
+ * baseline so both measure the same statement.
+ */
+export const CALENDAR_DAYS_ON_CONFLICT = `on conflict (property_uid, date) do update set
+        price        = case when excluded.price_seq > c.price_seq then excluded.price else c.price end,
+        currency     = case when excluded.price_seq > c.price_seq then excluded.currency else c.currency end,
+        price_seq    = greatest(c.price_seq, excluded.price_seq),
+        is_available = case when excluded.availability_seq > c.availability_seq then excluded.is_available else c.is_available end,
+        availability_seq = greatest(c.availability_seq, excluded.availability_seq),
+        min_stay     = case when excluded.min_stay_seq > c.min_stay_seq then excluded.min_stay else c.min_stay end,
+        min_stay_seq = greatest(c.min_stay_seq, excluded.min_stay_seq),
+        notes        = case when excluded.notes_seq > c.notes_seq then excluded.notes else c.notes end,
+        notes_seq    = greatest(c.notes_seq, excluded.notes_seq),
+        request_uid  = case when excluded.last_seq > c.last_seq then excluded.request_uid else c.request_uid end,
+        updated_dttm = case when excluded.last_seq > c.last_seq then excluded.updated_dttm else c.updated_dttm end,
+        last_seq     = greatest(c.last_seq, excluded.last_seq)`;
+const calendarDaysOnConflict = sql.raw(CALENDAR_DAYS_ON_CONFLICT);
+
+export interface ApplyOutcome {
+  status: 'completed' | 'already-final' | 'missing';
+  daysApplied: number;
+  pastWarnings: Warnings;
+  /** The webhook event written with the outcome (the app has a webhook): queue its delivery. */
+  eventUid?: string;
+}
+
+/**
+ * The outbox write, as a CTE over the rows of `finished` (a CTE holding the finished requests'
+ * `uid`): one webhook event per request whose app has a webhook, in the statement (so the
+ * transaction) that finishes the request. Named `event`; its `uid` is the delivery's job id.
+ */
+function webhookEventOf(finished: SQL) {
+  return sql`event as (
+      insert into webhook_events (uid, company_uid, app_uid, request_uid)
+      select 'ev_' || f.uid, r.company_uid, w.app_uid, f.uid
+        from ${finished} f join calendar_requests r on r.uid = f.uid join webhooks w on w.app_uid = r.app_uid
+      on conflict (request_uid) do nothing
+      returning uid
+    )`;
+}
+
+/**
+ * Applies a request in one statement (one round trip, one commit): lock the request row, judge
+ * "past" against the property's local date now, upsert every remaining day, record the past days
+ * as warnings and mark the request completed.
+ *
+ * The days are read straight from the request row with jsonb_to_recordset: they already live in
+ * Postgres, so shipping them back as unnest arrays would only add a round trip. Each field group
+ * is overwritten only by a request with a higher submission sequence, so the final calendar is the
+ * same whatever order (or how many times) requests are applied. Rows are upserted in date order, so
+ * two requests of one property lock their common days in the same order and cannot deadlock.
+ */
+export async function applyRequest(db: Db, uid: string, pastMessage: string): Promise<ApplyOutcome> {
+  const rows = await db.execute<{ days_applied: number; past: Warnings; event_uid: string | null }>(sql`
+    with req as (
+      select r.uid, r.seq, r.company_uid, r.property_uid, r.days,
+             (now() at time zone p.time_zone)::date as today
+        from calendar_requests r join properties p on p.uid = r.property_uid
+       where r.uid = ${uid} and r.status in ('queued', 'processing')
+         for update of r
+    ), day as (
+      select req.*, d.date, d.price, d.currency, d.is_available, d.min_stay, d.notes
+        from req cross join lateral jsonb_to_recordset(req.days)
+             as d(date date, price numeric(12,2), currency text, is_available boolean, min_stay integer, notes text)
+    ), applied as (
+      insert into calendar_days as c (
+        company_uid, property_uid, date,
+        price, currency, price_seq,
+        is_available, availability_seq,
+        min_stay, min_stay_seq,
+        notes, notes_seq,
+        last_seq, request_uid, updated_dttm)
+      select company_uid, property_uid, date,
+             price, currency, case when price is not null then seq else 0 end,
+             is_available, case when is_available is not null then seq else 0 end,
+             min_stay, case when min_stay is not null then seq else 0 end,
+             nullif(notes, ''), case when notes is not null then seq else 0 end,
+             seq, uid, now()
+        from day
+       where date >= today
+       order by date
+      ${calendarDaysOnConflict}
+      returning 1
+    ), past as (
+      select coalesce(jsonb_object_agg(to_char(date, 'YYYY-MM-DD'), ${pastMessage}::text), '{}'::jsonb) as w
+        from day where date < today
+    ), ${webhookEventOf(sql`req`)}
+    update calendar_requests r
+       set status = 'completed', days_applied = (select count(*) from applied),
+           warnings = r.warnings || (select w from past),
+           finished_dttm = now(), request_error = null,
+           -- Bounded storage: the days now live in calendar_days; the request keeps its outcome only.
+           days = '[]'::jsonb
+      from req
+     where r.uid = req.uid
+    returning r.days_applied, (select w from past) as past, (select uid from event) as event_uid`);
+  const done = rows[0];
+  if (done) return { status: 'completed', daysApplied: done.days_applied, pastWarnings: done.past, eventUid: done.event_uid ?? undefined };
+  const [exists] = await db.execute<{ status: string }>(sql`select status from calendar_requests where uid = ${uid}`);
+  return { status: exists ? 'already-final' : 'missing', daysApplied: 0, pastWarnings: {} };
+}
+
+/**
+ * Final failure: the request will not be retried. Never overrides a completed request. Answers the
+ * webhook event written with it, if any.
+ */
+export async function markError(db: Executor, uid: string, message: string): Promise<string | undefined> {
+  const rows = await db.execute<{ event_uid: string | null }>(sql`
+    with req as (
+      update calendar_requests set status = 'error', request_error = ${message.slice(0, 2000)}, finished_dttm = now()
+       where uid = ${uid} and status in ('queued', 'processing')
+      returning uid
+    ), ${webhookEventOf(sql`req`)}
+    select (select uid from event) as event_uid`);
+  return rows[0]?.event_uid ?? undefined;
+}
+
+/** Which of `uids` (of the company) are final: the long-poll's re-check after a lost notification. */
+export async function findFinishedRequestUids(db: Db, companyUid: string, uids: readonly string[]): Promise<string[]> {
+  if (uids.length === 0) return [];
+  const rows = await db
+    .select({ uid: calendarRequests.uid })
+    .from(calendarRequests)
+    .where(and(eq(calendarRequests.companyUid, companyUid), inArray(calendarRequests.uid, [...uids]), inArray(calendarRequests.status, ['completed', 'error'])));
+  return rows.map((r) => r.uid);
+}
+
+export async function findRequests(db: Db, companyUid: string, uids: readonly string[]): Promise<CalendarRequestRow[]> {
+  if (uids.length === 0) return [];
+  return db
+    .select()
+    .from(calendarRequests)
+    .where(and(eq(calendarRequests.companyUid, companyUid), inArray(calendarRequests.uid, [...uids])));
+}
+
+/** Requests not final whose queue entry may be lost: queued/processing and untouched for `olderThanMs`. */
+export async function findStaleRequests(db: Executor, olderThanMs: number, limit: number): Promise<{ uid: string; status: string }[]> {
+  return db.execute<{ uid: string; status: string }>(sql`
+    select uid, status from calendar_requests
+     where status in ('queued', 'processing')
+       and created_dttm < now() - make_interval(secs => ${olderThanMs / 1000})
+       and coalesce(started_dttm, enqueued_at, created_dttm) < now() - make_interval(secs => ${olderThanMs / 1000})
+     order by seq
+     limit ${limit}`);
+}

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { calendarDate, commaList, isCalendarDate } from '../../infra/http/wire.js';
+import { unavailableReasons } from './calendar.view.js';
+import { MAX_MIN_STAY, MAX_NOTES_LENGTH, MAX_PRICE, NUMERIC_STRING, readBatchDays } from './calendar.days.js';
+
+export { MAX_NOTES_LENGTH, MAX_PRICE, WARNING_NO_CURRENCY, WARNING_NOTHING, WARNING_PAST } from './calendar.days.js';
+
+const numberOrNumericString = (extra: Record<string, unknown>) => ({
+  anyOf: [
+    { type: 'number', ...extra },
+    { type: 'string', pattern: NUMERIC_STRING.source },
+    { type: 'null' },
+  ],
+});
+
+/*
+ * A batch day as zod reads it: only `date` must be a string here (a day without a readable date
+ * cannot be told apart from the others and refuses the batch). Every other value is taken as sent
+ * and read by `readBatchDays` after duplicate dates merge, because a wrong value is a per-day
+ * warning, never a refusal of the request. The accepted values are recorded as metadata so the
+ * OpenAPI document shows them.
+ */
+const loose = (meta: Record<string, unknown>) => z.unknown().optional().meta(meta);
+
+export const batchDaySchema = z.object({
+  date: z.string().meta({ format: 'date', description: 'A real calendar date YYYY-MM-DD; anything else refuses the whole batch' }),
+  price: loose({
+    ...numberOrNumericString({ minimum: 0, maximum: MAX_PRICE }),
+    description: 'Nightly price >= 0 (a number or a numeric string such as "52.5"), stored with two decimals (rounded half away from zero); needs currency',
+  }),
+  currency: loose({ type: ['string', 'null'], pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code, upper-cased. Only meaningful with price: currency alone changes nothing' }),
+  is_available: loose({ enum: [0, 1, true, false, '0', '1', null], description: '0/1 (also "0"/"1") or false/true; absent or null keeps the value' }),
+  min_stay: loose({
+    ...numberOrNumericString({ type: 'integer', minimum: 1, maximum: MAX_MIN_STAY }),
+    description: `Minimum stay in nights, an integer from 1 to ${MAX_MIN_STAY} (a number or a numeric string such as "3")`,
+  }),
+  notes: loose({ type: ['string', 'null'], maxLength: MAX_NOTES_LENGTH, description: 'Free text; "" clears the notes; absent or null keeps them' }),
+});
+export type BatchDay = z.infer<typeof batchDaySchema>;
+
+/**
+ * A day without a real date refuses the batch (each such day is named); otherwise the days are
+ * merged and read, every other problem becoming that day's warning. One loop over the array: a
+ * zod check per field costs ~0.7 ms on a 365-day batch, and the accept path is bound by reading.
+ */
+function readDays(days: BatchDay[], ctx: z.RefinementCtx) {
+  let bad = false;
+  for (let i = 0; i < days.length; i++) {
+    if (isCalendarDate((days[i] as BatchDay).date)) continue;
+    // Stryker disable next-line StringLiteral: zod's issue kind; only path and message reach the wire
+    ctx.addIssue({ code: 'custom', path: [i, 'date'], message: 'must be a real date YYYY-MM-DD' });
+    // An issue already fails the parse; the flag only spares reading a batch that is refused.
+    // Stryker disable next-line BooleanLiteral: see above
+    bad = true;
+  }
+  return bad ? z.NEVER : readBatchDays(days);
+}
+
+export function setCalendarBatchBodySchema(maxDays: number) {
+  return z.object({
+    property_uid: z.string().min(1).max(100),
+    days: z
+      .array(batchDaySchema)
+      .max(maxDays, `at most ${maxDays} days per request; split the batch`)
+      .transform(readDays)
+      .describe(
+        `At most ${maxDays} entries (CALENDAR_MAX_DAYS); an empty list is accepted and queues nothing. ` +
+          'A value of the wrong type or range skips its day with the warning "Day ignored - invalid <field>".',
+      ),
+  });
+}
+export type SetCalendarBatchBody = z.infer<ReturnType<typeof setCalendarBatchBodySchema>>;
+
+export const setCalendarBatchResponseSchema = z.object({
+  data: z.object({
+    request_uids: z.array(z.string()),
+    warnings: z.record(z.string(), z.string()),
+  }),
+});
+export type SetCalendarBatchResponse = z.infer<typeof setCalendarBatchResponseSchema>;
+
+/** What calendar_requests.status holds; `paused` is only ever answered (a queued request while the queue is paused). */
+export const storedRequestStatuses = ['queued', 'processing', 'completed', 'error'] as const;
+export const requestStatuses = [...storedRequestStatuses, 'paused'] as const;
+export type RequestStatus = (typeof requestStatuses)[number];
+
+export const MAX_WAIT_SECONDS = 30;
+
+export const requestStatusQuerySchema = z
+  .object({
+    request_uid: z.string().min(1).max(100).optional(),
+    request_uids: commaList(100).optional(),
+    /** Long-poll: hold the answer until every asked request is final, for at most this many seconds. */
+    wait: z.coerce.number().min(0).max(MAX_WAIT_SECONDS).optional(),
+  })
+  .refine((q) => q.request_uid !== undefined || q.request_uids !== undefined, {
+    message: 'request_uid or request_uids is required',
+    path: ['request_uid'],
+  });
+
+const utcDateTime = z.string().describe('UTC, YYYY-MM-DD HH:MM:SS');
+
+export const requestStatusSchema = z.object({
+  request_uid: z.string(),
+  request_status: z.enum(requestStatuses),
+  request_error: z.string().optional().describe('Present only when request_status is error'),
+  property_uid: z.string(),
+  days_total: z.number().int(),
+  days_applied: z.number().int().nullable(),
+  warnings: z.record(z.string(), z.string()),
+  attempts: z.number().int(),
+  created_dttm: utcDateTime,
+  started_dttm: utcDateTime.nullable(),
+  finished_dttm: utcDateTime.nullable(),
+});
+export type RequestStatusView = z.infer<typeof requestStatusSchema>;
+
+export const calendarDataQuerySchema = z.object({
+  property_uid: z.string().min(1).max(100),
+  from_date: calendarDate,
+  to_date: calendarDate,
+});
+
+export const calendarDaySchema = z.object({
+  listing_uid: z.string().nullable().describe("The property's first listing (airgms first, then by uid); null if it has none"),
+  platform_type: z.string().nullable().describe('The platform of that listing; null if the property has no listing'),
+  property_uid: z.string(),
+  date: z.string().meta({ format: 'date' }),
+  is_available: z.union([z.literal(0), z.literal(1)]).describe('0 when a holding booking covers the night or a calendar change closed it, else 1'),
+  unavailable_reason: z.enum(unavailableReasons).describe('Blocked by reservation wins over Blocked by host'),
+  rate_id: z.literal('0'),
+  currency: z.string().describe("The last submitted currency (with the price); where never set, the property's currency"),
+  price: z.number().nullable().describe("The last submitted price; where never set, the property's base_price (null when it has none)"),
+  min_stay: z.number().int().describe("The last submitted minimum stay; where never set, the property's default_min_stay"),
+  notes: z.string().nullable(),
+  base_price: z.number().nullable().describe('Equal to price (deprecated in iGMS, kept for its clients)'),
+  base_min_stay: z.number().int().describe('Equal to min_stay (deprecated in iGMS, kept for its clients)'),
+  updated_dttm: utcDateTime.nullable().describe('When the date last changed; null where never changed'),
+  request_uid: z.string().nullable().describe('The request that last changed the date; null where never changed'),
+});
+export type CalendarDayView = z.infer<typeof calendarDaySchema>;

@@ -1,0 +1,85 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { holdingStatuses } from '../bookings/holding.js';
+import type { Db } from '../../infra/db/client.js';
+
+/*
+ * The calendar as a client reads it: per date, what the requests stored, what holding bookings
+ * take, and the property's defaults where a field was never set. Computed on every read (nothing
+ * is written when a booking changes status), so a cancelled booking's nights are free on the next
+ * read and an `is_available: 1` stored while the night was held applies from then on.
+ */
+
+export const BLOCKED_BY_RESERVATION = 'Blocked by reservation';
+export const BLOCKED_BY_HOST = 'Blocked by host';
+export const NOT_BLOCKED = 'Not blocked';
+export const unavailableReasons = [NOT_BLOCKED, BLOCKED_BY_RESERVATION, BLOCKED_BY_HOST] as const;
+export type UnavailableReason = (typeof unavailableReasons)[number];
+
+export type CalendarViewRow = {
+  date: string;
+  listing_uid: string | null;
+  platform_type: string | null;
+  is_available: 0 | 1;
+  unavailable_reason: UnavailableReason;
+  currency: string;
+  price: number | null;
+  min_stay: number;
+  notes: string | null;
+  updated_dttm: string | null;
+  request_uid: string | null;
+};
+
+// Constants of the code, not input: inlined so the planner sees the list.
+const HOLDING = sql.raw(holdingStatuses.map((s) => `'${s}'`).join(', '));
+
+/**
+ * Every date of [from, to] of a property of the company, in one statement; [] when the property
+ * is not the company's. A booking holds [check-in date, check-out date); only bookings whose stay
+ * touches the range are read (the company/property/check-in index bounds them). Every table is
+ * filtered by the parameters themselves, not through a join on the property row: joined, the
+ * planner hashed the whole calendar_days table (120 ms for 75k rows instead of an index range).
+ */
+export async function readCalendarView(db: Db, companyUid: string, propertyUid: string, from: string, to: string): Promise<CalendarViewRow[]> {
+  return [...(await db.execute<CalendarViewRow>(calendarViewQuery(companyUid, propertyUid, from, to)))];
+}
+
+/** The statement of readCalendarView (the benchmark EXPLAINs it). */
+export function calendarViewQuery(companyUid: string, propertyUid: string, from: string, to: string): SQL {
+  return sql`
+    with p as (
+      select uid, company_uid, currency, base_price, default_min_stay
+        from properties where company_uid = ${companyUid} and uid = ${propertyUid}
+    ), first_listing as (
+      select l.uid, l.platform_type
+        from listings l
+       where l.company_uid = ${companyUid} and l.property_uid = ${propertyUid}
+       order by l.platform_type <> 'airgms', l.uid collate "C"
+       limit 1
+    ), held as (
+      select distinct night::date as day
+        from bookings b
+       cross join generate_series(greatest(b.local_checkin_dttm::date, ${from}::date),
+                                  least(b.local_checkout_dttm::date - 1, ${to}::date), interval '1 day') as night
+       where b.company_uid = ${companyUid} and b.property_uid = ${propertyUid}
+         and b.booking_status in (${HOLDING})
+         and b.local_checkin_dttm < ${to}::date + 1
+         and b.local_checkout_dttm::date > ${from}::date
+    )
+    select to_char(g.day, 'YYYY-MM-DD') as date, fl.uid as listing_uid, fl.platform_type,
+           case when h.day is not null or c.is_available = false then 0 else 1 end as is_available,
+           case when h.day is not null then ${BLOCKED_BY_RESERVATION}
+                when c.is_available = false then ${BLOCKED_BY_HOST}
+                else ${NOT_BLOCKED} end as unavailable_reason,
+           case when c.price is not null then c.currency else p.currency end as currency,
+           coalesce(c.price, p.base_price)::float8 as price,
+           coalesce(c.min_stay, p.default_min_stay) as min_stay,
+           c.notes,
+           to_char(c.updated_dttm at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as updated_dttm,
+           c.request_uid
+      from p
+     cross join generate_series(${from}::date, ${to}::date, interval '1 day') as g(day)
+      left join first_listing fl on true
+      left join calendar_days c on c.property_uid = ${propertyUid} and c.company_uid = ${companyUid} and c.date = g.day::date
+      left join held h on h.day = g.day::date
+     order by g.day`;
+}

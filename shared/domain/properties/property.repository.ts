@@ -1,0 +1,82 @@
+import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../infra/db/client.js';
+import { preparedPer } from '../../infra/db/prepared.js';
+import { properties } from '../../infra/db/schema.js';
+import { PAGE_SIZE } from '../../infra/http/wire.js';
+
+export interface PropertyRef {
+  uid: string;
+  timeZone: string;
+}
+
+const propertyOfCompany = preparedPer((db) =>
+  db
+    .select({ uid: properties.uid, timeZone: properties.timeZone })
+    .from(properties)
+    .where(and(eq(properties.companyUid, sql.placeholder('company')), eq(properties.uid, sql.placeholder('property'))))
+    .limit(1)
+    .prepare('find_property_of_company'),
+);
+
+export async function findProperty(db: Db, companyUid: string, propertyUid: string): Promise<PropertyRef | undefined> {
+  const rows = await propertyOfCompany(db).execute({ company: companyUid, property: propertyUid });
+  return rows[0];
+}
+
+const CACHE_TTL_MS = 30_000;
+const CACHE_MAX = 10_000;
+const cache = new Map<string, { ref: PropertyRef; until: number }>();
+
+/**
+ * findProperty with a short in-process memory, for the accept path: a property never changes
+ * company, and its time zone only decides accept-time warnings (the worker judges "past" again
+ * against the zone in Postgres when it applies). Only found properties are remembered, so a new
+ * property is visible at once. Saves one round trip per accepted batch.
+ */
+export async function findPropertyCached(db: Db, companyUid: string, propertyUid: string): Promise<PropertyRef | undefined> {
+  const key = `${companyUid}\u0000${propertyUid}`;
+  const hit = cache.get(key);
+  const now = Date.now();
+  if (hit && hit.until > now) return hit.ref;
+  const ref = await findProperty(db, companyUid, propertyUid);
+  if (ref) {
+    if (cache.size >= CACHE_MAX) cache.clear();
+    cache.set(key, { ref, until: now + CACHE_TTL_MS });
+  }
+  return ref;
+}
+
+export type PropertyRow = typeof properties.$inferSelect & { listingUids: string[] };
+
+/**
+ * The uids of a property's listings, in byte order, as one array column. Spelled out qualified:
+ * drizzle writes a column of a single-table select unqualified, which inside this subquery would
+ * name the listing's own column.
+ */
+const listingUidsOf = sql<string[]>`coalesce(array(
+  select l.uid from listings l where l.company_uid = "properties"."company_uid" and l.property_uid = "properties"."uid"
+  order by l.uid collate "C"), '{}')`;
+
+/**
+ * One page (plus one row to prove a next page) of the company's properties, in byte order of uid:
+ * a total order, the same on every server whatever its locale.
+ */
+export async function listProperties(db: Db, companyUid: string, page: number, uids?: string[]): Promise<PropertyRow[]> {
+  const where = [eq(properties.companyUid, companyUid)];
+  if (uids) where.push(inArray(properties.uid, uids));
+  return db
+    .select({ ...getTableColumns(properties), listingUids: listingUidsOf })
+    .from(properties)
+    .where(and(...where))
+    .orderBy(asc(sql`${properties.uid} collate "C"`))
+    .limit(PAGE_SIZE + 1)
+    .offset((page - 1) * PAGE_SIZE);
+}
+
+export async function getProperty(db: Db, companyUid: string, propertyUid: string): Promise<PropertyRow | undefined> {
+  const rows = await db
+    .select({ ...getTableColumns(properties), listingUids: listingUidsOf })
+    .from(properties)
+    .where(and(eq(properties.companyUid, companyUid), eq(properties.uid, propertyUid)));
+  return rows[0];
+}

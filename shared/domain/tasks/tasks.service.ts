@@ -1,0 +1,137 @@
+import type { AppContext } from '../../app/context.js';
+import { badParam, conflict, notFound, shown } from '../../infra/errors.js';
+import { pageOf, type PageMeta } from '../../infra/http/wire.js';
+import {
+  isActiveTeamMember,
+  isCompanyProperty,
+  listTasks,
+  lockTask,
+  updateTaskRow,
+  type TaskPatch,
+  type TaskRow,
+} from './tasks.repository.js';
+import { addSeconds, datePart, MAX_WALL_CLOCK, secondsBetween, timePart } from './tasks.schedule.js';
+import { hoursToSeconds, type Task, type TasksQuery, type UpdateTaskBody } from './tasks.schema.js';
+
+export function taskToWire(row: TaskRow): Task {
+  return {
+    task_uid: row.taskUid,
+    team_member_uid: row.teamMemberUid,
+    property_uid: row.propertyUid,
+    task_type: row.taskType,
+    task_status: row.taskStatus,
+    description: row.description,
+    local_start_dttm: row.localStartDttm,
+    local_end_dttm: row.localEndDttm,
+  };
+}
+
+export async function getTasksPage(
+  deps: Pick<AppContext, 'database'>,
+  companyUid: string,
+  query: TasksQuery,
+): Promise<{ data: Task[]; meta: PageMeta }> {
+  const page = pageOf(await listTasks(deps.database.db, companyUid, query), query.page);
+  return { data: page.data.map(taskToWire), meta: page.meta };
+}
+
+/** The body parameters a completed task refuses to change, in the order a refusal names them. */
+type GuardedParam = 'cleaner_uid' | 'dt' | 'tm' | 'hr' | 'property_uid';
+
+interface Plan {
+  patch: TaskPatch;
+  /** Guarded parameters whose value differs from what is stored. */
+  changed: GuardedParam[];
+  /** A team member being given the task, to be checked as an active member of the company. */
+  cleanerToCheck?: string;
+}
+
+/** Statuses in which the current cleaner holds the task; re-sending that cleaner changes nothing. */
+const heldStatuses = new Set(['assigned', 'accepted', 'completed']);
+
+/** What the body would change on the stored task: only values that differ from it. */
+function planUpdate(cur: TaskRow, body: UpdateTaskBody): Plan {
+  const plan: Plan = { patch: {}, changed: [] };
+  const { patch, changed } = plan;
+
+  if (body.cleaner_uid === '') {
+    if (cur.teamMemberUid !== null || cur.taskStatus !== 'unassigned') {
+      patch.teamMemberUid = null;
+      patch.taskStatus = 'unassigned';
+      changed.push('cleaner_uid');
+    }
+  } else if (body.cleaner_uid != null) {
+    const alreadyHeld = body.cleaner_uid === cur.teamMemberUid && heldStatuses.has(cur.taskStatus);
+    if (!alreadyHeld) {
+      patch.teamMemberUid = body.cleaner_uid;
+      patch.taskStatus = 'assigned';
+      plan.cleanerToCheck = body.cleaner_uid;
+      changed.push('cleaner_uid');
+    }
+  }
+
+  const curSeconds = secondsBetween(cur.localStartDttm, cur.localEndDttm);
+  if (body.dt != null && body.dt !== datePart(cur.localStartDttm)) changed.push('dt');
+  if (body.tm != null && body.tm !== timePart(cur.localStartDttm)) changed.push('tm');
+  if (body.hr != null && hoursToSeconds(body.hr) !== curSeconds) changed.push('hr');
+
+  if (body.property_uid != null && body.property_uid !== cur.propertyUid) {
+    patch.propertyUid = body.property_uid;
+    changed.push('property_uid');
+  }
+
+  if (body.description != null) {
+    const description = body.description === '' ? null : body.description;
+    if (description !== cur.description) patch.description = description;
+  }
+  return plan;
+}
+
+/** The new start and end: given date and time replace the stored ones; the end is start + duration. */
+function planSchedule(cur: TaskRow, body: UpdateTaskBody, patch: TaskPatch): void {
+  // Stryker disable next-line ConditionalExpression: a shortcut; without it the stored start and end are computed again and nothing changes
+  if (body.dt == null && body.tm == null && body.hr == null) return;
+  const start = `${body.dt ?? datePart(cur.localStartDttm)} ${body.tm ?? timePart(cur.localStartDttm)}`;
+  const seconds = body.hr != null ? hoursToSeconds(body.hr) : secondsBetween(cur.localStartDttm, cur.localEndDttm);
+  const end = addSeconds(start, seconds);
+  if (end === undefined) {
+    const param = body.hr != null ? 'hr' : body.dt != null ? 'dt' : 'tm';
+    throw badParam(param, `Invalid parameter ${param}: the task would end after ${MAX_WALL_CLOCK}`);
+  }
+  if (start !== cur.localStartDttm) patch.localStartDttm = start;
+  if (end !== cur.localEndDttm) patch.localEndDttm = end;
+}
+
+/**
+ * POST /api/v1/update-task: a read-modify-write of one task under a row lock, so concurrent updates
+ * of different fields all take effect. A body that changes nothing leaves the row (and updated_at)
+ * untouched. Answers the task as stored.
+ */
+export async function updateTask(
+  deps: Pick<AppContext, 'database'>,
+  companyUid: string,
+  body: UpdateTaskBody,
+): Promise<{ data: Task[]; meta: PageMeta }> {
+  const row = await deps.database.db.transaction(async (tx) => {
+    const cur = await lockTask(tx, companyUid, body.task_uid);
+    if (!cur) throw notFound('task_uid', `Unknown task ${shown(body.task_uid)}`);
+
+    const { patch, changed, cleanerToCheck } = planUpdate(cur, body);
+    const refused = changed[0];
+    if (cur.taskStatus === 'completed' && refused !== undefined) {
+      throw conflict(refused, `Task ${cur.taskUid} is completed: only its description can change, not ${refused}`);
+    }
+    planSchedule(cur, body, patch);
+
+    if (patch.propertyUid !== undefined && !(await isCompanyProperty(tx, companyUid, patch.propertyUid))) {
+      throw notFound('property_uid', `Unknown property ${shown(patch.propertyUid)}`);
+    }
+    if (cleanerToCheck !== undefined && !(await isActiveTeamMember(tx, companyUid, cleanerToCheck))) {
+      throw notFound('cleaner_uid', `Unknown or inactive team member ${shown(cleanerToCheck)}`);
+    }
+
+    if (Object.keys(patch).length === 0) return cur;
+    return updateTaskRow(tx, companyUid, cur.taskUid, patch);
+  });
+  return { data: [taskToWire(row)], meta: { page: 1, has_next_page: false } };
+}

@@ -1,0 +1,119 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../infra/db/client.js';
+import { calendarRequests, webhookDeliveries, webhookEvents, webhooks } from '../../infra/db/schema.js';
+
+export type WebhookRow = typeof webhooks.$inferSelect;
+export type WebhookEventRow = typeof webhookEvents.$inferSelect;
+
+/** Sets (or replaces) the app's one callback, with a new secret. */
+export async function setWebhook(db: Db, companyUid: string, appUid: string, url: string, secret: string): Promise<void> {
+  await db
+    .insert(webhooks)
+    .values({ appUid, companyUid, url, secret })
+    .onConflictDoUpdate({ target: webhooks.appUid, set: { url, secret, createdAt: sql`now()` } });
+}
+
+export async function findWebhook(db: Db, companyUid: string, appUid: string): Promise<WebhookRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.companyUid, companyUid), eq(webhooks.appUid, appUid)));
+  return row;
+}
+
+export async function removeWebhook(db: Db, companyUid: string, appUid: string): Promise<boolean> {
+  const rows = await db
+    .delete(webhooks)
+    .where(and(eq(webhooks.companyUid, companyUid), eq(webhooks.appUid, appUid)))
+    .returning({ appUid: webhooks.appUid });
+  return rows.length > 0;
+}
+
+/**
+ * What one delivery attempt needs: the event, its app's webhook (undefined once removed) and the
+ * finished request it reports. Read by event uid: the job payload is that id, and the company comes
+ * from the event row itself.
+ */
+export async function loadDelivery(db: Db, eventUid: string) {
+  // Only the columns used: the statement stays short (its Parse is resent on every new connection).
+  const r = calendarRequests;
+  const [row] = await db
+    .select({
+      event: { uid: webhookEvents.uid, status: webhookEvents.status, createdAt: webhookEvents.createdAt },
+      webhook: { url: webhooks.url, secret: webhooks.secret },
+      request: {
+        uid: r.uid, status: r.status, requestError: r.requestError, propertyUid: r.propertyUid, daysTotal: r.daysTotal,
+        daysApplied: r.daysApplied, warnings: r.warnings, attempts: r.attempts, createdDttm: r.createdDttm,
+        startedDttm: r.startedDttm, finishedDttm: r.finishedDttm,
+      },
+    })
+    .from(webhookEvents)
+    .leftJoin(webhooks, and(eq(webhooks.appUid, webhookEvents.appUid), eq(webhooks.companyUid, webhookEvents.companyUid)))
+    .leftJoin(r, and(eq(r.uid, webhookEvents.requestUid), eq(r.companyUid, webhookEvents.companyUid)))
+    .where(eq(webhookEvents.uid, eventUid));
+  return row;
+}
+
+export interface AttemptRecord {
+  eventUid: string;
+  url: string;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  /** What the event becomes: still pending (retried later), delivered or failed for good. */
+  eventStatus: 'pending' | 'delivered' | 'failed';
+}
+
+/**
+ * Records one attempt and moves the event, in one statement. A pending event only: an event that
+ * another (duplicate) job already finished keeps its outcome, but the attempt is still recorded.
+ */
+export async function recordAttempt(db: Db, a: AttemptRecord): Promise<void> {
+  await db.execute(sql`
+    with ev as (
+      update webhook_events
+         set attempts = attempts + 1,
+             status = case when status = 'pending' then ${a.eventStatus} else status end,
+             finished_at = case when status = 'pending' and ${a.eventStatus} <> 'pending' then now() else finished_at end
+       where uid = ${a.eventUid}
+      returning uid, attempts
+    )
+    insert into webhook_deliveries (event_uid, attempt, url, status_code, error, duration_ms)
+    select uid, attempts, ${a.url}, ${a.statusCode}::int, ${a.error}::text, ${Math.round(a.durationMs)}::int from ev`);
+}
+
+/**
+ * Claims pending events the sweep has not looked at for `olderThanMs` (their job may have been
+ * lost) by stamping them, in one statement: two workers sweeping at once claim different events
+ * (skip locked), and a claimed event is not looked at again for another `olderThanMs`.
+ */
+export async function claimStalePendingEvents(db: Db, olderThanMs: number, limit: number): Promise<string[]> {
+  const rows = await db.execute<{ uid: string }>(sql`
+    update webhook_events set enqueued_at = now()
+     where uid in (
+       select uid from webhook_events
+        where status = 'pending'
+          and coalesce(enqueued_at, created_at) < now() - make_interval(secs => ${olderThanMs / 1000})
+        order by created_at
+        limit ${limit}
+        for update skip locked)
+    returning uid`);
+  return rows.map((r) => r.uid);
+}
+
+/** The latest events of an app with every attempt, newest first (the CLI's `webhook deliveries`). */
+export async function listDeliveries(db: Db, companyUid: string, appUid: string, limit: number) {
+  const events = await db
+    .select()
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.companyUid, companyUid), eq(webhookEvents.appUid, appUid)))
+    .orderBy(desc(webhookEvents.createdAt), desc(webhookEvents.uid))
+    .limit(limit);
+  if (events.length === 0) return [];
+  const attempts = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(inArray(webhookDeliveries.eventUid, events.map((e) => e.uid)))
+    .orderBy(webhookDeliveries.eventUid, webhookDeliveries.attempt, webhookDeliveries.id);
+  return events.map((e) => ({ ...e, attemptRows: attempts.filter((a) => a.eventUid === e.uid) }));
+}
