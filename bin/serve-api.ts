@@ -8,11 +8,11 @@ import { demoBanner, demoWanted, prepareDemo } from './demo/demo-start.js';
  * token and a curl line as plain text on stdout: what a person starting the service reads.
  */
 export async function serveApi(runtime: Runtime): Promise<ApiServer> {
-  const { config, database, logger } = runtime.ctx;
+  const { config, database, logger } = runtime;
   const demo = demoWanted(config.seedDemo, runtime.embedded)
     ? await prepareDemo(database.db, { dataDir: config.db.dataDir, logger })
     : undefined;
-  const api = await startApiServer(runtime.ctx);
+  const api = await startApiServer(runtime);
   if (demo) process.stdout.write(demoBanner(demo.token, api.port, config.http.host));
   return api;
 }

@@ -4,7 +4,7 @@
  * on BullMQ's Postgres backend in the same database. bin/ is the composition root: the one place
  * allowed to import both api/ and worker/.
  */
-import { createRuntime } from '../shared/app/runtime.js';
+import { createRuntime, queueOf } from '../shared/app/runtime.js';
 import { startWorker, type RunningWorker } from '../worker/worker.js';
 import { runMain } from './run-main.js';
 import { serveApi } from './serve-api.js';
@@ -13,7 +13,7 @@ runMain('start', async (config, logger) => {
   const runtime = await createRuntime(config, logger);
   let worker: RunningWorker | undefined;
   try {
-    worker = await startWorker(runtime.ctx, runtime.queue);
+    worker = await startWorker(runtime, queueOf(runtime));
     const api = await serveApi(runtime);
     const running = worker;
     // The API's GET /metrics covers the worker too: one process, one registry.

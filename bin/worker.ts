@@ -1,5 +1,5 @@
 /* `npm run worker`: one worker process. Run as many as you like, on any machines. */
-import { createRuntime } from '../shared/app/runtime.js';
+import { createRuntime, queueOf } from '../shared/app/runtime.js';
 import { ConfigError } from '../shared/infra/config.js';
 import { startMetricsServer } from '../shared/infra/metrics/metrics-server.js';
 import { startWorker } from '../worker/worker.js';
@@ -10,7 +10,7 @@ runMain(
   async (config, logger) => {
     if (!config.db.url) throw new ConfigError('npm run worker needs DATABASE_URL (npm start runs an embedded database with its own worker)');
     const runtime = await createRuntime(config, logger);
-    const worker = await startWorker(runtime.ctx, runtime.queue);
+    const worker = await startWorker(runtime, queueOf(runtime));
     const metrics = await startMetricsServer({
       port: config.metricsPort,
       host: config.http.host,

@@ -4,8 +4,8 @@ import { deliverWebhookHandler } from './handlers/deliver-webhook.js';
 import { maintenanceHandlers } from './handlers/maintenance.js';
 import type { JobHandlers } from './job-handler.js';
 
-/** The handler of every registered job (the type requires one per name in shared/queue/registry.ts). */
-export function jobHandlers(ctx: Pick<AppContext, 'database' | 'config' | 'logger' | 'webhookJobs'>): JobHandlers {
+/** The handler of every registered job (the type requires one per name in shared/infra/queue/registry.ts). */
+export function jobHandlers(ctx: AppContext): JobHandlers {
   return {
     'apply-calendar-request': applyCalendarRequestHandler(ctx),
     'deliver-webhook': deliverWebhookHandler(ctx),

@@ -1,8 +1,5 @@
-import { sql } from 'drizzle-orm';
-import { findStaleRequests, markEnqueued, markError } from '../shared/domain/calendar/calendar.repository.js';
 import { describeFailure } from '../shared/domain/calendar/calendar.failure.js';
 import type { AppContext } from '../shared/app/context.js';
-import { reenqueueWebhookEvents } from '../shared/domain/webhooks/webhook.service.js';
 import { calendarRequestsFinished, calendarRequestsReenqueued } from '../shared/infra/metrics/metrics.js';
 
 /*
@@ -13,49 +10,41 @@ import { calendarRequestsFinished, calendarRequestsReenqueued } from '../shared/
  * sweep reads them from there and asks the queue about each one.
  */
 
-const REENQUEUE_LOCK_KEY = 724_310_002;
-
-type Deps = Pick<AppContext, 'database' | 'calendarJobs' | 'webhookJobs' | 'config' | 'logger'>;
-
 interface ReenqueueResult {
-  ran: boolean;
   readded: number;
   markedError: number;
 }
 
 /**
- * Finds requests that are not final and have sat untouched past the threshold, and makes sure the
- * queue holds a job for each: re-adds missing ones (jobId = uid makes a duplicate a no-op), records
- * the outcome of jobs that failed for good while Postgres could not be told. One process at a time.
+ * Claims requests that are not final and have sat untouched past the threshold (one statement,
+ * committed: two workers claim different ones), then makes sure the queue holds a job for each:
+ * re-adds missing ones (jobId = uid makes a duplicate a no-op), records the outcome of jobs that
+ * failed for good while Postgres could not be told. No transaction is open while the queue is asked.
  */
-async function reenqueueStaleRequests(deps: Deps, limit = 500): Promise<ReenqueueResult> {
-  const jobs = deps.calendarJobs;
-  return deps.database.db.transaction(async (tx) => {
-    const [lock] = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${REENQUEUE_LOCK_KEY}) as locked`);
-    if (!lock?.locked) return { ran: false, readded: 0, markedError: 0 };
-    const stale = await findStaleRequests(tx, deps.config.queue.reenqueueAfterMs, limit);
-    const toAdd: string[] = [];
-    let markedError = 0;
-    for (const { uid } of stale) {
-      const state = await jobs.jobState(uid);
-      if (state === 'unknown') toAdd.push(uid);
-      else if (state === 'failed') {
-        const failed = await jobs.failedReason(uid);
-        await markError(tx, uid, describeFailure(failed?.reason ?? '', failed?.attempts ?? 0));
-        markedError++;
-      } else if (state === 'completed') {
-        // The queue says done but Postgres never recorded it: run it again (applying is idempotent).
-        await jobs.remove(uid);
-        toAdd.push(uid);
-      }
+async function reenqueueStaleRequests(ctx: AppContext, limit = 500): Promise<ReenqueueResult> {
+  const jobs = ctx.jobs.calendar;
+  const calendar = ctx.services.calendar;
+  const stale = await calendar.claimStale(limit);
+  const toAdd: string[] = [];
+  let markedError = 0;
+  for (const { uid } of stale) {
+    const state = await jobs.jobState(uid);
+    if (state === 'unknown') toAdd.push(uid);
+    else if (state === 'failed') {
+      const failed = await jobs.failedReason(uid);
+      await ctx.services.webhooks.queue([await calendar.fail(uid, describeFailure(failed?.reason ?? '', failed?.attempts ?? 0))]);
+      markedError++;
+    } else if (state === 'completed') {
+      // The queue says done but Postgres never recorded it: run it again (applying is idempotent).
+      await jobs.remove(uid);
+      toAdd.push(uid);
     }
-    if (toAdd.length > 0) {
-      await jobs.enqueue(toAdd);
-      await markEnqueued(tx, toAdd);
-      deps.logger.info({ count: toAdd.length }, 're-enqueued stale calendar requests');
-    }
-    return { ran: true, readded: toAdd.length, markedError };
-  });
+  }
+  if (toAdd.length > 0) {
+    await jobs.enqueue(toAdd);
+    ctx.logger.info({ count: toAdd.length }, 're-enqueued stale calendar requests');
+  }
+  return { readded: toAdd.length, markedError };
 }
 
 export interface ReenqueueSweep {
@@ -64,22 +53,22 @@ export interface ReenqueueSweep {
 }
 
 /** Sweeps every REENQUEUE_INTERVAL_MS; a sweep still running when the next is due is not doubled. */
-export function startReenqueueSweep(deps: Deps): ReenqueueSweep {
+export function startReenqueueSweep(ctx: AppContext): ReenqueueSweep {
   let sweeping: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     if (sweeping) return;
-    sweeping = reenqueueStaleRequests(deps)
+    sweeping = reenqueueStaleRequests(ctx)
       .then(async (r) => {
         calendarRequestsReenqueued.inc(r.readded);
         calendarRequestsFinished.labels('error').inc(r.markedError);
-        // Webhook events whose job was lost, or that were written by the sweep's own markError.
-        await reenqueueWebhookEvents({ db: deps.database.db, config: deps.config, logger: deps.logger, webhookJobs: deps.webhookJobs });
+        // Webhook events whose job was lost.
+        await ctx.services.webhooks.reenqueue();
       })
-      .catch((err: unknown) => deps.logger.warn({ err }, 're-enqueue sweep failed'))
+      .catch((err: unknown) => ctx.logger.warn({ err }, 're-enqueue sweep failed'))
       .finally(() => {
         sweeping = undefined;
       });
-  }, deps.config.queue.reenqueueIntervalMs);
+  }, ctx.config.queue.reenqueueIntervalMs);
   timer.unref();
   return {
     async stop() {

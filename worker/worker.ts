@@ -22,10 +22,9 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
-type WorkerCtx = Pick<AppContext, 'config' | 'database' | 'logger' | 'calendarJobs' | 'webhookJobs'>;
 
 /** The processor of one queue: finds the job's handler and runs it inside its log context. */
-function processorFor(registry: JobRegistry, handlers: JobHandlers, ctx: WorkerCtx, inFlight: Map<string, Record<string, unknown>>) {
+function processorFor(registry: JobRegistry, handlers: JobHandlers, ctx: AppContext, inFlight: Map<string, Record<string, unknown>>) {
   return (job: Job) => {
     // The registry types each handler with its own job; BullMQ hands over an untyped job.
     const handler = handlers[job.name as JobName] as JobHandler<JobName> | undefined;
@@ -48,7 +47,7 @@ function processorFor(registry: JobRegistry, handlers: JobHandlers, ctx: WorkerC
  * registry's job schedulers, and starts the re-enqueue sweep. Refuses to start if a registered
  * job has no handler.
  */
-export async function startWorker(ctx: WorkerCtx, conn: QueueConnection, handlers: JobHandlers = jobHandlers(ctx)): Promise<RunningWorker> {
+export async function startWorker(ctx: AppContext, conn: QueueConnection, handlers: JobHandlers = jobHandlers(ctx)): Promise<RunningWorker> {
   const registry = jobRegistry(ctx.config);
   assertEveryJobHandled(registry, handlers);
 

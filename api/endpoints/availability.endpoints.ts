@@ -4,12 +4,22 @@ import {
   setAvailabilityAnswerSchema,
   setAvailabilityBodySchema,
 } from '../../shared/domain/calendar/availability.schema.js';
-import { availabilityErrorBody, setPropertyAvailability, unknownPropertyMessage } from '../../shared/domain/calendar/availability.service.js';
+import { unknownPropertyMessage } from '../../shared/domain/calendar/calendar.service.js';
+import { ErrorCode, type AppError } from '../../shared/infra/errors.js';
 import { WARNING_PAST } from '../../shared/domain/calendar/calendar.days.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 
 const errorBody = named('AvailabilityError', availabilityErrorSchema);
+
+/**
+ * The v2 error body for this endpoint's own failures (a malformed body, an unknown property);
+ * token, scope, rate-limit and server failures keep the usual envelope.
+ */
+function availabilityErrorBody(err: AppError): { body: { success: false; availability: []; errors: string[] } } | undefined {
+  if (err.code !== ErrorCode.badParam) return undefined;
+  return { body: { success: false, availability: [], errors: [err.message] } };
+}
 
 export const setPropertyCalendarAvailability = defineEndpoint({
   method: 'post',
@@ -61,5 +71,5 @@ export const setPropertyCalendarAvailability = defineEndpoint({
     },
   },
   errorBody: availabilityErrorBody,
-  handle: (ctx, { body, principal }) => setPropertyAvailability(ctx, principal.companyUid, body, principal.appUid),
+  handle: (ctx, { body, principal }) => ctx.services.calendar.setAvailability(principal.companyUid, body, principal),
 });

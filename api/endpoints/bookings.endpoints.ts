@@ -1,5 +1,4 @@
 import { bookingSchema, bookingsQuerySchema, bookingStatuses, platformTypes } from '../../shared/domain/bookings/bookings.schema.js';
-import { getBookingsPage } from '../../shared/domain/bookings/bookings.service.js';
 import { commaListDoc, dateBoundDoc, pageDoc, pageOfSchema } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
@@ -69,5 +68,5 @@ export const listBookings = defineEndpoint({
       example: { error: { code: 11, message: 'Invalid parameter platform_type[0]: each value must be one of: airgms, airbnb, homeaway, booking, vrbo', param: 'platform_type[0]', details: [{ path: 'platform_type[0]', message: 'each value must be one of: airgms, airbnb, homeaway, booking, vrbo' }] } },
     },
   },
-  handle: (ctx, { query, principal }) => getBookingsPage(ctx, principal.companyUid, query, principal.scopes),
+  handle: (ctx, { query, principal }) => ctx.services.bookings.list(principal.companyUid, query, principal.scopes),
 });

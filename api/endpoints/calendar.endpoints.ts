@@ -10,8 +10,6 @@ import {
   WARNING_NOTHING,
   WARNING_PAST,
 } from '../../shared/domain/calendar/calendar.schema.js';
-import { waitForRequestStatuses } from '../../shared/domain/calendar/calendar-wait.service.js';
-import { acceptCalendarBatch, getCalendarData } from '../../shared/domain/calendar/calendar.service.js';
 import type { Config } from '../../shared/infra/config.js';
 import { badParam } from '../../shared/infra/errors.js';
 import { commaListDoc } from '../openapi/common.js';
@@ -124,7 +122,7 @@ export const setCalendarBatch = defineEndpoint({
       throw badParam('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters');
     }
     const idempotency = key !== undefined ? { key } : undefined;
-    return acceptCalendarBatch(ctx, principal.companyUid, { tokenUid: principal.tokenUid, appUid: principal.appUid, body, ...(idempotency ? { idempotency } : {}) });
+    return ctx.services.calendar.submitBatch(principal.companyUid, body, principal, idempotency?.key);
   },
 });
 
@@ -173,14 +171,14 @@ export const getRequestStatus = defineEndpoint({
     const wait = query.wait ?? 0;
     if (query.request_uid !== undefined) {
       // One status per uid asked, or a 404: never an empty list.
-      const [one] = await waitForRequestStatuses(ctx, principal.companyUid, [query.request_uid], 'request_uid', wait, gone.signal);
+      const [one] = await ctx.services.calendar.waitForStatuses(principal.companyUid, [query.request_uid], 'request_uid', wait, gone.signal);
       return { data: one as NonNullable<typeof one> };
     }
-    return { data: await waitForRequestStatuses(ctx, principal.companyUid, query.request_uids ?? [], 'request_uids', wait, gone.signal) };
+    return { data: await ctx.services.calendar.waitForStatuses(principal.companyUid, query.request_uids ?? [], 'request_uids', wait, gone.signal) };
   },
 });
 
-export const getCalendarDataEndpoint = defineEndpoint({
+export const getCalendarData = defineEndpoint({
   method: 'get',
   path: '/api/v1/get-calendar-data',
   scopes: ['calendar-control', 'direct-bookings', 'pricing-management', 'external-cleaning-management', 'availability-control'],
@@ -218,6 +216,6 @@ export const getCalendarDataEndpoint = defineEndpoint({
     if (q.to_date < q.from_date) throw badParam('to_date', 'to_date must not be before from_date');
     const days = (Date.parse(q.to_date) - Date.parse(q.from_date)) / 86_400_000 + 1;
     if (days > MAX_RANGE_DAYS) throw badParam('to_date', `The range may cover at most ${MAX_RANGE_DAYS} days`);
-    return { data: await getCalendarData(ctx, principal.companyUid, q) };
+    return { data: await ctx.services.calendar.read(principal.companyUid, q) };
   },
 });

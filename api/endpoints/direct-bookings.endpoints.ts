@@ -4,11 +4,10 @@ import {
   cancelBookingAnswerSchema,
   cancelBookingBodySchema,
 } from '../../shared/domain/direct-bookings/direct-bookings.schema.js';
-import { bookProperty, cancelBooking } from '../../shared/domain/direct-bookings/direct-bookings.service.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 
-export const bookPropertyEndpoint = defineEndpoint({
+export const bookProperty = defineEndpoint({
   method: 'post',
   path: '/api/v1/book-property',
   operationId: 'bookProperty',
@@ -38,10 +37,10 @@ export const bookPropertyEndpoint = defineEndpoint({
     404: { description: 'Code 11: unknown property_uid or reservation_code (or one of another company)', example: { error: { code: 11, message: 'Unknown property pr_x', param: 'property_uid' } } },
     409: { description: 'Code 11: the nights are already held by another booking of the property', example: { error: { code: 11, message: 'The nights from 2030-07-14 to 2030-07-18 are already held by another booking of the property', param: 'checkin_date' } } },
   },
-  handle: (ctx, { body, principal }) => bookProperty(ctx, principal.companyUid, body),
+  handle: (ctx, { body, principal }) => ctx.services.directBookings.book(principal.companyUid, body),
 });
 
-export const cancelBookingEndpoint = defineEndpoint({
+export const cancelBooking = defineEndpoint({
   method: 'post',
   path: '/api/v2/cancel-booking',
   operationId: 'cancelBooking',
@@ -59,5 +58,5 @@ export const cancelBookingEndpoint = defineEndpoint({
     400: { description: 'Code 11: a malformed body, or the reservation is not an airgms booking', example: { error: { code: 11, message: 'Reservation HMQ4K2TX9P is a airbnb booking; only airgms (direct) bookings can be changed here', param: 'reservation_code' } } },
     404: { description: 'Code 11: unknown reservation_code (or one of another company)', example: { error: { code: 11, message: 'Unknown reservation AGX', param: 'reservation_code' } } },
   },
-  handle: (ctx, { body, principal }) => cancelBooking(ctx, principal.companyUid, body),
+  handle: (ctx, { body, principal }) => ctx.services.directBookings.cancel(principal.companyUid, body),
 });

@@ -1,12 +1,12 @@
 import { setPropertyCalendarAvailability } from './availability.endpoints.js';
 import { listBookings } from './bookings.endpoints.js';
-import { getCalendarDataEndpoint, getRequestStatus, setCalendarBatch } from './calendar.endpoints.js';
+import { getCalendarData, getRequestStatus, setCalendarBatch } from './calendar.endpoints.js';
 import type { AnyEndpoint } from './define.js';
-import { bookPropertyEndpoint, cancelBookingEndpoint } from './direct-bookings.endpoints.js';
-import { getCompanyEndpoint, listGuests, listHosts, listListings, listTeamMembers } from './inventory.endpoints.js';
+import { bookProperty, cancelBooking } from './direct-bookings.endpoints.js';
+import { getCompany, listGuests, listHosts, listListings, listTeamMembers } from './inventory.endpoints.js';
 import { docs, livez, metrics, openapiJson, readyz } from './ops.endpoints.js';
-import { getPropertyEndpoint, listProperties } from './property.endpoints.js';
-import { listTasks, updateTaskEndpoint } from './tasks.endpoints.js';
+import { getProperty, listProperties } from './property.endpoints.js';
+import { listTasks, updateTask } from './tasks.endpoints.js';
 
 /**
  * Every endpoint of the API, in the order of the document. The router and the OpenAPI document are
@@ -16,19 +16,19 @@ export const endpoints: readonly AnyEndpoint[] = [
   listBookings,
   setCalendarBatch,
   getRequestStatus,
-  getCalendarDataEndpoint,
+  getCalendarData,
   setPropertyCalendarAvailability,
   listTasks,
-  updateTaskEndpoint,
+  updateTask,
   listProperties,
-  getPropertyEndpoint,
+  getProperty,
   listListings,
   listTeamMembers,
-  getCompanyEndpoint,
+  getCompany,
   listHosts,
   listGuests,
-  bookPropertyEndpoint,
-  cancelBookingEndpoint,
+  bookProperty,
+  cancelBooking,
   livez,
   readyz,
   metrics,

@@ -1,13 +1,9 @@
 import { z } from 'zod';
 import { platformTypes } from '../../shared/domain/bookings/bookings.schema.js';
 import { companySchema } from '../../shared/domain/company/company.schema.js';
-import { getCompany } from '../../shared/domain/company/company.service.js';
 import { listingSchema, listingsQuerySchema, listingStatuses, propertyStatuses } from '../../shared/domain/listings/listings.schema.js';
-import { getListingsPage } from '../../shared/domain/listings/listings.service.js';
 import { guestSchema, guestsQuerySchema, hostSchema, hostsQuerySchema } from '../../shared/domain/people/people.schema.js';
-import { getGuestsPage, getHostsPage } from '../../shared/domain/people/people.service.js';
 import { memberRoles, memberStatuses, teamMemberSchema, teamMembersQuerySchema } from '../../shared/domain/team-members/team-members.schema.js';
-import { getTeamMembersPage } from '../../shared/domain/team-members/team-members.service.js';
 import { commaListDoc, pageDoc, pageOfSchema } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
@@ -59,7 +55,7 @@ export const listListings = defineEndpoint({
     page: pageDoc,
   },
   answer: { description: 'A page of listings', schema: named('ListingsPage', pageOfSchema(named('Listing', listingSchema))), example: page(listingExample) },
-  handle: (ctx, { query, principal }) => getListingsPage(ctx, principal.companyUid, query),
+  handle: (ctx, { query, principal }) => ctx.services.listings.list(principal.companyUid, query),
 });
 
 const memberExample = {
@@ -89,10 +85,10 @@ export const listTeamMembers = defineEndpoint({
     page: pageDoc,
   },
   answer: { description: 'A page of team members', schema: named('TeamMembersPage', pageOfSchema(named('TeamMember', teamMemberSchema))), example: page(memberExample) },
-  handle: (ctx, { query, principal }) => getTeamMembersPage(ctx, principal.companyUid, query),
+  handle: (ctx, { query, principal }) => ctx.services.teamMembers.list(principal.companyUid, query),
 });
 
-export const getCompanyEndpoint = defineEndpoint({
+export const getCompany = defineEndpoint({
   method: 'get',
   path: '/api/v1/company',
   operationId: 'getCompany',
@@ -105,7 +101,7 @@ export const getCompanyEndpoint = defineEndpoint({
     schema: named('CompanyAnswer', z.object({ data: named('Company', companySchema) })),
     example: { data: { company_uid: 'co_8Rz2QmL0xVb7Nw1Tc4Ka', company_name: 'Demo Stays', email: 'hello@demo-stays.example', phone: '+15550100200', website: 'https://demo-stays.example' } },
   },
-  handle: (ctx, { principal }) => getCompany(ctx, principal.companyUid),
+  handle: (ctx, { principal }) => ctx.services.company.get(principal.companyUid),
 });
 
 const personText = 'name is null where the platform never told it; email and phone_number are lists, possibly empty.';
@@ -125,7 +121,7 @@ export const listHosts = defineEndpoint({
     schema: named('HostsPage', pageOfSchema(named('Host', hostSchema))),
     example: page({ host_uid: 'ho_19d0beKx2Rq7Lp5Zm8Na', name: 'Marta (Demo Stays)', email: ['host-airbnb@demo-stays.example'], phone_number: ['+15550100200'], platform_type: 'airbnb' }),
   },
-  handle: (ctx, { query, principal }) => getHostsPage(ctx, principal.companyUid, query),
+  handle: (ctx, { query, principal }) => ctx.services.people.listHosts(principal.companyUid, query),
 });
 
 export const listGuests = defineEndpoint({
@@ -143,5 +139,5 @@ export const listGuests = defineEndpoint({
     schema: named('GuestsPage', pageOfSchema(named('Guest', guestSchema))),
     example: page({ guest_uid: 'gu_71aa3cPq9LmZ0xY4wV2t', name: 'Elena Rossi', email: ['elena.rossi@guest.example'], phone_number: [], platform_type: 'airgms' }),
   },
-  handle: (ctx, { query, principal }) => getGuestsPage(ctx, principal.companyUid, query),
+  handle: (ctx, { query, principal }) => ctx.services.people.listGuests(principal.companyUid, query),
 });

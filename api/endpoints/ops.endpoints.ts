@@ -90,7 +90,7 @@ export const metrics = defineEndpoint({
     'Node.js process metrics. Worker processes serve the same on their own METRICS_PORT.',
   answer: { description: 'The metrics', schema: z.string(), contentType: 'text/plain; version=0.0.4; charset=utf-8', example: metricsExample },
   async handle(ctx) {
-    const { contentType, body } = await renderMetrics([ctx.calendarJobs.queue, ctx.webhookJobs.queue], ctx.config.healthTimeoutMs);
+    const { contentType, body } = await renderMetrics([ctx.jobs.calendar.queue, ctx.jobs.webhooks.queue], ctx.config.healthTimeoutMs);
     return new RawAnswer(contentType, body);
   },
 });

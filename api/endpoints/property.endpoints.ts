@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { propertiesQuerySchema, propertyPathSchema, propertySchema } from '../../shared/domain/properties/property.schema.js';
-import { getPropertiesPage, getPropertyByUid } from '../../shared/domain/properties/property.service.js';
 import { pageDoc, pageOfSchema } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
@@ -60,10 +59,10 @@ export const listProperties = defineEndpoint({
     schema: named('PropertiesPage', pageOfSchema(propertyComponent)),
     example: { data: [propertyExample], meta: { page: 1, has_next_page: false } },
   },
-  handle: (ctx, { query, principal }) => getPropertiesPage(ctx, principal.companyUid, principal.scopes, query),
+  handle: (ctx, { query, principal }) => ctx.services.properties.list(principal.companyUid, query, principal.scopes),
 });
 
-export const getPropertyEndpoint = defineEndpoint({
+export const getProperty = defineEndpoint({
   method: 'get',
   path: '/api/v1/property/{property_uid}',
   operationId: 'getProperty',
@@ -81,5 +80,5 @@ export const getPropertyEndpoint = defineEndpoint({
   errorTexts: {
     404: { description: 'Code 11: unknown property, or one of another company', example: { error: { code: 11, message: 'Unknown property pr_x', param: 'property_uid' } } },
   },
-  handle: (ctx, { params, principal }) => getPropertyByUid(ctx, principal.companyUid, principal.scopes, params.property_uid),
+  handle: (ctx, { params, principal }) => ctx.services.properties.get(principal.companyUid, params.property_uid, principal.scopes),
 });

@@ -1,7 +1,7 @@
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { AppContext } from '../../shared/app/context.js';
 import { parseInput } from '../../shared/infra/http/validation.js';
-import { principalOf } from '../middleware/auth.js';
+import { failureState, principalOf } from '../middleware/auth.js';
 import { toAppError } from '../middleware/errors.js';
 import { jsonBody } from '../middleware/body.js';
 import { guard } from '../middleware/guard.js';
@@ -70,11 +70,13 @@ function formatErrors(format: NonNullable<AnyEndpoint['errorBody']>): ErrorReque
 /** One Express route per definition: label, guard (token, rate limit, scope), handler. */
 export function endpointRouter(ctx: AppContext, runtime: ApiRuntime, endpoints: readonly AnyEndpoint[]): Router {
   const router = Router();
+  // One failed-authentication state for every route of this app.
+  const failures = failureState(ctx);
   for (const def of endpoints) {
     router[def.method](
       expressPath(def.path),
       labelled(def.path),
-      ...guard(ctx, def.scopes),
+      ...guard(ctx, failures, def.scopes),
       // Bodies are parsed only on routes that take one, once the token and scope passed.
       ...(def.body ? jsonBody(ctx.config) : []),
       run(ctx, runtime, def),

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { taskSchema, tasksQuerySchema, taskStatuses, taskTypes, updateTaskBodySchema } from '../../shared/domain/tasks/tasks.schema.js';
-import { getTasksPage, updateTask } from '../../shared/domain/tasks/tasks.service.js';
 import { commaListDoc, dateBoundDoc, pageDoc, pageMetaSchema, pageOfSchema } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
@@ -51,10 +50,10 @@ export const listTasks = defineEndpoint({
     schema: named('TasksPage', pageOfSchema(taskComponent)),
     example: { data: [taskExample], meta: { page: 1, has_next_page: false } },
   },
-  handle: (ctx, { query, principal }) => getTasksPage(ctx, principal.companyUid, query),
+  handle: (ctx, { query, principal }) => ctx.services.tasks.list(principal.companyUid, query),
 });
 
-export const updateTaskEndpoint = defineEndpoint({
+export const updateTask = defineEndpoint({
   method: 'post',
   path: '/api/v1/update-task',
   scopes: ['tasks'],
@@ -77,5 +76,5 @@ export const updateTaskEndpoint = defineEndpoint({
     404: { description: 'Code 11: unknown task_uid, property_uid or cleaner_uid, or one of another company (or an inactive team member)', example: { error: { code: 11, message: 'Unknown task tk_x', param: 'task_uid' } } },
     409: { description: 'Code 11: a completed task cannot change cleaner, schedule or property', example: { error: { code: 11, message: 'Task tk_4Rz8QmL0xVb2Nw7Tc9Ka is completed: only its description can change, not cleaner_uid', param: 'cleaner_uid' } } },
   },
-  handle: (ctx, { body, principal }) => updateTask(ctx, principal.companyUid, body),
+  handle: (ctx, { body, principal }) => ctx.services.tasks.update(principal.companyUid, body),
 });

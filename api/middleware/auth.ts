@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Scope } from '../../shared/domain/auth/scopes.js';
-import { findTokenByValue, type TokenPrincipal } from '../../shared/domain/auth/token.repository.js';
+import type { TokenPrincipal } from '../../shared/domain/auth/token.repository.js';
 import type { AppContext } from '../../shared/app/context.js';
 import { AppError, ErrorCode } from '../../shared/infra/errors.js';
 import { memoryRateLimiter, type RateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
@@ -26,9 +26,9 @@ function presentedToken(req: Request): string | undefined {
  * trusted by TRUST_PROXY names), counted on the shared limiter (key `authfail:<ip>`,
  * AUTH_FAILURES_PER_MINUTE). Past the limit an address gets 429 (code 16) for every request until
  * its allowance is back, answered from memory without a token lookup: guessing costs the guesser
- * time and the database nothing. One state per process (all routes), hence keyed by the context.
+ * time and the database nothing. One state per app (all its routes), made with it.
  */
-interface FailureState {
+export interface FailureState {
   local: RateLimiter;
   blocked: BlockedAddresses;
 }
@@ -61,7 +61,6 @@ export class BlockedAddresses {
     return undefined;
   }
 }
-const failureStates = new WeakMap<AppContext, FailureState>();
 
 const tooManyFailures = (seconds: number) =>
   new AppError(ErrorCode.rateLimited, `Too many failed authentications from this address: retry after ${seconds} s`, {
@@ -78,14 +77,13 @@ async function refuse(ctx: AppContext, state: FailureState, address: string): Pr
   throw new AppError(ErrorCode.unauthorized, 'Access token is missing or invalid');
 }
 
+/** The failed-authentication state of one app: every route's authenticate shares it. */
+export function failureState(ctx: AppContext): FailureState {
+  return { local: memoryRateLimiter(ctx.config.rateLimit.authFailuresPerMinute), blocked: new BlockedAddresses() };
+}
+
 /** Resolves the token (query `access_token` or `Authorization: Bearer`) to its company and scopes. */
-export function authenticate(ctx: AppContext): RequestHandler {
-  let state = failureStates.get(ctx);
-  if (!state) {
-    state = { local: memoryRateLimiter(ctx.config.rateLimit.authFailuresPerMinute), blocked: new BlockedAddresses() };
-    failureStates.set(ctx, state);
-  }
-  const failures = state;
+export function authenticate(ctx: AppContext, failures: FailureState): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     // Stryker disable next-line StringLiteral: only a socket already destroyed has no address
     const address = req.ip ?? 'unknown';
@@ -95,7 +93,7 @@ export function authenticate(ctx: AppContext): RequestHandler {
     if (!token) return refuse(ctx, failures, address);
     // Stryker disable next-line ConditionalExpression,EqualityOperator: spares the lookup; no issued token is that long, so the lookup refuses it too
     if (token.length > 512) return refuse(ctx, failures, address);
-    const found = await findTokenByValue(ctx.database.db, token);
+    const found = await ctx.services.tokens.find(token);
     if (!found || found.revoked) return refuse(ctx, failures, address);
     if (found.appDisabled) throw new AppError(ErrorCode.appDisabled, 'The application behind this token is disabled');
     const { revoked: _r, appDisabled: _d, ...principal } = found;

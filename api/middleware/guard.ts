@@ -1,15 +1,15 @@
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../../shared/app/context.js';
 import type { EndpointScopes } from '../endpoints/define.js';
-import { authenticate, requireScope } from './auth.js';
+import { authenticate, requireScope, type FailureState } from './auth.js';
 import { rateLimit } from './rate-limit.js';
 
 /**
  * The chain in front of a method: for a token-protected one authenticate, count against the token's
  * rate limit, then check the scope. Applied per route, so an unknown path is a 404, not a 401.
  */
-export function guard(ctx: AppContext, scopes: EndpointScopes): RequestHandler[] {
+export function guard(ctx: AppContext, failures: FailureState, scopes: EndpointScopes): RequestHandler[] {
   if (scopes === 'public') return [];
-  if (scopes === 'any') return [authenticate(ctx), rateLimit(ctx)];
-  return [authenticate(ctx), rateLimit(ctx), requireScope(...scopes)];
+  if (scopes === 'any') return [authenticate(ctx, failures), rateLimit(ctx)];
+  return [authenticate(ctx, failures), rateLimit(ctx), requireScope(...scopes)];
 }

@@ -20,7 +20,7 @@ export function adminRoutes(ctx: AppContext): Router | undefined {
   const board = new ExpressAdapter();
   board.setBasePath(QUEUE_DASHBOARD_PATH);
   createBullBoard({
-    queues: [new BullMQAdapter(ctx.calendarJobs.queue), new BullMQAdapter(ctx.webhookJobs.queue)],
+    queues: [new BullMQAdapter(ctx.jobs.calendar.queue), new BullMQAdapter(ctx.jobs.webhooks.queue)],
     serverAdapter: board,
     options: { uiConfig: { boardTitle: 'property-ops' } },
   });

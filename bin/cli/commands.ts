@@ -1,7 +1,7 @@
 import { Presets, SingleBar } from 'cli-progress';
 import { and, eq } from 'drizzle-orm';
 import { isScope, scopes, type Scope } from '../../shared/domain/auth/scopes.js';
-import { issueToken, revokeToken, setAppDisabled } from '../../shared/domain/auth/token.repository.js';
+import type { AppContext } from '../../shared/app/context.js';
 import type { Db } from '../../shared/infra/db/client.js';
 import { apps, companies, properties } from '../../shared/infra/db/schema.js';
 import { DEFAULT_DEMO_BOOKINGS, seedDemo, type DemoSeed } from '../demo/seed.js';
@@ -27,7 +27,7 @@ export interface Command {
   /** The option a single positional argument fills (`import FILE.jsonl` = `import --file FILE.jsonl`). */
   positional?: string;
   /** Checks the arguments, before any database is opened, and returns the work to do. */
-  prepare(values: Values): (db: Db, io: Io) => Promise<void>;
+  prepare(values: Values): (app: AppContext, io: Io) => Promise<void>;
 }
 
 export const commands: Record<string, Command> = {
@@ -36,7 +36,7 @@ export const commands: Record<string, Command> = {
     options: { name: { required: true } },
     prepare(v) {
       const name = nonEmpty(v, 'name');
-      return async (db, io) => {
+      return async ({ database: { db } }, io) => {
         const uid = newUid('co_');
         await db.insert(companies).values({ uid, name });
         io.result(uid);
@@ -49,7 +49,7 @@ export const commands: Record<string, Command> = {
     options: { company: { required: true }, name: { required: true }, 'time-zone': { required: true } },
     prepare(v) {
       const [company, name, zone] = [nonEmpty(v, 'company'), nonEmpty(v, 'name'), timeZone(nonEmpty(v, 'time-zone'))];
-      return async (db, io) => {
+      return async ({ database: { db } }, io) => {
         await requireCompany(db, company);
         const uid = newUid('pr_');
         await db.insert(properties).values({ uid, companyUid: company, name, timeZone: zone });
@@ -68,10 +68,10 @@ export const commands: Record<string, Command> = {
       const company = nonEmpty(v, 'company');
       const granted = scopeList(nonEmpty(v, 'scopes'));
       const appUid = v.app;
-      return async (db, io) => {
+      return async ({ database: { db }, services }, io) => {
         await requireCompany(db, company);
         if (appUid) await requireApp(db, company, appUid);
-        const issued = await issueToken(db, company, { scopes: granted, appName: v['app-name'], appUid });
+        const issued = await services.tokens.issue(company, { scopes: granted, appName: v['app-name'], appUid });
         io.result(issued.token);
         io.note(`token uid ${issued.tokenUid}, app uid ${issued.appUid}, scopes ${granted.join(',')}`);
         io.note('The token is shown this once: only its hash is stored.');
@@ -84,8 +84,8 @@ export const commands: Record<string, Command> = {
     options: { company: { required: true }, token: { required: true } },
     prepare(v) {
       const [company, token] = [nonEmpty(v, 'company'), nonEmpty(v, 'token')];
-      return async (db, io) => {
-        if (!(await revokeToken(db, company, token))) {
+      return async ({ services }, io) => {
+        if (!(await services.tokens.revoke(company, token))) {
           throw new CommandError(`no live token matches --token in company ${company} (unknown, already revoked, or another company's)`);
         }
         io.result('revoked');
@@ -102,7 +102,7 @@ export const commands: Record<string, Command> = {
     prepare(v) {
       const bookings = v.bookings === undefined ? DEFAULT_DEMO_BOOKINGS : wholeNumber(v.bookings, 'bookings', 10_000_000);
       const seed = v.seed === undefined ? undefined : wholeNumber(v.seed, 'seed', 2 ** 32 - 1);
-      return async (db, io) => {
+      return async ({ database: { db } }, io) => {
         const bar = new SingleBar(
           { stream: process.stderr, format: 'Seeding [{bar}] {percentage}% | {value}/{total} bookings | {duration}s', hideCursor: true },
           Presets.shades_classic,
@@ -137,9 +137,9 @@ function appToggle(disabled: boolean): Command {
     options: { company: { required: true }, app: { required: true } },
     prepare(v) {
       const [company, app] = [nonEmpty(v, 'company'), nonEmpty(v, 'app')];
-      return async (db, io) => {
+      return async ({ database: { db }, services }, io) => {
         await requireApp(db, company, app);
-        await setAppDisabled(db, company, app, disabled);
+        await services.tokens.setAppDisabled(company, app, disabled);
         io.result(disabled ? 'disabled' : 'enabled');
       };
     },

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { scopes } from '../../shared/domain/auth/scopes.js';
 import { createRuntime } from '../../shared/app/runtime.js';
 import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig, type Config } from '../../shared/infra/config.js';
-import type { Db } from '../../shared/infra/db/client.js';
+import type { AppContext } from '../../shared/app/context.js';
 import { createLogger } from '../../shared/infra/logger.js';
 import { CommandError, commands as coreCommands, UsageError, type Command, type Io } from './commands.js';
 import { transferCommands } from './transfer/transfer.commands.js';
@@ -89,12 +89,13 @@ function parseCommandLine(argv: string[]): Parsed {
   return { command, values: values as Record<string, string | undefined> };
 }
 
-async function withDatabase(config: Config, io: Io, logLevel: string, work: (db: Db) => Promise<void>): Promise<void> {
+async function withRuntime(config: Config, io: Io, logLevel: string, work: (app: AppContext) => Promise<void>): Promise<void> {
   // A data folder held by a running npm start is refused by startEmbeddedPostgres (EmbeddedInUseError).
   // Logs go to stderr, quieter than the service's unless LOG_LEVEL says otherwise.
   const logger = createLogger(logLevel, { proc: 'cli' }, pino.destination(2));
-  // The CLI needs the database only: no Redis connection even when REDIS_URL is set.
-  const runtime = await createRuntime({ ...config, queue: { ...config.queue, redisUrl: undefined, redisClusterNodes: undefined } }, logger);
+  // The CLI needs the database only: no queue or Redis connection even when REDIS_URL is set (what
+  // it submits is durable, and a worker's re-enqueue sweep queues it).
+  const runtime = await createRuntime(config, logger, { queue: 'offline' });
   // Interrupted (a long seed): close the database, which rolls the work back, and stop the
   // embedded Postgres before leaving.
   const onSignal = (signal: NodeJS.Signals) => {
@@ -103,7 +104,7 @@ async function withDatabase(config: Config, io: Io, logLevel: string, work: (db:
   };
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   try {
-    await work(runtime.ctx.database.db);
+    await work(runtime);
   } finally {
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
     await runtime.close();
@@ -122,7 +123,7 @@ export async function runCli(argv: string[], opts: { env?: NodeJS.ProcessEnv; io
     }
     const work = parsed.command.prepare(parsed.values);
     const config = loadConfig(env);
-    await withDatabase(config, io, env.LOG_LEVEL ? config.log.level : 'warn', (db) => work(db, io));
+    await withRuntime(config, io, env.LOG_LEVEL ? config.log.level : 'warn', (app) => work(app, io));
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../shared/infra/db/client.js';
 import { apps } from '../../shared/infra/db/schema.js';
-import { findWebhook, listDeliveries, removeWebhook, setWebhook } from '../../shared/domain/webhooks/webhook.repository.js';
+import { utcDateTime } from '../../shared/infra/time.js';
 import { newWebhookSecret } from '../../shared/domain/webhooks/webhook.signature.js';
 import { CommandError, UsageError, type Command } from './commands.js';
 
@@ -11,7 +11,7 @@ import { CommandError, UsageError, type Command } from './commands.js';
  * a new one); `show` never prints it.
  */
 
-const utc = (d: Date | null) => (d ? d.toISOString().slice(0, 19).replace('T', ' ') : '-');
+const utc = (d: Date | null) => (d ? utcDateTime(d) : '-');
 
 async function companyOfApp(db: Db, appUid: string): Promise<string> {
   const [row] = await db.select({ companyUid: apps.companyUid }).from(apps).where(eq(apps.uid, appUid));
@@ -50,10 +50,10 @@ export const webhookCommands: Record<string, Command> = {
     options: { app: { required: true }, url: { required: true } },
     prepare(v) {
       const [app, url] = [appOption(v), callbackUrl(v.url)];
-      return async (db, io) => {
+      return async ({ database: { db }, services }, io) => {
         const company = await companyOfApp(db, app);
         const secret = newWebhookSecret();
-        await setWebhook(db, company, app, url, secret);
+        await services.webhooks.set(company, app, url, secret);
         io.result(secret);
         io.note(`webhook of app ${app} set to ${url}`);
         io.note('The signing secret is shown this once (a new `webhook set` makes a new one).');
@@ -66,8 +66,8 @@ export const webhookCommands: Record<string, Command> = {
     options: { app: { required: true } },
     prepare(v) {
       const app = appOption(v);
-      return async (db, io) => {
-        const hook = await findWebhook(db, await companyOfApp(db, app), app);
+      return async ({ database: { db }, services }, io) => {
+        const hook = await services.webhooks.find(await companyOfApp(db, app), app);
         if (!hook) throw new CommandError(`app ${app} has no webhook`);
         io.result(hook.url);
         io.note(`set ${utc(hook.createdAt)} UTC; the secret is not shown again`);
@@ -80,8 +80,8 @@ export const webhookCommands: Record<string, Command> = {
     options: { app: { required: true } },
     prepare(v) {
       const app = appOption(v);
-      return async (db, io) => {
-        if (!(await removeWebhook(db, await companyOfApp(db, app), app))) throw new CommandError(`app ${app} has no webhook`);
+      return async ({ database: { db }, services }, io) => {
+        if (!(await services.webhooks.remove(await companyOfApp(db, app), app))) throw new CommandError(`app ${app} has no webhook`);
         io.result('removed');
       };
     },
@@ -93,8 +93,8 @@ export const webhookCommands: Record<string, Command> = {
     prepare(v) {
       const app = appOption(v);
       const limit = wholeNumber(v.limit, 20, 1000);
-      return async (db, io) => {
-        const events = await listDeliveries(db, await companyOfApp(db, app), app, limit);
+      return async ({ database: { db }, services }, io) => {
+        const events = await services.webhooks.deliveries(await companyOfApp(db, app), app, limit);
         if (events.length === 0) io.note(`no webhook events for app ${app}`);
         // One line per event, then one indented line per attempt: status code or error.
         for (const e of events) {

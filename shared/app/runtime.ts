@@ -1,26 +1,53 @@
 import type { Config } from '../infra/config.js';
-import type { AppContext } from './context.js';
-import { connectDatabase } from '../infra/db/client.js';
+import { connectDatabase, type Database } from '../infra/db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../infra/db/embedded.js';
 import { migrateWhenReachable } from '../infra/db/migrate.js';
+import type { Infra, Jobs } from '../infra/infra.js';
 import type { Logger } from '../infra/logger.js';
-import { findFinishedRequestUids } from '../domain/calendar/calendar.repository.js';
-import { createRequestWaits } from '../domain/calendar/request-waits.js';
 import { createCalendarJobs } from '../infra/queue/calendar-jobs.js';
-import { createWebhookJobs } from '../infra/queue/webhook-jobs.js';
-import { connectRedis, queueConnectionFor, usesRedis, type QueueConnection, type RedisClient } from '../infra/queue/connection.js';
+import { connectRedis, queueConnectionFor, usesRedis, type QueueConnection } from '../infra/queue/connection.js';
+import { offlineJobs } from '../infra/queue/offline-jobs.js';
 import { jobRegistry } from '../infra/queue/registry.js';
-import { postgresRateLimiter, redisRateLimiter } from '../infra/ratelimit/rate-limiter.js';
+import { createWebhookJobs } from '../infra/queue/webhook-jobs.js';
+import { postgresRateLimiter, redisRateLimiter, type RateLimiter } from '../infra/ratelimit/rate-limiter.js';
+import type { AppContext } from './context.js';
+import { createServices, type ServiceOptions } from './services.js';
 
-export interface Runtime {
-  ctx: AppContext;
+/*
+ * The composition root: the one place that builds a process's world. `npm start`, `npm run api`,
+ * `npm run worker`, the CLI and the tests all call createRuntime; tests pass overrides (their own
+ * database, queue prefix or limiter). Everything stateful (caches, waiters, throttles) lives on
+ * the objects made here, so two runtimes in one process share nothing.
+ */
+
+export interface Runtime extends AppContext {
   databaseUrl: string;
-  /** True when this process booted the embedded Postgres (no DATABASE_URL given). */
+  /** True when this runtime booted the embedded Postgres (no DATABASE_URL given). */
   embedded: boolean;
-  redis: RedisClient | undefined;
-  queue: QueueConnection;
+  /** Where the queue lives; undefined for an offline runtime (the CLI). */
+  queue: QueueConnection | undefined;
+  /** Closes what this runtime opened (not what an override handed it), in dependency order. */
   close(): Promise<void>;
 }
+
+export interface RuntimeOverrides {
+  /** An open, migrated database (tests): used as it is and left open by close(). */
+  database?: { database: Database; url: string };
+  /**
+   * The queue (tests: a prefix or schema of their own), or 'offline': no queue connection at all
+   * (the CLI). Offline, submitted work is durable in Postgres and queued by a worker's re-enqueue
+   * sweep.
+   */
+  queue?: QueueConnection | 'offline';
+  rateLimiter?: RateLimiter;
+  /** Producers made elsewhere (a test sharing one queue between runtimes): left open by close(). */
+  jobs?: Partial<Jobs>;
+  services?: ServiceOptions;
+}
+
+const unreachable = (): never => {
+  throw new Error('unreachable');
+};
 
 /** A warning logged at most once per `everyMs`, for failures that repeat on every request. */
 function throttledWarn(logger: Logger, msg: string, everyMs = 5000): (err: unknown) => void {
@@ -32,51 +59,79 @@ function throttledWarn(logger: Logger, msg: string, everyMs = 5000): (err: unkno
   };
 }
 
-/**
- * Resolves the database (given, or an embedded one under DATA_DIR), migrates it under an advisory
- * lock, and builds the services both process kinds use.
- */
-export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
+/** The database of the config (or the embedded one under DATA_DIR), migrated under an advisory lock. */
+async function openDatabase(config: Config, logger: Logger) {
   let embeddedDb: EmbeddedDatabase | undefined;
-  let databaseUrl = config.db.url;
-  if (!databaseUrl) {
+  let url = config.db.url;
+  if (!url) {
     embeddedDb = await startEmbeddedPostgres(config.db.dataDir, logger);
-    databaseUrl = embeddedDb.url;
+    url = embeddedDb.url;
   }
   try {
-    await migrateWhenReachable(databaseUrl, logger);
+    await migrateWhenReachable(url, logger);
   } catch (err) {
     await embeddedDb?.stop();
     throw err;
   }
-  const database = connectDatabase(databaseUrl, { max: config.db.poolMax });
-  const redis = usesRedis(config) ? connectRedis(config, 'blocking') : undefined;
-  // The limiter's own client errs at once while Redis is away instead of queueing commands.
-  const limiterRedis = usesRedis(config) ? connectRedis(config, 'fail-fast') : undefined;
-  limiterRedis?.on('error', () => {});
+  return { database: connectDatabase(url, { max: config.db.poolMax }), url, embeddedDb };
+}
+
+export async function createRuntime(config: Config, logger: Logger, overrides: RuntimeOverrides = {}): Promise<Runtime> {
+  // A database handed over is used as it is; one opened here is closed (and its embedded Postgres stopped) by close().
+  const opened = overrides.database ? undefined : await openDatabase(config, logger);
+  const { database, url } = opened ?? overrides.database ?? unreachable();
+  const offline = overrides.queue === 'offline';
+  const givenQueue = overrides.queue === 'offline' ? undefined : overrides.queue;
+  // Redis for the queue unless one was given, and for the limiter unless one was given.
+  const redis = !offline && !givenQueue && usesRedis(config) ? connectRedis(config, 'blocking') : undefined;
   redis?.on('error', (err) => logger.debug({ err }, 'redis connection error'));
-  const rateLimiter = limiterRedis
-    ? redisRateLimiter(limiterRedis, config.rateLimit.perMinute, config.queue.prefix, throttledWarn(logger, 'rate limiter unavailable: failing open'))
-    : postgresRateLimiter(database.db, config.rateLimit.perMinute);
-  const queue = queueConnectionFor(config, databaseUrl, redis);
-  const calendarJobs = createCalendarJobs(queue, jobRegistry(config));
-  const webhookJobs = createWebhookJobs(queue, jobRegistry(config));
-  const requestWaits = createRequestWaits(database.sql, (company, uids) => findFinishedRequestUids(database.db, company, uids), logger);
-  const ctx: AppContext = { config, database, logger, rateLimiter, calendarJobs, webhookJobs, requestWaits };
+  // The limiter's own client errs at once while Redis is away instead of queueing commands.
+  const limiterRedis = !overrides.rateLimiter && usesRedis(config) && !offline ? connectRedis(config, 'fail-fast') : undefined;
+  limiterRedis?.on('error', () => {});
+  const rateLimiter =
+    overrides.rateLimiter ??
+    (limiterRedis
+      ? redisRateLimiter(limiterRedis, config.rateLimit.perMinute, config.queue.prefix, throttledWarn(logger, 'rate limiter unavailable: failing open'))
+      : postgresRateLimiter(database.db, config.rateLimit.perMinute));
+  const queue = offline ? undefined : (givenQueue ?? queueConnectionFor(config, url, redis));
+  const registry = jobRegistry(config);
+  const ownJobs: Partial<Jobs> = {};
+  const jobOf = <K extends keyof Jobs>(name: K, make: (q: QueueConnection) => Jobs[K]): Jobs[K] => {
+    const given = overrides.jobs?.[name];
+    if (given) return given;
+    const made = queue ? make(queue) : offlineJobs(logger);
+    ownJobs[name] = made;
+    return made;
+  };
+  const jobs: Jobs = {
+    calendar: jobOf('calendar', (q) => createCalendarJobs(q, registry)),
+    webhooks: jobOf('webhooks', (q) => createWebhookJobs(q, registry)),
+  };
+  const infra: Infra = { config, logger, database, rateLimiter, jobs };
+  const services = createServices(infra, overrides.services);
+  let closing: Promise<void> | undefined;
   return {
-    ctx,
-    databaseUrl,
-    embedded: embeddedDb !== undefined,
-    redis,
+    ...infra,
+    services,
+    databaseUrl: url,
+    embedded: opened?.embeddedDb !== undefined,
     queue,
-    async close() {
-      await requestWaits.close();
-      await calendarJobs.close().catch(() => {});
-      await webhookJobs.close().catch(() => {});
-      await database.close();
-      if (redis) await redis.quit().catch(() => redis.disconnect());
-      if (limiterRedis) await limiterRedis.quit().catch(() => limiterRedis.disconnect());
-      await embeddedDb?.stop();
+    close() {
+      closing ??= (async () => {
+        await services.calendar.close();
+        await Promise.all(Object.values(ownJobs).map((j) => j.close().catch(() => {})));
+        if (opened) await database.close();
+        if (redis) await redis.quit().catch(() => redis.disconnect());
+        if (limiterRedis) await limiterRedis.quit().catch(() => limiterRedis.disconnect());
+        await opened?.embeddedDb?.stop();
+      })();
+      return closing;
     },
   };
+}
+
+/** The queue of a runtime that has one (every process kind but the CLI). */
+export function queueOf(runtime: Pick<Runtime, 'queue'>): QueueConnection {
+  if (!runtime.queue) throw new Error('this runtime has no queue connection');
+  return runtime.queue;
 }

@@ -240,7 +240,7 @@ describe('rate limit', () => {
     // Port 1: nothing listens. maxRetriesPerRequest null, as for BullMQ, makes commands wait forever.
     const redis = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: null, retryStrategy: () => 200 });
     redis.on('error', () => {});
-    const noRedis = await startTestApi(tdb, { ctx: { rateLimiter: redisRateLimiter(redis, 1000, 'unreachable') } });
+    const noRedis = await startTestApi(tdb, { rateLimiter: redisRateLimiter(redis, 1000, 'unreachable') });
     try {
       const co = await companyWithBooking();
       const { token } = await co.token(['messaging']);

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { localDate } from '../../shared/domain/calendar/calendar.rules.js';
+import { localDate } from '../../shared/infra/time.js';
 import { calendarRequests, idempotencyKeys } from '../../shared/infra/db/schema.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { usePipeline } from '../support/hooks.js';
@@ -14,7 +14,7 @@ const post = (body: unknown, headers: Record<string, string> = {}, t = w.token) 
   w.p.api.post('/api/v1/set-calendar-batch', body, t, headers);
 const countRequests = async () => (await w.tdb.database.db.select().from(calendarRequests)).length;
 /** Every job the queue holds, whatever its state (no worker runs here, so they stay waiting). */
-const countJobs = async () => Object.values(await w.p.ctx.calendarJobs.queue.getJobCounts()).reduce((a, b) => a + b, 0);
+const countJobs = async () => Object.values(await w.p.ctx.jobs.calendar.queue.getJobCounts()).reduce((a, b) => a + b, 0);
 const requestsOf = async (uids: string[]) =>
   (await w.tdb.database.db.select().from(calendarRequests)).filter((r) => uids.includes(r.uid));
 

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { localDate } from '../../shared/domain/calendar/calendar.rules.js';
+import { localDate } from '../../shared/infra/time.js';
 import { bookings } from '../../shared/infra/db/schema.js';
 import { createCalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
 import { jobRegistry } from '../../shared/infra/queue/registry.js';
@@ -80,15 +80,15 @@ describe('ranges and batches over the same dates', () => {
     const dates = futureDates(10, 5);
     const subs = submissions(dates.length, 12, 7);
     // Stored but not queued (a queue that refuses adds); the re-enqueuer is held off by its lock.
-    const original = w.p.ctx.calendarJobs;
-    w.p.ctx.calendarJobs = { ...original, enqueue: () => Promise.reject(new Error('queue down')) };
+    const original = w.p.ctx.jobs.calendar;
+    w.p.ctx.jobs.calendar = { ...original, enqueue: () => Promise.reject(new Error('queue down')) };
     const lock = await w.tdb.database.sql.reserve();
     await lock`select pg_advisory_lock(724310002)`;
     let uids: string[];
     try {
       uids = await submit(property, dates, subs);
     } finally {
-      w.p.ctx.calendarJobs = original;
+      w.p.ctx.jobs.calendar = original;
     }
     const jobs = createCalendarJobs(w.p.queue.conn, jobRegistry(testConfig()));
     for (const uid of [...uids].reverse()) await jobs.enqueue([uid]);

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { localDate } from '../../shared/domain/calendar/calendar.rules.js';
+import { localDate } from '../../shared/infra/time.js';
 import { calendarDays } from '../../shared/infra/db/schema.js';
 import { batchDays, expectedBatch, WARNING_TEXTS } from '../support/calendar-contract.js';
 import { createProperty } from '../support/factories.js';

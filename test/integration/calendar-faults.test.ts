@@ -7,6 +7,7 @@ import { usePipeline } from '../support/hooks.js';
 import { lockProperty } from '../support/locks.js';
 import { until } from '../support/ops.fixture.js';
 import { fastQueueEnv, futureDates, waitForFinal } from '../support/pipeline.js';
+import { createTestRuntime } from '../support/api.js';
 
 const w = usePipeline('redis');
 
@@ -18,13 +19,13 @@ const submit = async (days: object[]) => {
 
 describe('calendar faults', () => {
   it('answers 200 when the queue is unreachable after the commit, and the re-enqueuer completes the request later', async () => {
-    const original = w.p.ctx.calendarJobs;
-    w.p.ctx.calendarJobs = { ...original, enqueue: async () => { throw new Error('ECONNREFUSED redis'); } };
+    const original = w.p.ctx.jobs.calendar;
+    w.p.ctx.jobs.calendar = { ...original, enqueue: async () => { throw new Error('ECONNREFUSED redis'); } };
     let uids: string[];
     try {
       uids = await submit(futureDates(150, 3).map((date) => ({ date, min_stay: 3 })));
     } finally {
-      w.p.ctx.calendarJobs = original;
+      w.p.ctx.jobs.calendar = original;
     }
     expect(uids).toHaveLength(2);
     expect(await w.p.queue.conn.createQueue('calendar').getJobState(uids[0] as string)).toBe('unknown');
@@ -35,13 +36,13 @@ describe('calendar faults', () => {
 
   it('fails a poison payload for good on its first attempt and records the error', async () => {
     await w.p.startWorkers(1);
-    const original = w.p.ctx.calendarJobs;
-    w.p.ctx.calendarJobs = { ...original, enqueue: async () => { throw new Error('hold'); } };
+    const original = w.p.ctx.jobs.calendar;
+    w.p.ctx.jobs.calendar = { ...original, enqueue: async () => { throw new Error('hold'); } };
     let uid: string;
     try {
       [uid] = (await submit([{ date: futureDates(1, 9)[0], min_stay: 2 }])) as [string];
     } finally {
-      w.p.ctx.calendarJobs = original;
+      w.p.ctx.jobs.calendar = original;
     }
     // A job whose payload does not match the registry schema, under the request's own jobId.
     // Off-schema on purpose: the registry-typed producer would not compile it.
@@ -55,24 +56,26 @@ describe('calendar faults', () => {
   it('retries a transient database failure and, after the last attempt, reports a readable error', async () => {
     await w.p.stopWorkers();
     const [uid] = (await (async () => {
-      const original = w.p.ctx.calendarJobs;
-      w.p.ctx.calendarJobs = { ...original, enqueue: async () => { throw new Error('hold'); } };
+      const original = w.p.ctx.jobs.calendar;
+      w.p.ctx.jobs.calendar = { ...original, enqueue: async () => { throw new Error('hold'); } };
       try {
         return await submit([{ date: futureDates(1, 12)[0], min_stay: 2 }]);
       } finally {
-        w.p.ctx.calendarJobs = original;
+        w.p.ctx.jobs.calendar = original;
       }
     })()) as [string];
     // A worker whose database is unreachable: every attempt fails, and so does recording the failure.
     const dead = connectDatabase('postgres://postgres@127.0.0.1:1/none', { max: 1 });
     const { startWorker } = await import('../../worker/worker.js');
-    const broken = await startWorker({ ...w.p.ctx, database: dead }, w.p.queue.conn);
-    await w.p.ctx.calendarJobs.enqueue([uid]);
-    const queue = w.p.ctx.calendarJobs.queue;
+    const brokenRuntime = await createTestRuntime(w.tdb, { env: fastQueueEnv, database: dead, queue: w.p.queue.conn });
+    const broken = await startWorker(brokenRuntime, w.p.queue.conn);
+    await w.p.ctx.jobs.calendar.enqueue([uid]);
+    const queue = w.p.ctx.jobs.calendar.queue;
     for (let i = 0; i < 200 && (await queue.getJobState(uid)) !== 'failed'; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await queue.getJobState(uid)).toBe('failed');
     expect((await queue.getJob(uid))?.attemptsMade).toBe(3);
     await broken.close();
+    await brokenRuntime.close();
     await dead.close();
     // The re-enqueuer of a healthy worker records the outcome the broken one could not write.
     await w.p.startWorkers(1);
@@ -91,7 +94,7 @@ describe('calendar faults', () => {
     await w.p.startWorkers(1);
     expect((await waitForFinal(w.p.api, w.token, [uid], 20_000))[0].request_status).toBe('completed');
     await w.p.stopWorkers();
-    expect(await w.p.ctx.calendarJobs.jobState(uid)).toBe('completed');
+    expect(await w.p.ctx.jobs.calendar.jobState(uid)).toBe('completed');
     // Postgres loses the last commits (a failover to a replica behind): the request is back where it
     // was mid-job, its day never written, while the queue remembers the job as done.
     const db = w.tdb.database.db;

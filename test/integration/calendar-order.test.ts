@@ -91,9 +91,9 @@ describe.each(['redis', 'cluster', 'postgres'] as const)('submission order on th
     const batches = makeBatches(dates, 11);
     // Accept without queueing (a queue that refuses adds), then queue the jobs newest first. The
     // re-enqueuer is held off meanwhile by taking its advisory lock.
-    const refusing = { ...w.p.ctx.calendarJobs, enqueue: async () => { throw new Error('queue down'); } } as CalendarJobs;
-    const original = w.p.ctx.calendarJobs;
-    w.p.ctx.calendarJobs = refusing;
+    const refusing = { ...w.p.ctx.jobs.calendar, enqueue: async () => { throw new Error('queue down'); } } as CalendarJobs;
+    const original = w.p.ctx.jobs.calendar;
+    w.p.ctx.jobs.calendar = refusing;
     const uids: string[] = [];
     const lockConn = await w.tdb.database.sql.reserve();
     await lockConn`select pg_advisory_lock(724310002)`;
@@ -103,7 +103,7 @@ describe.each(['redis', 'cluster', 'postgres'] as const)('submission order on th
         uids.push(...res.body.data.request_uids);
       }
     } finally {
-      w.p.ctx.calendarJobs = original;
+      w.p.ctx.jobs.calendar = original;
     }
     const jobs = createCalendarJobs(w.p.queue.conn, jobRegistry(testConfig()));
     for (const uid of [...uids].reverse()) await jobs.enqueue([uid]);
@@ -143,9 +143,9 @@ describe.each(['redis', 'cluster', 'postgres'] as const)('submission order on th
     expect(day).toMatchObject({ price: 99.5, currency: 'EUR', is_available: 0, min_stay: 5, notes: null, request_uid: newest });
 
     // Running the first request again (a duplicate job) must not bring its old values back.
-    await w.p.ctx.calendarJobs.remove(first);
+    await w.p.ctx.jobs.calendar.remove(first);
     await w.tdb.database.db.execute(sql`update calendar_requests set status = 'queued' where uid = ${first}`);
-    await w.p.ctx.calendarJobs.enqueue([first]);
+    await w.p.ctx.jobs.calendar.enqueue([first]);
     await waitForFinal(w.p.api, w.token, [first]);
     [day] = await readBack(propertyUid, [d]);
     expect(day).toMatchObject({ price: 99.5, currency: 'EUR', is_available: 0, min_stay: 5, notes: null, request_uid: newest });
@@ -159,8 +159,8 @@ describe.each(['redis', 'cluster', 'postgres'] as const)('submission order on th
     const propertyUid = await createProperty(w.tdb.database.db, w.company);
     const dates = futureDates(20, 120);
     const batches = makeBatches(dates, 13);
-    const original = w.p.ctx.calendarJobs;
-    w.p.ctx.calendarJobs = { ...original, enqueue: async () => { throw new Error('queue down'); } };
+    const original = w.p.ctx.jobs.calendar;
+    w.p.ctx.jobs.calendar = { ...original, enqueue: async () => { throw new Error('queue down'); } };
     const uids: string[] = [];
     try {
       for (const days of batches) {
@@ -169,7 +169,7 @@ describe.each(['redis', 'cluster', 'postgres'] as const)('submission order on th
         uids.push(...res.body.data.request_uids);
       }
     } finally {
-      w.p.ctx.calendarJobs = original;
+      w.p.ctx.jobs.calendar = original;
     }
     const newestFirst = [...uids].reverse();
     for (const uid of newestFirst) await original.enqueue([uid]);

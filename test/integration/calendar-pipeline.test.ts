@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { insertRequests } from '../../shared/domain/calendar/calendar.repository.js';
-import { localDate } from '../../shared/domain/calendar/calendar.rules.js';
+import { localDate } from '../../shared/infra/time.js';
 import { createProperty } from '../support/factories.js';
 import { usePipeline } from '../support/hooks.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
@@ -36,7 +36,7 @@ describe.each(['redis', 'cluster', 'postgres'] as const)('calendar pipeline on t
     const [tomorrow] = futureDates(1, 1) as [string];
     const day = (date: string) => ({ date, price: null, currency: null, is_available: false, min_stay: null, notes: 'late' });
     const [uid] = (await insertRequests(w.tdb.database.db, w.company, w.property, [[day(yesterday), day(tomorrow)]], [{}])) as [string];
-    await w.p.ctx.calendarJobs.enqueue([uid]);
+    await w.p.ctx.jobs.calendar.enqueue([uid]);
     const [status] = await waitForFinal(w.p.api, w.token, [uid]);
     expect(status).toMatchObject({
       request_status: 'completed',
@@ -59,7 +59,7 @@ describe.each(['redis', 'cluster', 'postgres'] as const)('calendar pipeline on t
       const today = localDate(zone);
       const yesterday = new Date(Date.parse(today) - 86_400_000).toISOString().slice(0, 10);
       const [uid] = (await insertRequests(w.tdb.database.db, w.company, prop, [[day(yesterday), day(today)]], [{}])) as [string];
-      await w.p.ctx.calendarJobs.enqueue([uid]);
+      await w.p.ctx.jobs.calendar.enqueue([uid]);
       const [status] = await waitForFinal(w.p.api, w.token, [uid]);
       if (localDate(zone) !== today) continue;
       expect(status).toMatchObject({

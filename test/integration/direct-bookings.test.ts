@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { todayIn } from '../../shared/domain/direct-bookings/direct-bookings.service.js';
+import { localDate as todayIn } from '../../shared/infra/time.js';
 import { properties } from '../../shared/infra/db/schema.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';

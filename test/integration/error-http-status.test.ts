@@ -43,8 +43,8 @@ async function both(mode: Partial<{ env: Record<string, string>; db: Database['d
     const database = !mode.db ? tdb.database : 'sql' in mode.db ? (mode.db) : { ...tdb.database, db: mode.db };
     const env = mode.env ?? {};
     pair = [
-      await startTestApi(tdb, { env, ctx: { database } }),
-      await startTestApi(tdb, { env: { ...env, ERROR_HTTP_STATUS: 'always-200' }, ctx: { database } }),
+      await startTestApi(tdb, { env, database }),
+      await startTestApi(tdb, { env: { ...env, ERROR_HTTP_STATUS: 'always-200' }, database }),
     ];
     extra.push(...pair);
   }

@@ -1,14 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../shared/infra/logger.js';
-import { createCalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
-import { createWebhookJobs } from '../../shared/infra/queue/webhook-jobs.js';
+import type { Runtime } from '../../shared/app/runtime.js';
 import { openQueue } from '../../shared/infra/queue/producer.js';
 import { jobRegistry, registeredJobs } from '../../shared/infra/queue/registry.js';
 import { jobHandlers } from '../../worker/handlers.js';
 import type { JobHandlers } from '../../worker/job-handler.js';
 import { startWorker, type RunningWorker } from '../../worker/worker.js';
-import { testConfig } from '../support/api.js';
+import { createTestRuntime, testConfig } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { fastQueueEnv } from '../support/pipeline.js';
 import { testQueueConnection, type TestQueue } from '../support/queue.js';
@@ -26,24 +24,17 @@ describe.each(['redis', 'postgres'] as const)('the job registry on the %s backen
   let queue: TestQueue;
   const config = testConfig(fastQueueEnv);
   const registry = jobRegistry(config);
-  let ctx: Parameters<typeof startWorker>[0];
+  let ctx: Runtime;
   const running: RunningWorker[] = [];
 
   beforeAll(async () => {
     tdb = await createTestDatabase();
     queue = testQueueConnection(tdb, kind);
-    ctx = {
-      config,
-      database: tdb.database,
-      logger: createLogger('silent'),
-      calendarJobs: createCalendarJobs(queue.conn, registry),
-      webhookJobs: createWebhookJobs(queue.conn, registry),
-    };
+    ctx = await createTestRuntime(tdb, { env: fastQueueEnv, queue: queue.conn });
   });
   afterAll(async () => {
     await Promise.all(running.map((w) => w.close()));
-    await ctx?.calendarJobs.close();
-    await ctx?.webhookJobs.close();
+    await ctx?.close();
     await queue?.cleanup();
     await tdb?.drop();
   });

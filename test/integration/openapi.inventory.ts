@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { expect } from 'vitest';
 import type { Db } from '../../shared/infra/db/client.js';
-import { todayIn } from '../../shared/domain/direct-bookings/direct-bookings.service.js';
+import { localDate as todayIn } from '../../shared/infra/time.js';
 import type { TestApi } from '../support/api.js';
 import { bookingRow, createBookings, createToken } from '../support/factories.js';
 

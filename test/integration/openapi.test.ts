@@ -291,13 +291,13 @@ describe('real answers match the declared schemas', () => {
   });
 
   it('every token-protected operation: rate limited, internal error, dependency down', async () => {
-    const limited = await startTestApi(tdb, { env: { RATE_LIMIT_PER_MINUTE: '1' }, ctx: { calendarJobs: api.ctx.calendarJobs } });
+    const limited = await startTestApi(tdb, { env: { RATE_LIMIT_PER_MINUTE: '1' }, jobs: { calendar: api.ctx.jobs.calendar } });
     const token = (await createToken(tdb.database.db, w.company, allScopes)).token;
     // A database that throws a plain bug at the first query (500), and one that is not there (503).
     const buggy = new Proxy({}, { get: () => { throw new Error('bug'); } }) as Database['db'];
     const deadDb = connectDatabase('postgres://postgres@127.0.0.1:1/nowhere', { max: 1 });
-    const broken = await startTestApi(tdb, { ctx: { database: { ...tdb.database, db: buggy }, calendarJobs: api.ctx.calendarJobs } });
-    const down = await startTestApi(tdb, { ctx: { database: deadDb, calendarJobs: api.ctx.calendarJobs } });
+    const broken = await startTestApi(tdb, { database: { ...tdb.database, db: buggy }, jobs: { calendar: api.ctx.jobs.calendar } });
+    const down = await startTestApi(tdb, { database: deadDb, jobs: { calendar: api.ctx.jobs.calendar } });
     try {
       for (const op of guardedOps) {
         const body = op.body === undefined ? {} : { body: JSON.stringify(op.body) };
@@ -319,7 +319,7 @@ describe('real answers match the declared schemas', () => {
   it('operations endpoints: livez, readyz up and down, metrics, openapi.json, docs', async () => {
     expectDeclared('get', '/livez', await call(api, 'GET', '/livez'), 200);
     expectDeclared('get', '/readyz', await call(api, 'GET', '/readyz'), 200);
-    const queueDown = await startTestApi(tdb, { ctx: { calendarJobs: { ...api.ctx.calendarJobs, ping: () => Promise.reject(new Error('down')) } } });
+    const queueDown = await startTestApi(tdb, { jobs: { calendar: { ...api.ctx.jobs.calendar, ping: () => Promise.reject(new Error('down')) } } });
     try {
       expectDeclared('get', '/readyz', await call(queueDown, 'GET', '/readyz'), 503);
     } finally {

@@ -88,13 +88,13 @@ describe.each(['redis', 'postgres'] as const)('/admin/queues with ADMIN_TOKEN, q
       expect(res.status).toBe(403);
       expect(((await res.json()) as any).error).toMatchObject({ code: 11, param: 'Origin' });
     }
-    expect(await p.api.ctx.calendarJobs.queue.isPaused()).toBe(false);
-    expect(await p.api.ctx.calendarJobs.queue.count()).toBe(1);
+    expect(await p.api.ctx.jobs.calendar.queue.isPaused()).toBe(false);
+    expect(await p.api.ctx.jobs.calendar.queue.count()).toBe(1);
     // The dashboard itself (same origin, JSON) still writes.
     const ok = await fetch(pause, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json', origin: `http://${own}` }, body: '{}' });
     expect(ok.status).toBe(200);
-    expect(await p.api.ctx.calendarJobs.queue.isPaused()).toBe(true);
-    await p.api.ctx.calendarJobs.queue.resume();
+    expect(await p.api.ctx.jobs.calendar.queue.isPaused()).toBe(true);
+    await p.api.ctx.jobs.calendar.queue.resume();
   });
 
   it('cannot be framed, and no answer anywhere says X-Powered-By', async () => {

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRequests } from '../../shared/domain/calendar/calendar.repository.js';
-import type { AppContext } from '../../shared/app/context.js';
-import { createCalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
-import { jobRegistry } from '../../shared/infra/queue/registry.js';
+import type { Runtime } from '../../shared/app/runtime.js';
 import { startWorker, type RunningWorker } from '../../worker/worker.js';
-import { startTestApi, testConfig, type TestApi } from '../support/api.js';
+import { createTestRuntime, startTestApi, type TestApi } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
 import { fastQueueEnv, futureDates, waitForFinal } from '../support/pipeline.js';
@@ -25,6 +23,7 @@ let apiLogs: CapturedLogs;
 let jobLogs: CapturedLogs;
 let api: TestApi;
 let worker: RunningWorker;
+let workerRuntime: Runtime;
 let company: string;
 let property: string;
 let token: string;
@@ -34,12 +33,12 @@ beforeAll(async () => {
   tdb = await createTestDatabase();
   queue = testQueueConnection(tdb, 'redis');
   const env = { ...fastQueueEnv, ADMIN_TOKEN: ADMIN };
-  const calendarJobs = createCalendarJobs(queue.conn, jobRegistry(testConfig(env)));
   apiLogs = captureLogs();
   jobLogs = captureLogs();
-  api = await startTestApi(tdb, { env, ctx: { logger: apiLogs.logger, calendarJobs } });
-  const workerCtx: AppContext = { ...api.ctx, logger: jobLogs.logger };
-  worker = await startWorker(workerCtx, queue.conn);
+  api = await startTestApi(tdb, { env, logger: apiLogs.logger, queue: queue.conn });
+  // The worker logs on its own: a runtime of its own over the same database and queue.
+  workerRuntime = await createTestRuntime(tdb, { env, logger: jobLogs.logger, queue: queue.conn });
+  worker = await startWorker(workerRuntime, queue.conn);
   const db = tdb.database.db;
   company = await createCompany(db);
   property = await createProperty(db, company);
@@ -49,8 +48,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await worker?.close();
+  await workerRuntime?.close();
   await api?.close();
-  await api?.ctx.calendarJobs.close();
   await queue?.cleanup();
   await tdb?.drop();
 });
@@ -69,7 +68,7 @@ describe('request logs', () => {
     // A queue that cannot take the job makes the service log a warning inside the request.
     const down = await startTestApi(tdb, {
       env: fastQueueEnv,
-      ctx: { logger: apiLogs.logger, calendarJobs: { ...api.ctx.calendarJobs, enqueue: () => Promise.reject(new Error('queue down')) } },
+      logger: apiLogs.logger, jobs: { calendar: { ...api.ctx.jobs.calendar, enqueue: () => Promise.reject(new Error('queue down')) } },
     });
     try {
       const { res, lines } = await linesOf(() =>
@@ -164,7 +163,7 @@ describe('job logs', () => {
     expect(res.status).toBe(200);
     // A request that cannot be applied (a price too large for its column) logs each attempt.
     const [failing] = await insertRequests(tdb.database.db, company, property, [[{ date: futureDates(1)[0] as string, price: 1e15, currency: 'EUR', is_available: null, min_stay: null, notes: null }]], [{}]);
-    await api.ctx.calendarJobs.enqueue([failing as string]);
+    await api.ctx.jobs.calendar.enqueue([failing as string]);
     const uids = [...res.body.data.request_uids, failing];
     await waitForFinal(api, token, uids);
 

@@ -26,7 +26,7 @@ describe('GET /livez and GET /readyz', () => {
 
   it('is 503 code 15 naming Postgres when it cannot be reached, while /livez stays 200', async () => {
     const deadDb = connectDatabase('postgres://postgres@127.0.0.1:1/nowhere', { max: 1 });
-    const api = await startTestApi(w.tdb, { env: { HEALTH_TIMEOUT_MS: '300' }, ctx: { database: deadDb, calendarJobs: w.p.api.ctx.calendarJobs } });
+    const api = await startTestApi(w.tdb, { env: { HEALTH_TIMEOUT_MS: '300' }, database: deadDb, jobs: { calendar: w.p.api.ctx.jobs.calendar } });
     try {
       const res = await api.get('/readyz');
       expect(res.status).toBe(503);
@@ -39,8 +39,8 @@ describe('GET /livez and GET /readyz', () => {
   });
 
   it('is 503 within HEALTH_TIMEOUT_MS when the queue does not answer', async () => {
-    const hanging: CalendarJobs = { ...w.p.api.ctx.calendarJobs, ping: never };
-    const api = await startTestApi(w.tdb, { env: { HEALTH_TIMEOUT_MS: '300' }, ctx: { calendarJobs: hanging } });
+    const hanging: CalendarJobs = { ...w.p.api.ctx.jobs.calendar, ping: never };
+    const api = await startTestApi(w.tdb, { env: { HEALTH_TIMEOUT_MS: '300' }, jobs: { calendar: hanging } });
     try {
       const started = Date.now();
       const res = await api.get('/readyz');
@@ -77,8 +77,8 @@ describe('GET /metrics', () => {
     for (const state of ['active', 'delayed', 'failed']) expect(sample(text, 'pops_queue_jobs', { queue: 'calendar', state })).toBe(0);
     expect(sample(text, 'pops_queue_up', { queue: 'calendar' })).toBe(1);
 
-    const stuckQueue = { ...w.p.api.ctx.calendarJobs.queue, name: 'calendar', getJobCounts: never } as unknown as CalendarJobs['queue'];
-    const api = await startTestApi(w.tdb, { env: { HEALTH_TIMEOUT_MS: '300' }, ctx: { calendarJobs: { ...w.p.api.ctx.calendarJobs, queue: stuckQueue } } });
+    const stuckQueue = { ...w.p.api.ctx.jobs.calendar.queue, name: 'calendar', getJobCounts: never } as unknown as CalendarJobs['queue'];
+    const api = await startTestApi(w.tdb, { env: { HEALTH_TIMEOUT_MS: '300' }, jobs: { calendar: { ...w.p.api.ctx.jobs.calendar, queue: stuckQueue } } });
     try {
       const started = Date.now();
       const down = await fetch(`${api.baseUrl}/metrics`);
@@ -140,7 +140,7 @@ describe('GET /metrics', () => {
   });
 
   it('is also served by a worker process on its own port, with /livez', async () => {
-    const server = await startMetricsServer({ port: 0, host: '127.0.0.1', queues: [w.p.api.ctx.calendarJobs.queue], timeoutMs: 300, logger: createLogger('silent') });
+    const server = await startMetricsServer({ port: 0, host: '127.0.0.1', queues: [w.p.api.ctx.jobs.calendar.queue], timeoutMs: 300, logger: createLogger('silent') });
     try {
       const text = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text();
       expect(sample(text, 'pops_queue_up', { queue: 'calendar' })).toBe(1);

@@ -34,7 +34,7 @@ beforeAll(async () => {
   for (const r of [queueRedis, limiterRedis]) r.on('error', () => {});
   jobs = createCalendarJobs(redisQueueConnection(queueRedis, '{oom}'), jobRegistry(testConfig(env)));
   await jobs.ping();
-  api = await startTestApi(tdb, { env, ctx: { calendarJobs: jobs, rateLimiter: redisRateLimiter(limiterRedis, 3, '{oom}') } });
+  api = await startTestApi(tdb, { env, rateLimiter: redisRateLimiter(limiterRedis, 3, '{oom}'), jobs: { calendar: jobs } });
   const db = tdb.database.db;
   const company = await createCompany(db);
   property = await createProperty(db, company);

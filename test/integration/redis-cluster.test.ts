@@ -60,11 +60,11 @@ describe('on a Redis Cluster', () => {
     const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: propertyUid, days: futureDates(300, 300).map((date) => ({ date, notes: 'flushed' })) }, token);
     const uids = res.body.data.request_uids as string[];
     expect(uids).toHaveLength(3);
-    expect(await p.ctx.calendarJobs.jobState(uids[0] as string)).toBe('waiting');
+    expect(await p.ctx.jobs.calendar.jobState(uids[0] as string)).toBe('waiting');
     const owner = nodeClient(await cluster.portOfSlot(p.ctx.config.queue.prefix));
     await owner.flushall();
     owner.disconnect();
-    expect(await p.ctx.calendarJobs.jobState(uids[0] as string)).toBe('unknown');
+    expect(await p.ctx.jobs.calendar.jobState(uids[0] as string)).toBe('unknown');
     // The requests are durable in Postgres: a worker's re-enqueuer puts them back on the queue.
     await p.startWorkers(1);
     const statuses = await waitForFinal(p.api, token, uids, 30_000);

@@ -2,8 +2,6 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRequests } from '../../shared/domain/calendar/calendar.repository.js';
 import type { RequestDay } from '../../shared/domain/calendar/calendar.rules.js';
-import { pruneExpiredRows } from '../../shared/domain/retention/retention.service.js';
-import { testConfig } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
@@ -86,7 +84,7 @@ describe('bounded storage', () => {
       await db.execute(sql`update calendar_requests set finished_dttm = now() - interval '29 days' where uid = ${young}`);
       await db.execute(sql`update idempotency_keys set created_at = now() - interval '25 hours'`);
 
-      const pruned = await pruneExpiredRows({ database: tdb.database, config: testConfig(env) });
+      const pruned = await p.ctx.services.retention.pruneExpiredRows();
       // The young request of the previous cycle has aged past its retention meanwhile (below).
       expect(pruned).toEqual({ requests: aged.length + (cycle > 0 ? 1 : 0), idempotencyKeys: 3, webhookEvents: 0 });
       expect(await tdb.database.sql`select uid from calendar_requests where uid = any(${uids})`).toEqual([{ uid: young }]);
@@ -103,19 +101,17 @@ describe('bounded storage', () => {
 
   it('deletes a long backlog in bounded batches over several runs', async () => {
     const db = tdb.database.db;
-    const config = testConfig(env);
-    await pruneExpiredRows({ database: tdb.database, config });
+    await p.ctx.services.retention.pruneExpiredRows();
     const uids = await insertRequests(db, companyUid, propertyUid, Array.from({ length: 10 }, () => minStayOn(5)), Array(10).fill({}));
     await db.execute(sql`update calendar_requests set status = 'error', finished_dttm = now() - interval '40 days' where uid = any(${tdb.database.sql.array(uids)})`);
     // 4 rows a batch, 2 batches a run: 8 now, the last 2 on the next run.
-    expect(await pruneExpiredRows({ database: tdb.database, config }, { maxBatches: 2 })).toMatchObject({ requests: 8 });
-    expect(await pruneExpiredRows({ database: tdb.database, config }, { maxBatches: 2 })).toMatchObject({ requests: 2 });
+    expect(await p.ctx.services.retention.pruneExpiredRows({ maxBatches: 2 })).toMatchObject({ requests: 8 });
+    expect(await p.ctx.services.retention.pruneExpiredRows({ maxBatches: 2 })).toMatchObject({ requests: 2 });
     expect(await tdb.database.sql`select uid from calendar_requests where uid = any(${uids})`).toEqual([]);
   });
 
   it('deletes settled webhook events past their retention with their attempts, never a pending one or a young one', async () => {
     const db = tdb.database.db;
-    const config = testConfig({ ...env, WEBHOOK_RETENTION_DAYS: '30' });
     const { appUid } = await createToken(db, companyUid, ['calendar-control']);
     const event = (uid: string, status: string, ageDays: number) =>
       db.execute(sql`insert into webhook_events (uid, company_uid, app_uid, request_uid, status, created_at)
@@ -132,7 +128,7 @@ describe('bounded storage', () => {
     await event('ev_young', 'delivered', 29);
     await attempt('ev_young', 1);
     // 4 rows a batch: the 6 old events take two statements.
-    expect(await pruneExpiredRows({ database: tdb.database, config })).toMatchObject({ webhookEvents: 6 });
+    expect(await p.ctx.services.retention.pruneExpiredRows()).toMatchObject({ webhookEvents: 6 });
     expect((await tdb.database.sql`select uid from webhook_events order by uid`).map((r) => r.uid)).toEqual(['ev_pending', 'ev_young']);
     expect((await tdb.database.sql`select event_uid from webhook_deliveries order by event_uid`).map((r) => r.event_uid)).toEqual(['ev_pending', 'ev_young']);
   });

@@ -2,9 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli/main.js';
 import { markError } from '../../shared/domain/calendar/calendar.repository.js';
-import { reenqueueWebhookEvents } from '../../shared/domain/webhooks/webhook.service.js';
 import { verifySignature } from '../../shared/domain/webhooks/webhook.signature.js';
-import { testConfig } from '../support/api.js';
+import { createTestRuntime } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
@@ -118,7 +117,7 @@ describe('webhooks', { timeout: 60_000 }, () => {
       { attempt: 3, status_code: 204, error: null },
     ]);
     // The three attempts were one job retried by the queue (its backoff), not re-adds by the sweep.
-    expect((await p.ctx.webhookJobs.queue.getJob(event.uid))?.attemptsMade).toBe(3);
+    expect((await p.ctx.jobs.webhooks.queue.getJob(event.uid))?.attemptsMade).toBe(3);
     // Every attempt of one event carries the same event_uid.
     expect(new Set(app.receiver.received.map((r) => r.headers['x-webhook-id']))).toEqual(new Set([event.uid]));
     const lines = await cli('webhook', 'deliveries', '--app', app.appUid);
@@ -186,10 +185,11 @@ describe('webhooks', { timeout: 60_000 }, () => {
       uid = (await submit(app.token))[0]!;
       // Finished with no job queued for its event: the state after Redis lost it.
       await markError(tdb.database.db, uid, 'The request could not be applied');
-      const deps = { db: tdb.database.db, config: testConfig({ ...env, REENQUEUE_AFTER_MS: '0' }), logger: p.ctx.logger, webhookJobs: p.ctx.webhookJobs };
-      expect(await p.ctx.webhookJobs.jobState(`ev_${uid}`)).toBe('unknown');
-      expect((await reenqueueWebhookEvents(deps)).readded).toBeGreaterThanOrEqual(1);
-      expect(await p.ctx.webhookJobs.jobState(`ev_${uid}`)).toBe('waiting');
+      const sweeper = await createTestRuntime(tdb, { env: { ...env, REENQUEUE_AFTER_MS: '0' }, jobs: { webhooks: p.ctx.jobs.webhooks } });
+      expect(await p.ctx.jobs.webhooks.jobState(`ev_${uid}`)).toBe('unknown');
+      expect((await sweeper.services.webhooks.reenqueue()).readded).toBeGreaterThanOrEqual(1);
+      await sweeper.close();
+      expect(await p.ctx.jobs.webhooks.jobState(`ev_${uid}`)).toBe('waiting');
     } finally {
       await p.startWorkers(1);
     }

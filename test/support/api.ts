@@ -2,20 +2,18 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from '../../api/app.js';
 import { loadConfig, type Config } from '../../shared/infra/config.js';
-import type { AppContext } from '../../shared/app/context.js';
-import { createLogger } from '../../shared/infra/logger.js';
-import { findFinishedRequestUids } from '../../shared/domain/calendar/calendar.repository.js';
-import { createRequestWaits } from '../../shared/domain/calendar/request-waits.js';
-import { createCalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
-import { createWebhookJobs } from '../../shared/infra/queue/webhook-jobs.js';
-import { jobRegistry } from '../../shared/infra/queue/registry.js';
-import { postgresRateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
+import { createRuntime, type Runtime } from '../../shared/app/runtime.js';
+import type { Database } from '../../shared/infra/db/client.js';
+import type { Jobs } from '../../shared/infra/infra.js';
+import { createLogger, type Logger } from '../../shared/infra/logger.js';
+import type { QueueConnection } from '../../shared/infra/queue/connection.js';
+import { postgresRateLimiter, type RateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
 import { testQueueConnection } from './queue.js';
 import type { TestDatabase } from './db.js';
 
 export interface TestApi {
   baseUrl: string;
-  ctx: AppContext;
+  ctx: Runtime;
   close(): Promise<void>;
   /** fetch against the API with a token in the query (the iGMS way) unless told otherwise. */
   get(path: string, token?: string): Promise<{ status: number; body: any; headers: Headers }>;
@@ -40,30 +38,44 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', AUTH_FAILURES_PER_MINUTE: '100000000', ...env });
 }
 
-export async function startTestApi(
-  tdb: TestDatabase,
-  opts: { env?: Record<string, string>; ctx?: Partial<AppContext> } = {},
-): Promise<TestApi> {
+export interface TestApiOptions {
+  env?: Record<string, string>;
+  logger?: Logger;
+  /** A database client standing in for the file's own (a broken or dead one), over the same database. */
+  database?: Database;
+  rateLimiter?: RateLimiter;
+  /** Producers standing in for the runtime's own (a queue shared with a pipeline, a broken one). */
+  jobs?: Partial<Jobs>;
+  /** A queue connection of the caller's; by default the API gets a Redis prefix of its own. */
+  queue?: QueueConnection;
+}
+
+/**
+ * A runtime from the composition root over the test's database: the same services a process
+ * gets, with the test's overrides. Without a queue it is offline (what it submits is durable and
+ * queued by a sweep), like the CLI's.
+ */
+export function createTestRuntime(tdb: TestDatabase, opts: Omit<TestApiOptions, 'queue'> & { queue?: QueueConnection | 'offline' } = {}): Promise<Runtime> {
   const config = testConfig(opts.env);
-  const ownQueue = opts.ctx?.calendarJobs && opts.ctx.webhookJobs ? undefined : testQueueConnection(tdb);
-  const ownJobs = ownQueue && !opts.ctx?.calendarJobs ? createCalendarJobs(ownQueue.conn, jobRegistry(config)) : undefined;
-  const ownWebhookJobs = ownQueue && !opts.ctx?.webhookJobs ? createWebhookJobs(ownQueue.conn, jobRegistry(config)) : undefined;
-  const logger = opts.ctx?.logger ?? createLogger('silent');
-  // No periodic safety re-check within a test: a waiter is answered by the NOTIFY or the
-  // re-check on reconnect, which is what the long-poll tests are about.
-  const requestWaits = createRequestWaits(tdb.database.sql, (company, uids) => findFinishedRequestUids(tdb.database.db, company, uids), logger, {
-    safetyRecheckMs: 3_600_000,
+  return createRuntime(config, opts.logger ?? createLogger('silent'), {
+    database: { database: opts.database ?? tdb.database, url: tdb.url },
+    queue: opts.queue ?? 'offline',
+    // Postgres counts tokens unless a test brings its own limiter (Redis, a broken one).
+    rateLimiter: opts.rateLimiter ?? postgresRateLimiter(tdb.database.db, config.rateLimit.perMinute),
+    ...(opts.jobs ? { jobs: opts.jobs } : {}),
+    // No periodic safety re-check within a test: a waiter is answered by the NOTIFY or the
+    // re-check on reconnect, which is what the long-poll tests are about.
+    services: { requestWaits: { safetyRecheckMs: 3_600_000 } },
   });
-  const ctx: AppContext = {
-    config,
-    database: tdb.database,
-    logger,
-    rateLimiter: postgresRateLimiter(tdb.database.db, config.rateLimit.perMinute),
-    calendarJobs: ownJobs as AppContext['calendarJobs'],
-    webhookJobs: ownWebhookJobs as AppContext['webhookJobs'],
-    requestWaits,
-    ...opts.ctx,
-  };
+}
+
+/** The API over the composition root (createRuntime) with the test's database and overrides. */
+export async function startTestApi(tdb: TestDatabase, opts: TestApiOptions = {}): Promise<TestApi> {
+  const ownQueue = opts.queue || (opts.jobs?.calendar && opts.jobs.webhooks) ? undefined : testQueueConnection(tdb);
+  const ctx = await createTestRuntime(tdb, {
+    ...opts,
+    queue: opts.queue ?? ownQueue?.conn,
+  });
   const app = createApp(ctx);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -77,9 +89,7 @@ export async function startTestApi(
     async close() {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
-      await requestWaits.close();
-      await ownJobs?.close();
-      await ownWebhookJobs?.close();
+      await ctx.close();
       await ownQueue?.cleanup();
     },
     get: async (path, token) => readAnswer(await fetch(baseUrl + withToken(path, token))),

@@ -182,7 +182,7 @@ export async function createHostileWorld(env: Record<string, string> = {}): Prom
   const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
   const api = await startTestApi(tdb, {
     env: { RATE_LIMIT_PER_MINUTE: '100000000', ...env },
-    ctx: { rateLimiter: redisRateLimiter(redis, 100_000_000, `{${tdb.name}}`) },
+    rateLimiter: redisRateLimiter(redis, 100_000_000, `{${tdb.name}}`),
   });
   const db = tdb.database.db;
   const company = await createCompany(db, 'Hostile Inc');

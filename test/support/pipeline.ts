@@ -1,10 +1,7 @@
 import { expect } from 'vitest';
-import { createCalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
-import { createWebhookJobs } from '../../shared/infra/queue/webhook-jobs.js';
-import { jobRegistry } from '../../shared/infra/queue/registry.js';
-import type { AppContext } from '../../shared/app/context.js';
+import type { Runtime } from '../../shared/app/runtime.js';
 import { startWorker, type RunningWorker } from '../../worker/worker.js';
-import { startTestApi, testConfig, type TestApi } from './api.js';
+import { createTestRuntime, startTestApi, testConfig, type TestApi } from './api.js';
 import type { TestDatabase } from './db.js';
 import { connectRedis } from '../../shared/infra/queue/connection.js';
 import { redisRateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
@@ -25,7 +22,7 @@ export const fastQueueEnv = {
 export interface Pipeline {
   api: TestApi;
   queue: TestQueue;
-  ctx: AppContext;
+  ctx: Runtime;
   /** The file's own Redis Cluster, on the 'cluster' kind. */
   cluster?: TestRedisCluster;
   startWorkers(n: number, env?: Record<string, string>): Promise<RunningWorker[]>;
@@ -43,22 +40,31 @@ export type PipelineKind = 'redis' | 'postgres' | 'cluster';
  */
 export async function startPipeline(tdb: TestDatabase, kind: PipelineKind, givenEnv: Record<string, string> = {}): Promise<Pipeline> {
   const cluster = kind === 'cluster' ? await startRedisCluster() : undefined;
-  const env = cluster ? { REDIS_CLUSTER_NODES: cluster.nodesEnv, QUEUE_PREFIX: `{${tdb.name}}`, ...givenEnv } : givenEnv;
-  const config = testConfig({ ...fastQueueEnv, ...env });
+  const env = { ...fastQueueEnv, ...(cluster ? { REDIS_CLUSTER_NODES: cluster.nodesEnv, QUEUE_PREFIX: `{${tdb.name}}` } : {}), ...givenEnv };
+  const config = testConfig(env);
   const queue = kind === 'cluster' ? testClusterQueueConnection(config) : testQueueConnection(tdb, kind);
-  const calendarJobs = createCalendarJobs(queue.conn, jobRegistry(config));
   const limiterRedis = cluster ? connectRedis(config, 'fail-fast') : undefined;
-  const rateLimiter = limiterRedis ? { rateLimiter: redisRateLimiter(limiterRedis, config.rateLimit.perMinute, config.queue.prefix) } : {};
-  const webhookJobs = createWebhookJobs(queue.conn, jobRegistry(config));
-  const api = await startTestApi(tdb, { env: { ...fastQueueEnv, ...env }, ctx: { calendarJobs, webhookJobs, ...rateLimiter } });
+  const api = await startTestApi(tdb, {
+    env,
+    queue: queue.conn,
+    ...(limiterRedis ? { rateLimiter: redisRateLimiter(limiterRedis, config.rateLimit.perMinute, config.queue.prefix) } : {}),
+  });
   const workers: RunningWorker[] = [];
+  /** Runtimes of workers started with settings of their own (closed with the pipeline). */
+  const workerRuntimes: Runtime[] = [];
   return {
     api,
     queue,
     ctx: api.ctx,
     ...(cluster ? { cluster } : {}),
     async startWorkers(n, wenv) {
-      const ctx = wenv ? { ...api.ctx, config: testConfig({ ...fastQueueEnv, ...env, ...wenv }) } : api.ctx;
+      // Workers share the API's runtime unless they need other settings: then a runtime of their
+      // own over the same database and queue, from the same composition root.
+      let ctx: Runtime = api.ctx;
+      if (wenv) {
+        ctx = await createTestRuntime(tdb, { env: { ...env, ...wenv }, logger: api.ctx.logger, queue: queue.conn, rateLimiter: api.ctx.rateLimiter });
+        workerRuntimes.push(ctx);
+      }
       // Each worker is recorded as soon as it runs, so that when another of the batch fails to
       // start (Postgres out of connections) stopWorkers/close still stop it instead of leaving it
       // to take the next test's jobs.
@@ -75,9 +81,8 @@ export async function startPipeline(tdb: TestDatabase, kind: PipelineKind, given
     },
     async close() {
       await Promise.all(workers.map((w) => w.close()));
+      await Promise.all(workerRuntimes.map((r) => r.close()));
       await api.close();
-      await calendarJobs.close();
-      await webhookJobs.close();
       await queue.cleanup();
       limiterRedis?.disconnect();
       await cluster?.stop();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mergeDuplicateDates, readBatchDays } from '../../shared/domain/calendar/calendar.days.js';
-import { applyDayRules as applyRules, assignWarnings, chunk, localDate } from '../../shared/domain/calendar/calendar.rules.js';
+import { applyDayRules as applyRules, assignWarnings, chunk } from '../../shared/domain/calendar/calendar.rules.js';
+import { localDate } from '../../shared/infra/time.js';
 import { WARNING_NO_CURRENCY, WARNING_NOTHING, WARNING_PAST, type BatchDay } from '../../shared/domain/calendar/calendar.schema.js';
 
 /** The rules over days as a client sends them: merged and read first, as the body schema does. */

@@ -1,7 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
-import { applyRequest, markError, markProcessing } from '../../shared/domain/calendar/calendar.repository.js';
 import { describeFailure, REQUEST_MISSING } from '../../shared/domain/calendar/calendar.failure.js';
-import { WARNING_PAST } from '../../shared/domain/calendar/calendar.schema.js';
 import type { AppContext } from '../../shared/app/context.js';
 import { calendarDaysApplied, calendarDaysSkipped, calendarRequestsFinished } from '../../shared/infra/metrics/metrics.js';
 import { INVALID_PAYLOAD } from '../../shared/infra/queue/job-failure.js';
@@ -13,33 +11,27 @@ import type { JobHandler } from '../job-handler.js';
  * warnings on the request; a thrown error means "retry me" until the attempts run out, and then
  * the request is marked `error` with a reason a client may read.
  */
-export function applyCalendarRequestHandler(deps: Pick<AppContext, 'database' | 'logger' | 'webhookJobs'>): JobHandler<'apply-calendar-request'> {
-  const db = deps.database.db;
-  // After the commit that wrote the webhook event; if the queue cannot take it now, the sweep will.
-  const queueWebhook = async (eventUid: string | undefined) => {
-    if (eventUid === undefined) return;
-    await deps.webhookJobs.enqueue([eventUid]).catch((err: unknown) => deps.logger.warn({ err, eventUid }, 'webhook job not queued; the sweep will add it'));
-  };
+export function applyCalendarRequestHandler(deps: AppContext): JobHandler<'apply-calendar-request'> {
+  const { calendar, webhooks } = deps.services;
   return {
     logAs: 'calendar request',
     // jobId = request uid: every line of the job names the request a client polls.
     logContext: (job) => ({ requestUid: job.id, jobId: job.id }),
     async run({ requestUid }, job) {
       if (requestUid !== job.id) throw new UnrecoverableError(INVALID_PAYLOAD);
-      const marked = await markProcessing(db, requestUid);
-      if (!marked) throw new UnrecoverableError(REQUEST_MISSING);
-      if (marked.status === 'completed' || marked.status === 'error') {
-        deps.logger.info({ status: marked.status }, 'request already final');
+      const outcome = await calendar.apply(requestUid);
+      if (outcome.status === 'missing') throw new UnrecoverableError(REQUEST_MISSING);
+      if (outcome.status === 'already-final') {
+        deps.logger.info({ status: outcome.finalStatus }, 'request already final');
         return { daysApplied: 0, skippedPast: 0 };
       }
-      const outcome = await applyRequest(db, requestUid, WARNING_PAST);
-      if (outcome.status === 'missing') throw new UnrecoverableError(REQUEST_MISSING);
       const skippedPast = Object.keys(outcome.pastWarnings).length;
       if (outcome.status === 'completed') {
         calendarDaysApplied.inc(outcome.daysApplied);
         calendarDaysSkipped.labels('past').inc(skippedPast);
         calendarRequestsFinished.labels('completed').inc();
-        await queueWebhook(outcome.eventUid);
+        // After the commit that wrote the webhook event; if the queue cannot take it now, the sweep will.
+        await webhooks.queue([outcome.eventUid]);
       }
       deps.logger.info({ daysApplied: outcome.daysApplied, skippedPast }, 'calendar request applied');
       return { daysApplied: outcome.daysApplied, skippedPast };
@@ -47,9 +39,9 @@ export function applyCalendarRequestHandler(deps: Pick<AppContext, 'database' | 
     async failedForGood(job, reason, attempts) {
       // The payload may be the broken part: the request is named by the jobId.
       if (!job.id) return;
-      const eventUid = await markError(db, job.id, describeFailure(reason, attempts));
+      const eventUid = await calendar.fail(job.id, describeFailure(reason, attempts));
       calendarRequestsFinished.labels('error').inc();
-      await queueWebhook(eventUid);
+      await webhooks.queue([eventUid]);
     },
   };
 }

@@ -1,7 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import type { AppContext } from '../../shared/app/context.js';
 import { INVALID_PAYLOAD } from '../../shared/infra/queue/job-failure.js';
-import { deliverWebhookEvent } from '../../shared/domain/webhooks/webhook.service.js';
 import type { JobHandler } from '../job-handler.js';
 
 /**
@@ -9,13 +8,13 @@ import type { JobHandler } from '../job-handler.js';
  * next one with the registry's exponential backoff; delivered, failed-for-good and already-final
  * events return normally. Every attempt's outcome is a row in webhook_deliveries.
  */
-export function deliverWebhookHandler(deps: Pick<AppContext, 'database' | 'config' | 'logger'>): JobHandler<'deliver-webhook'> {
+export function deliverWebhookHandler(deps: AppContext): JobHandler<'deliver-webhook'> {
   return {
     logAs: 'webhook delivery',
     logContext: (job) => ({ eventUid: job.id, jobId: job.id }),
     async run({ eventUid }, job) {
       if (eventUid !== job.id) throw new UnrecoverableError(INVALID_PAYLOAD);
-      const result = await deliverWebhookEvent({ db: deps.database.db, config: deps.config }, eventUid, job.attemptsMade);
+      const result = await deps.services.webhooks.deliver(eventUid, job.attemptsMade);
       if (result.outcome === 'retry') {
         // The message is what the queue keeps: the status code, or the transport error.
         throw new Error(result.statusCode !== null ? `receiver answered ${result.statusCode}` : (result.error ?? 'delivery failed'));

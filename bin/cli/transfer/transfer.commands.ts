@@ -35,7 +35,7 @@ export const transferCommands: Record<string, Command> = {
     positional: 'file',
     prepare(v) {
       const [company, file] = [required(v, 'company'), required(v, 'file')];
-      return async (db, io) => {
+      return async ({ database: { db } }, io) => {
         await requireCompany(db, company);
         const input = file === '-' ? process.stdin : createReadStream(file);
         const opened = file === '-' ? Promise.resolve() : once(input, 'open');
@@ -72,7 +72,7 @@ export const transferCommands: Record<string, Command> = {
     prepare(v) {
       const company = required(v, 'company');
       const file = v.file?.trim();
-      return async (db, io) => {
+      return async ({ database: { db } }, io) => {
         await requireCompany(db, company);
         const out = file ? createWriteStream(file) : process.stdout;
         let n = 0;

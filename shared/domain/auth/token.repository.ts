@@ -91,3 +91,6 @@ export async function setAppDisabled(db: Db, companyUid: string, appUid: string,
     .set({ disabled })
     .where(and(eq(apps.companyUid, companyUid), eq(apps.uid, appUid)));
 }
+
+export const tokenRepository = { findTokenByValue, issueToken, revokeToken, setAppDisabled };
+export type TokenRepository = typeof tokenRepository;

@@ -98,3 +98,6 @@ function filterFirst(q: BookingsQuery, byCreated: boolean): boolean {
   ];
   return otherRanges.some((b) => b !== undefined);
 }
+
+export const bookingsRepository = { listBookings };
+export type BookingsRepository = typeof bookingsRepository;

@@ -1,7 +1,8 @@
 import type { Scope } from '../auth/scopes.js';
-import type { AppContext } from '../../app/context.js';
+import type { Infra } from '../../infra/infra.js';
+import { BaseService } from '../service.js';
 import { pageOf, type PageMeta } from '../../infra/http/wire.js';
-import { listBookings, type BookingRow } from './bookings.repository.js';
+import { bookingsRepository, type BookingRow, type BookingsRepository } from './bookings.repository.js';
 import type { Booking, BookingsQuery } from './bookings.schema.js';
 
 export function bookingToWire(row: BookingRow, withDoorCode: boolean): Booking {
@@ -34,15 +35,20 @@ export function bookingToWire(row: BookingRow, withDoorCode: boolean): Booking {
   return booking;
 }
 
-/** A page of the company's bookings; door codes only for a caller holding smart-locks. */
-export async function getBookingsPage(
-  deps: Pick<AppContext, 'database'>,
-  companyUid: string,
-  query: BookingsQuery,
-  scopes: readonly Scope[],
-): Promise<{ data: Booking[]; meta: PageMeta }> {
-  const rows = await listBookings(deps.database.db, companyUid, query);
-  const withDoorCode = scopes.includes('smart-locks');
-  const page = pageOf(rows, query.page);
-  return { data: page.data.map((r) => bookingToWire(r, withDoorCode)), meta: page.meta };
+/** The company's bookings as the list method shows them. */
+export class BookingsService extends BaseService {
+  constructor(
+    infra: Infra,
+    private readonly repo: BookingsRepository = bookingsRepository,
+  ) {
+    super(infra);
+  }
+
+  /** A page of the company's bookings; door codes only for a caller holding smart-locks. */
+  async list(companyUid: string, query: BookingsQuery, scopes: readonly Scope[]): Promise<{ data: Booking[]; meta: PageMeta }> {
+    const rows = await this.repo.listBookings(this.db, companyUid, query);
+    const withDoorCode = scopes.includes('smart-locks');
+    const page = pageOf(rows, query.page);
+    return { data: page.data.map((r) => bookingToWire(r, withDoorCode)), meta: page.meta };
+  }
 }

@@ -1,19 +1,11 @@
 import { z } from 'zod';
 import { calendarDate } from '../../infra/http/wire.js';
+import { daysBetween } from '../../infra/time.js';
 import { WARNING_PAST } from './calendar.days.js';
 import { BLOCKED_BY_HOST, BLOCKED_BY_RESERVATION } from './calendar.view.js';
 
 /** Longest range one call may cover, as get-calendar-data reads. */
 export const MAX_AVAILABILITY_DAYS = 366;
-
-const DAY_MS = 86_400_000;
-export const daysBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
-
-/** Every date of [from, to], ascending. */
-export function datesOf(from: string, to: string): string[] {
-  const start = Date.parse(from);
-  return Array.from({ length: daysBetween(from, to) }, (_, i) => new Date(start + i * DAY_MS).toISOString().slice(0, 10));
-}
 
 export const setAvailabilityBodySchema = z
   .object({

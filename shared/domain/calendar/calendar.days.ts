@@ -1,5 +1,4 @@
 import { isUnstorable } from '../../infra/http/validation.js';
-import type { BatchDay } from './calendar.schema.js';
 
 /*
  * Reading the days of a batch: duplicate dates merge, then every value is read (numeric strings
@@ -26,6 +25,19 @@ export const warningInvalid = (field: DayField) => `${WARNING_INVALID_PREFIX}${f
 /** A decimal numeral as loosely typed clients send numbers: "52.5", "3", "0", "-1" (no exponent, no blanks). */
 export const NUMERIC_STRING = /^-?\d+(\.\d+)?$/;
 const CURRENCY_RE = /^[A-Za-z]{3}$/;
+
+/**
+ * A day of a batch as the body schema (calendar.schema.ts) hands it over: a real date, every other
+ * value as the client sent it (read here, after duplicate dates merge).
+ */
+export interface BatchDay {
+  date: string;
+  price?: unknown;
+  currency?: unknown;
+  is_available?: unknown;
+  min_stay?: unknown;
+  notes?: unknown;
+}
 
 /** A day as stored on a request: only the fields the client gave (null = not given). */
 export interface RequestDay {

@@ -3,6 +3,7 @@ import type { Db, Executor } from '../../infra/db/client.js';
 import { calendarRequests } from '../../infra/db/schema.js';
 import { newUid } from '../../infra/ids.js';
 import type { RequestDay, Warnings } from './calendar.rules.js';
+import { readCalendarView } from './calendar.view.js';
 
 
 export type CalendarRequestRow = typeof calendarRequests.$inferSelect;
@@ -30,11 +31,6 @@ export async function insertRequests(
      order by r.ord
     returning uid, seq`);
   return [...inserted].sort((a, b) => Number(a.seq) - Number(b.seq)).map((r) => r.uid);
-}
-
-export async function markEnqueued(db: Executor, uids: readonly string[]): Promise<void> {
-  if (uids.length === 0) return;
-  await db.update(calendarRequests).set({ enqueuedAt: sql`now()` }).where(inArray(calendarRequests.uid, [...uids]));
 }
 
 /**
@@ -79,6 +75,8 @@ const calendarDaysOnConflict = sql.raw(CALENDAR_DAYS_ON_CONFLICT);
 
 export interface ApplyOutcome {
   status: 'completed' | 'already-final' | 'missing';
+  /** For 'already-final': the status it already had. */
+  finalStatus?: string;
   daysApplied: number;
   pastWarnings: Warnings;
   /** The webhook event written with the outcome (the app has a webhook): queue its delivery. */
@@ -194,13 +192,41 @@ export async function findRequests(db: Db, companyUid: string, uids: readonly st
     .where(and(eq(calendarRequests.companyUid, companyUid), inArray(calendarRequests.uid, [...uids])));
 }
 
-/** Requests not final whose queue entry may be lost: queued/processing and untouched for `olderThanMs`. */
-export async function findStaleRequests(db: Executor, olderThanMs: number, limit: number): Promise<{ uid: string; status: string }[]> {
+/** The re-enqueue sweep's advisory lock: one sweep at a time across every worker. */
+export const REENQUEUE_LOCK_KEY = 724_310_002;
+
+/**
+ * Claims requests not final whose queue entry may be lost (queued or processing, untouched for
+ * `olderThanMs`: not created, started or claimed since) by stamping `enqueued_at`, in one
+ * statement that holds the sweep's advisory lock only while it runs: one sweep at a time claims
+ * (another one, or anyone holding the lock, claims nothing), a claimed request is not looked at
+ * again for another `olderThanMs`, and no transaction stays open while the caller asks the queue
+ * about them.
+ */
+export async function claimStaleRequests(db: Executor, olderThanMs: number, limit: number): Promise<{ uid: string; status: string }[]> {
   return db.execute<{ uid: string; status: string }>(sql`
-    select uid, status from calendar_requests
-     where status in ('queued', 'processing')
-       and created_dttm < now() - make_interval(secs => ${olderThanMs / 1000})
-       and coalesce(started_dttm, enqueued_at, created_dttm) < now() - make_interval(secs => ${olderThanMs / 1000})
-     order by seq
-     limit ${limit}`);
+    with sweep as (select pg_try_advisory_xact_lock(${REENQUEUE_LOCK_KEY}) as locked)
+    update calendar_requests set enqueued_at = now()
+     where (select locked from sweep)
+       and uid in (
+         select uid from calendar_requests
+          where status in ('queued', 'processing')
+            and greatest(created_dttm, started_dttm, enqueued_at) < now() - make_interval(secs => ${olderThanMs / 1000})
+          order by seq
+          limit ${limit}
+          for update skip locked)
+    returning uid, status`);
 }
+
+/** What the calendar service reads and writes, as one object: a test passes a fake. */
+export const calendarRepository = {
+  insertRequests,
+  findRequests,
+  findFinishedRequestUids,
+  readCalendarView,
+  markProcessing,
+  applyRequest,
+  markError,
+  claimStaleRequests,
+};
+export type CalendarRepository = typeof calendarRepository;

@@ -48,16 +48,3 @@ export function assignWarnings(chunks: readonly RequestDay[][], warnings: Warnin
   }
   return out;
 }
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** Today's date (YYYY-MM-DD) on the wall calendar of an IANA time zone. */
-export function localDate(timeZone: string, now: Date = new Date()): string {
-  let f = formatters.get(timeZone);
-  // Stryker disable next-line ConditionalExpression: a cache; a new formatter each time answers the same, slower
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    formatters.set(timeZone, f);
-  }
-  return f.format(now);
-}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { calendarDate, commaList, isCalendarDate } from '../../infra/http/wire.js';
 import { unavailableReasons } from './calendar.view.js';
-import { MAX_MIN_STAY, MAX_NOTES_LENGTH, MAX_PRICE, NUMERIC_STRING, readBatchDays } from './calendar.days.js';
+import { MAX_MIN_STAY, MAX_NOTES_LENGTH, MAX_PRICE, NUMERIC_STRING, readBatchDays, type BatchDay } from './calendar.days.js';
 
 export { MAX_NOTES_LENGTH, MAX_PRICE, WARNING_NO_CURRENCY, WARNING_NOTHING, WARNING_PAST } from './calendar.days.js';
 
@@ -35,8 +35,8 @@ export const batchDaySchema = z.object({
     description: `Minimum stay in nights, an integer from 1 to ${MAX_MIN_STAY} (a number or a numeric string such as "3")`,
   }),
   notes: loose({ type: ['string', 'null'], maxLength: MAX_NOTES_LENGTH, description: 'Free text; "" clears the notes; absent or null keeps them' }),
-});
-export type BatchDay = z.infer<typeof batchDaySchema>;
+}) satisfies z.ZodType<BatchDay>;
+export type { BatchDay } from './calendar.days.js';
 
 /**
  * A day without a real date refuses the batch (each such day is named); otherwise the days are

@@ -1,149 +1,194 @@
-import type { AppContext } from '../../app/context.js';
-import { conflict, notFound, shown } from '../../infra/errors.js';
-import { canonicalJson } from '../../infra/http/canonical.js';
-import { sha256 } from '../../infra/ids.js';
-import { claimIdempotencyKey, storeIdempotentAnswer } from '../idempotency/idempotency.repository.js';
+import type { Infra } from '../../infra/infra.js';
+import { notFound, shown } from '../../infra/errors.js';
 import { countAcceptedBatch } from '../../infra/metrics/calendar-metrics.js';
-import { findPropertyCached } from '../properties/property.repository.js';
-import { findRequests, insertRequests, type CalendarRequestRow } from './calendar.repository.js';
-import { readCalendarView } from './calendar.view.js';
-import { applyDayRules, assignWarnings, chunk, localDate } from './calendar.rules.js';
+import { idempotent, type IdempotencyKey } from '../idempotency/idempotency.js';
+import { unknownProperty, type PropertiesService } from '../properties/property.service.js';
+import { BaseService } from '../service.js';
+import { type AvailabilityDay, type SetAvailabilityAnswer, type SetAvailabilityBody } from './availability.schema.js';
+import { WARNING_PAST, type RequestDay } from './calendar.days.js';
+import { calendarRepository, type ApplyOutcome, type CalendarRepository, type CalendarRequestRow } from './calendar.repository.js';
+import { applyDayRules, assignWarnings, chunk, type Warnings } from './calendar.rules.js';
+import { datesOf, localDate } from '../../infra/time.js';
 import type { CalendarDayView, RequestStatusView, SetCalendarBatchBody, SetCalendarBatchResponse } from './calendar.schema.js';
+import { toStatusView } from './calendar.status.js';
+import { BLOCKED_BY_HOST, BLOCKED_BY_RESERVATION } from './calendar.view.js';
+import { RequestStatusWaits } from './calendar-wait.js';
+import type { RequestWaitsOptions } from './request-waits.js';
 
-/** A batch as the endpoint received it: the token (idempotency keys are per token), the body, the key. */
-export interface BatchSubmission {
+/** Who submits: the app behind the token is told (webhook) when each request finishes. */
+export interface Submitter {
   tokenUid: string;
-  /** The app behind the token: its webhook (if any) is told when each request finishes. */
   appUid?: string;
-  body: SetCalendarBatchBody;
-  idempotency?: { key: string };
 }
 
+/** Days judged and ready to store: the kept days (sorted by date) and one warning per skipped date. */
+export interface JudgedDays {
+  kept: RequestDay[];
+  warnings: Warnings;
+}
+
+/** The iGMS v2 wording of an unknown property. */
+export const unknownPropertyMessage = (uid: string) => `Not found property with UID ${uid}. Please re-sync the list of user's properties`;
+
 /**
- * Accepts a batch: per-day rules, chunks stored durably as requests in one transaction, then (only
- * after the commit) queued. A queue that cannot be reached does not fail the answer: the requests
- * are in Postgres and the re-enqueuer adds them later.
+ * Calendar changes and reads: every way of changing days (batch, range, availability) ends in
+ * `submit`, the one submission path; statuses and long-polls read the requests back.
  */
-export async function acceptCalendarBatch(
-  deps: Pick<AppContext, 'database' | 'calendarJobs' | 'config' | 'logger'>,
-  companyUid: string,
-  { tokenUid, appUid, body, idempotency }: BatchSubmission,
-): Promise<SetCalendarBatchResponse> {
-  const db = deps.database.db;
-  const property = await findPropertyCached(db, companyUid, body.property_uid);
-  if (!property) throw notFound('property_uid', `Unknown property_uid ${shown(body.property_uid)}`);
+export class CalendarService extends BaseService {
+  /** Long-poll waiters of get-request-status; listens (one connection) only once someone waits. */
+  readonly waits: RequestStatusWaits;
 
-  const { kept, warnings } = applyDayRules(body.days, localDate(property.timeZone));
-  const chunks = chunk(kept, deps.config.calendar.chunkDays);
-  const chunkWarnings = assignWarnings(chunks, warnings);
-  // The validated body, canonical: reordered keys, an ignored key or null-for-absent still replay.
-  const bodyHash = idempotency ? sha256(canonicalJson(body)) : '';
+  constructor(
+    infra: Infra,
+    private readonly properties: PropertiesService,
+    private readonly repo: CalendarRepository = calendarRepository,
+    waitOptions: RequestWaitsOptions = {},
+  ) {
+    super(infra);
+    this.waits = new RequestStatusWaits(infra, repo, waitOptions);
+  }
 
-  // Without a key the one multi-row INSERT is atomic by itself: no BEGIN/COMMIT round trips.
-  const outcome = !idempotency
-    ? await (async () => {
-        const uids = await insertRequests(db, companyUid, property.uid, chunks, chunkWarnings, appUid);
-        return { replay: undefined, uids, response: { data: { request_uids: uids, warnings } } } as const;
-      })()
-    : await db.transaction(async (tx) => {
-        const stored = await claimIdempotencyKey(tx, {
-          tokenUid,
-          companyUid,
-          key: idempotency.key,
-          bodyHash,
-          ttlHours: deps.config.idempotency.ttlHours,
-        });
-        if (stored) return { replay: stored, uids: [], response: undefined } as const;
-        const uids = await insertRequests(tx, companyUid, property.uid, chunks, chunkWarnings, appUid);
-        const response: SetCalendarBatchResponse = { data: { request_uids: uids, warnings } };
-        await storeIdempotentAnswer(tx, tokenUid, idempotency.key, 200, response);
-        return { replay: undefined, uids, response } as const;
-      });
+  /** POST /set-calendar-batch: the days as read and merged by the body's schema, judged, submitted. */
+  async submitBatch(companyUid: string, body: SetCalendarBatchBody, by: Submitter, idempotencyKey?: string): Promise<SetCalendarBatchResponse> {
+    const property = await this.properties.require(companyUid, body.property_uid);
+    const judged = applyDayRules(body.days, localDate(property.timeZone));
+    const key = idempotencyKey === undefined ? undefined : { tokenUid: by.tokenUid, companyUid, key: idempotencyKey, body };
+    const { answer } = await this.submit(companyUid, property.uid, judged, by, (uids) => ({ data: { request_uids: uids, warnings: judged.warnings } }), key);
+    return answer;
+  }
 
-  if (outcome.replay) {
-    if (outcome.replay.bodyHash !== bodyHash) {
-      throw conflict('Idempotency-Key', 'This Idempotency-Key was already used with a different body');
+  /**
+   * POST /api/v2/set-property-calendar-availability: every date of the range becomes a day that
+   * changes only `is_available`, through the same submission as batches (so a range and batches
+   * over the same dates end as the later submission says, field by field). Past dates are skipped
+   * with the batch's warning. The answer previews each date as it will read once applied.
+   */
+  async setAvailability(companyUid: string, body: SetAvailabilityBody, by: Submitter): Promise<SetAvailabilityAnswer> {
+    const property = await this.properties.require(companyUid, body.property_uid, unknownPropertyMessage);
+    const today = localDate(property.timeZone);
+    const judged: JudgedDays = { kept: [], warnings: {} };
+    for (const date of datesOf(body.start_date, body.end_date)) {
+      if (date < today) judged.warnings[date] = WARNING_PAST;
+      else judged.kept.push({ date, price: null, currency: null, is_available: body.is_available, min_stay: null, notes: null });
     }
-    return outcome.replay.response as SetCalendarBatchResponse;
+    // The current calendar (bookings, past values) is read while the requests are stored.
+    const [{ answer: uids }, current] = await Promise.all([
+      this.submit(companyUid, property.uid, judged, by, (u) => u),
+      this.repo.readCalendarView(this.db, companyUid, property.uid, body.start_date, body.end_date),
+    ]);
+    const availability = current.map((d): AvailabilityDay => {
+      if (d.date < today) return { date: d.date, is_available: d.is_available, reason: WARNING_PAST };
+      if (d.unavailable_reason === BLOCKED_BY_RESERVATION) return { date: d.date, is_available: 0, reason: BLOCKED_BY_RESERVATION };
+      return body.is_available ? { date: d.date, is_available: 1, reason: null } : { date: d.date, is_available: 0, reason: BLOCKED_BY_HOST };
+    });
+    return { success: true, availability, errors: [], request_uids: uids };
   }
-  countAcceptedBatch(kept.length, warnings);
-  try {
-    // No enqueued_at write here: it would cost a second commit per batch. The re-enqueuer asks
-    // the queue itself whether a job exists before re-adding it.
-    await deps.calendarJobs.enqueue(outcome.uids);
-  } catch (err) {
-    deps.logger.warn({ err, requestUids: outcome.uids }, 'queue unreachable after commit; the re-enqueuer will add these requests');
+
+  /**
+   * The one submission path. Judged days are split into chunks of CALENDAR_CHUNK_DAYS, each a
+   * `queued` request with its share of the warnings, all stored in one statement (with an
+   * Idempotency-Key: in one transaction with the key) and given submission sequence numbers; only
+   * after the commit are they queued. A queue that cannot be reached does not fail the answer: the
+   * requests are durable and the re-enqueue sweep adds them later. `answer` builds what the
+   * method answers from the uids (stored with the key, replayed as it was).
+   */
+  async submit<A>(
+    companyUid: string,
+    propertyUid: string,
+    { kept, warnings }: JudgedDays,
+    by: Submitter,
+    answer: (uids: string[]) => A,
+    key?: IdempotencyKey,
+  ): Promise<{ answer: A; uids: string[] }> {
+    const chunks = chunk(kept, this.config.calendar.chunkDays);
+    const chunkWarnings = assignWarnings(chunks, warnings);
+    let uids: string[] = [];
+    const outcome = await idempotent(this.db, this.config.idempotency.ttlHours, key, async (tx) => {
+      uids = await this.repo.insertRequests(tx, companyUid, propertyUid, chunks, chunkWarnings, by.appUid);
+      return answer(uids);
+    });
+    if (outcome.replayed) return { answer: outcome.answer, uids: [] };
+    countAcceptedBatch(kept.length, warnings);
+    try {
+      // No enqueued_at write here: it would cost a second commit per batch. The re-enqueuer asks
+      // the queue itself whether a job exists before re-adding it.
+      await this.infra.jobs.calendar.enqueue(uids);
+    } catch (err) {
+      this.logger.warn({ err, requestUids: uids }, 'queue unreachable after commit; the re-enqueuer will add these requests');
+    }
+    return { answer: outcome.answer, uids };
   }
-  return outcome.response;
-}
 
-const utc = (d: Date | null) => (d ? d.toISOString().slice(0, 19).replace('T', ' ') : null);
+  /**
+   * Statuses read from Postgres only (they survive the loss of the queue), in the order asked; the
+   * queue is asked only whether it is paused. `param` names the parameter an unknown uid came from.
+   */
+  async statuses(companyUid: string, uids: readonly string[], param: string): Promise<RequestStatusView[]> {
+    const rows = await this.repo.findRequests(this.db, companyUid, uids);
+    const byUid = new Map(rows.map((r) => [r.uid, r]));
+    const missing = uids.find((u) => !byUid.has(u));
+    if (missing !== undefined) throw notFound(param, `Unknown request_uid ${shown(missing)}`);
+    const paused = await this.queuePaused(rows);
+    return uids.map((u) => toStatusView(byUid.get(u) as CalendarRequestRow, paused));
+  }
 
-/** The columns a status view is made of (the webhook delivery reads only these). */
-export type StatusViewRow = Pick<
-  CalendarRequestRow,
-  'uid' | 'status' | 'requestError' | 'propertyUid' | 'daysTotal' | 'daysApplied' | 'warnings' | 'attempts' | 'createdDttm' | 'startedDttm' | 'finishedDttm'
->;
+  /** get-request-status with `wait` (see RequestStatusWaits). */
+  async waitForStatuses(companyUid: string, uids: readonly string[], param: string, waitSeconds: number, signal?: AbortSignal): Promise<RequestStatusView[]> {
+    return this.waits.wait(companyUid, uids, waitSeconds, signal, () => this.statuses(companyUid, uids, param), (rows) => this.queuePaused(rows));
+  }
 
-export function toStatusView(r: StatusViewRow, paused: boolean): RequestStatusView {
-  const status = r.status;
-  return {
-    request_uid: r.uid,
-    request_status: paused && status === 'queued' ? 'paused' : status,
-    ...(status === 'error' ? { request_error: r.requestError ?? 'The request could not be applied' } : {}),
-    property_uid: r.propertyUid,
-    days_total: r.daysTotal,
-    days_applied: r.daysApplied,
-    warnings: r.warnings as Record<string, string>,
-    attempts: r.attempts,
-    created_dttm: utc(r.createdDttm) as string,
-    started_dttm: utc(r.startedDttm),
-    finished_dttm: utc(r.finishedDttm),
-  };
-}
+  /** Whether a queued request reads `paused`: asked of the queue only when one is queued. */
+  private async queuePaused(rows: readonly Pick<CalendarRequestRow, 'status'>[]): Promise<boolean> {
+    return rows.some((r) => r.status === 'queued') ? this.infra.jobs.calendar.isPaused().catch(() => false) : false;
+  }
 
-/**
- * Statuses read from Postgres only (they survive the loss of the queue), in the order asked; the
- * queue is asked only whether it is paused. `param` names the parameter an unknown uid came from.
- */
-export async function getRequestStatuses(
-  deps: Pick<AppContext, 'database' | 'calendarJobs'>,
-  companyUid: string,
-  uids: readonly string[],
-  param: string,
-): Promise<RequestStatusView[]> {
-  const rows = await findRequests(deps.database.db, companyUid, uids);
-  const byUid = new Map(rows.map((r) => [r.uid, r]));
-  const missing = uids.find((u) => !byUid.has(u));
-  if (missing !== undefined) throw notFound(param, `Unknown request_uid ${shown(missing)}`);
-  const paused = rows.some((r) => r.status === 'queued') ? await deps.calendarJobs.isPaused().catch(() => false) : false;
-  return uids.map((u) => toStatusView(byUid.get(u) as CalendarRequestRow, paused));
-}
+  /** The iGMS calendar row and ours, one per date of the range, as the property reads now. */
+  async read(companyUid: string, { property_uid, from_date, to_date }: { property_uid: string; from_date: string; to_date: string }): Promise<CalendarDayView[]> {
+    const rows = await this.repo.readCalendarView(this.db, companyUid, property_uid, from_date, to_date);
+    // The range always holds a date, so no row means the property is not the company's.
+    if (rows.length === 0) throw unknownProperty(property_uid);
+    return rows.map((r) => ({
+      listing_uid: r.listing_uid,
+      platform_type: r.platform_type,
+      property_uid,
+      date: r.date,
+      is_available: r.is_available,
+      unavailable_reason: r.unavailable_reason,
+      rate_id: '0',
+      currency: r.currency,
+      price: r.price,
+      min_stay: r.min_stay,
+      notes: r.notes,
+      base_price: r.price,
+      base_min_stay: r.min_stay,
+      updated_dttm: r.updated_dttm,
+      request_uid: r.request_uid,
+    }));
+  }
 
-/** The iGMS calendar row and ours, one per date of the range, as the property reads now. */
-export async function getCalendarData(
-  deps: Pick<AppContext, 'database'>,
-  companyUid: string,
-  { property_uid, from_date, to_date }: { property_uid: string; from_date: string; to_date: string },
-): Promise<CalendarDayView[]> {
-  const rows = await readCalendarView(deps.database.db, companyUid, property_uid, from_date, to_date);
-  // The range always holds a date, so no row means the property is not the company's.
-  if (rows.length === 0) throw notFound('property_uid', `Unknown property_uid ${property_uid}`);
-  return rows.map((r) => ({
-    listing_uid: r.listing_uid,
-    platform_type: r.platform_type,
-    property_uid,
-    date: r.date,
-    is_available: r.is_available,
-    unavailable_reason: r.unavailable_reason,
-    rate_id: '0',
-    currency: r.currency,
-    price: r.price,
-    min_stay: r.min_stay,
-    notes: r.notes,
-    base_price: r.price,
-    base_min_stay: r.min_stay,
-    updated_dttm: r.updated_dttm,
-    request_uid: r.request_uid,
-  }));
+  /**
+   * Worker: marks the request processing (counting the attempt), then applies it in one statement
+   * (see calendar.repository.ts applyRequest). A request already final is left alone, so a retry
+   * or a duplicate job changes nothing.
+   */
+  async apply(requestUid: string): Promise<ApplyOutcome> {
+    const marked = await this.repo.markProcessing(this.db, requestUid);
+    if (!marked) return { status: 'missing', daysApplied: 0, pastWarnings: {} };
+    if (marked.status === 'completed' || marked.status === 'error') return { status: 'already-final', finalStatus: marked.status, daysApplied: 0, pastWarnings: {} };
+    return this.repo.applyRequest(this.db, requestUid, WARNING_PAST);
+  }
+
+  /** Worker: the request failed for good; answers the webhook event written with it, if any. */
+  fail(requestUid: string, message: string): Promise<string | undefined> {
+    return this.repo.markError(this.db, requestUid, message);
+  }
+
+  /** The re-enqueue sweep's claim: requests whose job may be lost (see claimStaleRequests). */
+  claimStale(limit: number): Promise<{ uid: string; status: string }[]> {
+    return this.repo.claimStaleRequests(this.db, this.config.queue.reenqueueAfterMs, limit);
+  }
+
+  close(): Promise<void> {
+    return this.waits.close();
+  }
 }

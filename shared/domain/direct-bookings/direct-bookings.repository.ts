@@ -1,9 +1,9 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
-import type { Db } from '../../infra/db/client.js';
+import type { Tx } from '../../infra/db/client.js';
 import { bookings, companies, guests, hosts, listings } from '../../infra/db/schema.js';
 import { holdingStatuses } from '../bookings/holding.js';
 
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type { Tx } from '../../infra/db/client.js';
 export type BookingRow = typeof bookings.$inferSelect;
 
 /**
@@ -96,3 +96,6 @@ export async function renameGuest(tx: Tx, companyUid: string, uid: string, name:
     .set({ name })
     .where(and(eq(guests.companyUid, companyUid), eq(guests.uid, uid)));
 }
+
+export const directBookingsRepository = { directListingOf, legacyHoldOverlaps, lockBookingsByCode, insertGuest, renameGuest };
+export type DirectBookingsRepository = typeof directBookingsRepository;

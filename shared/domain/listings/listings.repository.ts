@@ -38,3 +38,6 @@ export async function listListings(db: Db, companyUid: string, q: ListingsQuery)
     .limit(PAGE_SIZE + 1)
     .offset((q.page - 1) * PAGE_SIZE);
 }
+
+export const listingsRepository = { listListings };
+export type ListingsRepository = typeof listingsRepository;

@@ -1,6 +1,7 @@
-import type { AppContext } from '../../app/context.js';
+import type { Infra } from '../../infra/infra.js';
+import { BaseService } from '../service.js';
 import { pageOf, type PageMeta } from '../../infra/http/wire.js';
-import { listListings, type ListingRow } from './listings.repository.js';
+import { listingsRepository, type ListingRow, type ListingsRepository } from './listings.repository.js';
 import type { Listing, ListingsQuery } from './listings.schema.js';
 
 /** The zone's offset from UTC at `at`, in minutes (Lisbon in summer: 60; New York in winter: -300). */
@@ -35,8 +36,18 @@ export function listingToWire(row: ListingRow, now = new Date()): Listing {
   };
 }
 
-export async function getListingsPage(deps: Pick<AppContext, 'database'>, companyUid: string, query: ListingsQuery): Promise<{ data: Listing[]; meta: PageMeta }> {
-  const page = pageOf(await listListings(deps.database.db, companyUid, query), query.page);
-  const now = new Date();
-  return { data: page.data.map((r) => listingToWire(r, now)), meta: page.meta };
+/** The company's listings as the list method shows them. */
+export class ListingsService extends BaseService {
+  constructor(
+    infra: Infra,
+    private readonly repo: ListingsRepository = listingsRepository,
+  ) {
+    super(infra);
+  }
+
+  async list(companyUid: string, query: ListingsQuery): Promise<{ data: Listing[]; meta: PageMeta }> {
+    const page = pageOf(await this.repo.listListings(this.db, companyUid, query), query.page);
+    const now = new Date();
+    return { data: page.data.map((r) => listingToWire(r, now)), meta: page.meta };
+  }
 }

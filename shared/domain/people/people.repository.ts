@@ -22,3 +22,6 @@ export async function listPeople(db: Db, companyUid: string, kind: PeopleKind, q
     .limit(PAGE_SIZE + 1)
     .offset((q.page - 1) * PAGE_SIZE);
 }
+
+export const peopleRepository = { listPeople };
+export type PeopleRepository = typeof peopleRepository;

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import type { AppContext } from '../../app/context.js';
+import type { Infra } from '../../infra/infra.js';
+import { BaseService } from '../service.js';
 import { pageOf, type PageMeta } from '../../infra/http/wire.js';
-import { listPeople, type PersonRow } from './people.repository.js';
+import { peopleRepository, type PeopleRepository, type PersonRow } from './people.repository.js';
 import type { Guest, guestsQuerySchema, Host, hostsQuerySchema } from './people.schema.js';
 
 const fields = (row: PersonRow) => ({
@@ -14,20 +15,24 @@ const fields = (row: PersonRow) => ({
 export const hostToWire = (row: PersonRow): Host => ({ host_uid: row.uid, ...fields(row) });
 export const guestToWire = (row: PersonRow): Guest => ({ guest_uid: row.uid, ...fields(row) });
 
-export async function getHostsPage(
-  deps: Pick<AppContext, 'database'>,
-  companyUid: string,
-  q: z.output<typeof hostsQuerySchema>,
-): Promise<{ data: Host[]; meta: PageMeta }> {
-  const page = pageOf(await listPeople(deps.database.db, companyUid, 'host', { uids: q.host_uids, platform_type: q.platform_type, page: q.page }), q.page);
-  return { data: page.data.map(hostToWire), meta: page.meta };
-}
+/** Hosts and guests: the people bookings, listings and threads point at. */
+export class PeopleService extends BaseService {
+  constructor(
+    infra: Infra,
+    private readonly repo: PeopleRepository = peopleRepository,
+  ) {
+    super(infra);
+  }
 
-export async function getGuestsPage(
-  deps: Pick<AppContext, 'database'>,
-  companyUid: string,
-  q: z.output<typeof guestsQuerySchema>,
-): Promise<{ data: Guest[]; meta: PageMeta }> {
-  const page = pageOf(await listPeople(deps.database.db, companyUid, 'guest', { uids: q.guest_uids, platform_type: q.platform_type, page: q.page }), q.page);
-  return { data: page.data.map(guestToWire), meta: page.meta };
+  async listHosts(companyUid: string, q: z.output<typeof hostsQuerySchema>): Promise<{ data: Host[]; meta: PageMeta }> {
+    const rows = await this.repo.listPeople(this.db, companyUid, 'host', { uids: q.host_uids, platform_type: q.platform_type, page: q.page });
+    const page = pageOf(rows, q.page);
+    return { data: page.data.map(hostToWire), meta: page.meta };
+  }
+
+  async listGuests(companyUid: string, q: z.output<typeof guestsQuerySchema>): Promise<{ data: Guest[]; meta: PageMeta }> {
+    const rows = await this.repo.listPeople(this.db, companyUid, 'guest', { uids: q.guest_uids, platform_type: q.platform_type, page: q.page });
+    const page = pageOf(rows, q.page);
+    return { data: page.data.map(guestToWire), meta: page.meta };
+  }
 }

@@ -23,29 +23,6 @@ export async function findProperty(db: Db, companyUid: string, propertyUid: stri
   return rows[0];
 }
 
-const CACHE_TTL_MS = 30_000;
-const CACHE_MAX = 10_000;
-const cache = new Map<string, { ref: PropertyRef; until: number }>();
-
-/**
- * findProperty with a short in-process memory, for the accept path: a property never changes
- * company, and its time zone only decides accept-time warnings (the worker judges "past" again
- * against the zone in Postgres when it applies). Only found properties are remembered, so a new
- * property is visible at once. Saves one round trip per accepted batch.
- */
-export async function findPropertyCached(db: Db, companyUid: string, propertyUid: string): Promise<PropertyRef | undefined> {
-  const key = `${companyUid}\u0000${propertyUid}`;
-  const hit = cache.get(key);
-  const now = Date.now();
-  if (hit && hit.until > now) return hit.ref;
-  const ref = await findProperty(db, companyUid, propertyUid);
-  if (ref) {
-    if (cache.size >= CACHE_MAX) cache.clear();
-    cache.set(key, { ref, until: now + CACHE_TTL_MS });
-  }
-  return ref;
-}
-
 export type PropertyRow = typeof properties.$inferSelect & { listingUids: string[] };
 
 /**
@@ -80,3 +57,6 @@ export async function getProperty(db: Db, companyUid: string, propertyUid: strin
     .where(and(eq(properties.companyUid, companyUid), eq(properties.uid, propertyUid)));
   return rows[0];
 }
+
+export const propertyRepository = { findProperty, listProperties, getProperty };
+export type PropertyRepository = typeof propertyRepository;

@@ -1,8 +1,9 @@
 import type { Scope } from '../auth/scopes.js';
-import type { AppContext } from '../../app/context.js';
-import { notFound } from '../../infra/errors.js';
+import type { Infra } from '../../infra/infra.js';
+import { notFound, shown } from '../../infra/errors.js';
+import { BaseService } from '../service.js';
 import { pageOf, type PageMeta } from '../../infra/http/wire.js';
-import { getProperty, listProperties, type PropertyRow } from './property.repository.js';
+import { propertyRepository, type PropertyRef, type PropertyRepository, type PropertyRow } from './property.repository.js';
 import type { PropertiesQuery, Property } from './property.schema.js';
 
 const flag = (b: boolean): 0 | 1 => (b ? 1 : 0);
@@ -60,25 +61,62 @@ export function propertyToWire(row: PropertyRow, view: PropertyView): Property {
   return p;
 }
 
-export async function getPropertiesPage(
-  deps: Pick<AppContext, 'database'>,
-  companyUid: string,
-  scopes: readonly Scope[],
-  query: PropertiesQuery,
-): Promise<{ data: Property[]; meta: PageMeta }> {
-  const page = pageOf(await listProperties(deps.database.db, companyUid, query.page), query.page);
-  const view = viewOfScopes(scopes);
-  return { data: page.data.map((r) => propertyToWire(r, view)), meta: page.meta };
+const CACHE_TTL_MS = 30_000;
+const CACHE_MAX = 10_000;
+
+/** The properties of a company: the inventory methods, and the one "unknown property" lookup. */
+export class PropertiesService extends BaseService {
+  /** uid and zone of found properties, per company: the accept path's lookup (see `require`). */
+  private readonly refs = new Map<string, { ref: PropertyRef; until: number }>();
+
+  constructor(
+    infra: Infra,
+    private readonly repo: PropertyRepository = propertyRepository,
+  ) {
+    super(infra);
+  }
+
+  async list(companyUid: string, query: PropertiesQuery, scopes: readonly Scope[]): Promise<{ data: Property[]; meta: PageMeta }> {
+    const page = pageOf(await this.repo.listProperties(this.db, companyUid, query.page), query.page);
+    const view = viewOfScopes(scopes);
+    return { data: page.data.map((r) => propertyToWire(r, view)), meta: page.meta };
+  }
+
+  /** Another company's property answers exactly as an unknown one. */
+  async get(companyUid: string, propertyUid: string, scopes: readonly Scope[]): Promise<{ data: Property }> {
+    const row = await this.repo.getProperty(this.db, companyUid, propertyUid);
+    if (!row) throw unknownProperty(propertyUid);
+    return { data: propertyToWire(row, viewOfScopes(scopes)) };
+  }
+
+  /**
+   * The company's property (uid and zone), or the 404 every method answers for an unknown one or
+   * another company's (`message` gives an endpoint its own wording). Found properties are kept for
+   * 30 s: a property never changes company, and its zone only decides accept-time warnings (the
+   * worker judges "past" again against the zone in Postgres). A new property is visible at once.
+   * Saves one round trip per accepted batch.
+   */
+  async require(companyUid: string, propertyUid: string, message?: (uid: string) => string): Promise<PropertyRef> {
+    const key = `${companyUid}\u0000${propertyUid}`;
+    const hit = this.refs.get(key);
+    const now = Date.now();
+    if (hit && hit.until > now) return hit.ref;
+    const ref = await this.repo.findProperty(this.db, companyUid, propertyUid);
+    if (!ref) throw unknownProperty(propertyUid, message);
+    if (this.refs.size >= CACHE_MAX) this.refs.clear();
+    this.refs.set(key, { ref, until: now + CACHE_TTL_MS });
+    return ref;
+  }
+
+  /** The whole row (name, hours, door code...), uncached: for writes that copy from it. */
+  async requireRow(companyUid: string, propertyUid: string): Promise<PropertyRow> {
+    const row = await this.repo.getProperty(this.db, companyUid, propertyUid);
+    if (!row) throw unknownProperty(propertyUid);
+    return row;
+  }
 }
 
-/** Another company's property answers exactly as an unknown one. */
-export async function getPropertyByUid(
-  deps: Pick<AppContext, 'database'>,
-  companyUid: string,
-  scopes: readonly Scope[],
-  propertyUid: string,
-): Promise<{ data: Property }> {
-  const row = await getProperty(deps.database.db, companyUid, propertyUid);
-  if (!row) throw notFound('property_uid', `Unknown property ${propertyUid}`);
-  return { data: propertyToWire(row, viewOfScopes(scopes)) };
+/** The one answer to a property that is not the company's: 404 code 11 naming property_uid. */
+export function unknownProperty(propertyUid: string, message?: (uid: string) => string) {
+  return notFound('property_uid', message ? message(propertyUid) : `Unknown property ${shown(propertyUid)}`);
 }

@@ -1,5 +1,6 @@
-import type { AppContext } from '../../app/context.js';
+import { BaseService } from '../service.js';
 import { pruneIdempotencyKeys } from '../idempotency/idempotency.repository.js';
+import { pruneRateLimitWindows } from '../../infra/ratelimit/rate-limiter.js';
 import { deleteFinishedRequests, deleteSettledWebhookEvents, vacuumTable } from './retention.repository.js';
 
 export interface PruneCounts {
@@ -23,43 +24,49 @@ async function inBatches(batchRows: number, maxBatches: number, deleteBatch: () 
   return total;
 }
 
-type Deps = Pick<AppContext, 'database' | 'config'>;
-
-/** Finished calendar requests past REQUEST_RETENTION_DAYS (their days went when they were applied). */
-export async function pruneFinishedRequests(deps: Deps, maxBatches = 1000): Promise<number> {
-  const { requestDays, pruneBatchRows: rows } = deps.config.retention;
-  const deleted = await inBatches(rows, maxBatches, () => deleteFinishedRequests(deps.database.db, requestDays, rows));
-  // Applied requests leave dead versions behind too (their days, dropped): vacuum after any prune.
-  if (deleted > 0) await vacuumTable(deps.database.db, 'calendar_requests');
-  return deleted;
-}
-
-/** Idempotency keys past IDEMPOTENCY_TTL_HOURS. */
-export async function pruneExpiredIdempotencyKeys(deps: Deps, maxBatches = 1000): Promise<number> {
-  const rows = deps.config.retention.pruneBatchRows;
-  const deleted = await inBatches(rows, maxBatches, () => pruneIdempotencyKeys(deps.database.db, deps.config.idempotency.ttlHours, rows));
-  if (deleted > 0) await vacuumTable(deps.database.db, 'idempotency_keys');
-  return deleted;
-}
-
-/** Settled webhook events (and their delivery attempts) past WEBHOOK_RETENTION_DAYS. */
-export async function pruneSettledWebhookEvents(deps: Deps, maxBatches = 1000): Promise<number> {
-  const { webhookDays, pruneBatchRows: rows } = deps.config.retention;
-  const deleted = await inBatches(rows, maxBatches, () => deleteSettledWebhookEvents(deps.database.db, webhookDays, rows));
-  if (deleted > 0) {
-    await vacuumTable(deps.database.db, 'webhook_events');
-    await vacuumTable(deps.database.db, 'webhook_deliveries');
+/** Bounded storage: what is past its retention goes, one kind per scheduled maintenance job. */
+export class RetentionService extends BaseService {
+  /** Finished calendar requests past REQUEST_RETENTION_DAYS (their days went when they were applied). */
+  async pruneFinishedRequests(maxBatches = 1000): Promise<number> {
+    const { requestDays, pruneBatchRows: rows } = this.config.retention;
+    const deleted = await inBatches(rows, maxBatches, () => deleteFinishedRequests(this.db, requestDays, rows));
+    // Applied requests leave dead versions behind too (their days, dropped): vacuum after any prune.
+    if (deleted > 0) await vacuumTable(this.db, 'calendar_requests');
+    return deleted;
   }
-  return deleted;
-}
 
-/**
- * Everything past its retention, as the scheduled maintenance jobs (prune-finished-requests,
- * prune-idempotency-keys, prune-webhook-events in the job registry) delete it one kind at a time.
- */
-export async function pruneExpiredRows(deps: Deps, opts: { maxBatches?: number } = {}): Promise<PruneCounts> {
-  const requests = await pruneFinishedRequests(deps, opts.maxBatches);
-  const idempotencyKeys = await pruneExpiredIdempotencyKeys(deps, opts.maxBatches);
-  const webhookEvents = await pruneSettledWebhookEvents(deps, opts.maxBatches);
-  return { requests, idempotencyKeys, webhookEvents };
+  /** Idempotency keys past IDEMPOTENCY_TTL_HOURS. */
+  async pruneExpiredIdempotencyKeys(maxBatches = 1000): Promise<number> {
+    const rows = this.config.retention.pruneBatchRows;
+    const deleted = await inBatches(rows, maxBatches, () => pruneIdempotencyKeys(this.db, this.config.idempotency.ttlHours, rows));
+    if (deleted > 0) await vacuumTable(this.db, 'idempotency_keys');
+    return deleted;
+  }
+
+  /** Settled webhook events (and their delivery attempts) past WEBHOOK_RETENTION_DAYS. */
+  async pruneSettledWebhookEvents(maxBatches = 1000): Promise<number> {
+    const { webhookDays, pruneBatchRows: rows } = this.config.retention;
+    const deleted = await inBatches(rows, maxBatches, () => deleteSettledWebhookEvents(this.db, webhookDays, rows));
+    if (deleted > 0) {
+      await vacuumTable(this.db, 'webhook_events');
+      await vacuumTable(this.db, 'webhook_deliveries');
+    }
+    return deleted;
+  }
+
+  /** Drops the Postgres rate-limit windows that have ended (the Redis ones expire by themselves). */
+  pruneRateLimitWindows(): Promise<number> {
+    return pruneRateLimitWindows(this.db);
+  }
+
+  /**
+   * Everything past its retention, as the scheduled maintenance jobs (prune-finished-requests,
+   * prune-idempotency-keys, prune-webhook-events in the job registry) delete it one kind at a time.
+   */
+  async pruneExpiredRows(opts: { maxBatches?: number } = {}): Promise<PruneCounts> {
+    const requests = await this.pruneFinishedRequests(opts.maxBatches);
+    const idempotencyKeys = await this.pruneExpiredIdempotencyKeys(opts.maxBatches);
+    const webhookEvents = await this.pruneSettledWebhookEvents(opts.maxBatches);
+    return { requests, idempotencyKeys, webhookEvents };
+  }
 }

@@ -67,3 +67,6 @@ export async function updateTaskRow(tx: Tx, companyUid: string, taskUid: string,
   if (!row) throw new Error(`locked task ${taskUid} vanished during its update`);
   return row;
 }
+
+export const tasksRepository = { listTasks, lockTask, isActiveTeamMember, isCompanyProperty, updateTaskRow };
+export type TasksRepository = typeof tasksRepository;

@@ -1,15 +1,8 @@
-import type { AppContext } from '../../app/context.js';
+import type { Infra } from '../../infra/infra.js';
+import { BaseService } from '../service.js';
 import { badParam, conflict, notFound, shown } from '../../infra/errors.js';
 import { pageOf, type PageMeta } from '../../infra/http/wire.js';
-import {
-  isActiveTeamMember,
-  isCompanyProperty,
-  listTasks,
-  lockTask,
-  updateTaskRow,
-  type TaskPatch,
-  type TaskRow,
-} from './tasks.repository.js';
+import { tasksRepository, type TaskPatch, type TaskRow, type TasksRepository } from './tasks.repository.js';
 import { addSeconds, datePart, MAX_WALL_CLOCK, secondsBetween, timePart } from './tasks.schedule.js';
 import { hoursToSeconds, type Task, type TasksQuery, type UpdateTaskBody } from './tasks.schema.js';
 
@@ -24,15 +17,6 @@ export function taskToWire(row: TaskRow): Task {
     local_start_dttm: row.localStartDttm,
     local_end_dttm: row.localEndDttm,
   };
-}
-
-export async function getTasksPage(
-  deps: Pick<AppContext, 'database'>,
-  companyUid: string,
-  query: TasksQuery,
-): Promise<{ data: Task[]; meta: PageMeta }> {
-  const page = pageOf(await listTasks(deps.database.db, companyUid, query), query.page);
-  return { data: page.data.map(taskToWire), meta: page.meta };
 }
 
 /** The body parameters a completed task refuses to change, in the order a refusal names them. */
@@ -50,7 +34,7 @@ interface Plan {
 const heldStatuses = new Set(['assigned', 'accepted', 'completed']);
 
 /** What the body would change on the stored task: only values that differ from it. */
-function planUpdate(cur: TaskRow, body: UpdateTaskBody): Plan {
+export function planUpdate(cur: TaskRow, body: UpdateTaskBody): Plan {
   const plan: Plan = { patch: {}, changed: [] };
   const { patch, changed } = plan;
 
@@ -88,7 +72,7 @@ function planUpdate(cur: TaskRow, body: UpdateTaskBody): Plan {
 }
 
 /** The new start and end: given date and time replace the stored ones; the end is start + duration. */
-function planSchedule(cur: TaskRow, body: UpdateTaskBody, patch: TaskPatch): void {
+export function planSchedule(cur: TaskRow, body: UpdateTaskBody, patch: TaskPatch): void {
   // Stryker disable next-line ConditionalExpression: a shortcut; without it the stored start and end are computed again and nothing changes
   if (body.dt == null && body.tm == null && body.hr == null) return;
   const start = `${body.dt ?? datePart(cur.localStartDttm)} ${body.tm ?? timePart(cur.localStartDttm)}`;
@@ -102,36 +86,48 @@ function planSchedule(cur: TaskRow, body: UpdateTaskBody, patch: TaskPatch): voi
   if (end !== cur.localEndDttm) patch.localEndDttm = end;
 }
 
-/**
- * POST /api/v1/update-task: a read-modify-write of one task under a row lock, so concurrent updates
- * of different fields all take effect. A body that changes nothing leaves the row (and updated_at)
- * untouched. Answers the task as stored.
- */
-export async function updateTask(
-  deps: Pick<AppContext, 'database'>,
-  companyUid: string,
-  body: UpdateTaskBody,
-): Promise<{ data: Task[]; meta: PageMeta }> {
-  const row = await deps.database.db.transaction(async (tx) => {
-    const cur = await lockTask(tx, companyUid, body.task_uid);
-    if (!cur) throw notFound('task_uid', `Unknown task ${shown(body.task_uid)}`);
+/** Cleaning and maintenance tasks: the list and update-task. */
+export class TasksService extends BaseService {
+  constructor(
+    infra: Infra,
+    private readonly repo: TasksRepository = tasksRepository,
+  ) {
+    super(infra);
+  }
 
-    const { patch, changed, cleanerToCheck } = planUpdate(cur, body);
-    const refused = changed[0];
-    if (cur.taskStatus === 'completed' && refused !== undefined) {
-      throw conflict(refused, `Task ${cur.taskUid} is completed: only its description can change, not ${refused}`);
-    }
-    planSchedule(cur, body, patch);
+  async list(companyUid: string, query: TasksQuery): Promise<{ data: Task[]; meta: PageMeta }> {
+    const page = pageOf(await this.repo.listTasks(this.db, companyUid, query), query.page);
+    return { data: page.data.map(taskToWire), meta: page.meta };
+  }
 
-    if (patch.propertyUid !== undefined && !(await isCompanyProperty(tx, companyUid, patch.propertyUid))) {
-      throw notFound('property_uid', `Unknown property ${shown(patch.propertyUid)}`);
-    }
-    if (cleanerToCheck !== undefined && !(await isActiveTeamMember(tx, companyUid, cleanerToCheck))) {
-      throw notFound('cleaner_uid', `Unknown or inactive team member ${shown(cleanerToCheck)}`);
-    }
+  /**
+   * POST /api/v1/update-task: a read-modify-write of one task under a row lock, so concurrent
+   * updates of different fields all take effect. A body that changes nothing leaves the row (and
+   * updated_at) untouched. Answers the task as stored.
+   */
+  async update(companyUid: string, body: UpdateTaskBody): Promise<{ data: Task[]; meta: PageMeta }> {
+    const repo = this.repo;
+    const row = await this.db.transaction(async (tx) => {
+      const cur = await repo.lockTask(tx, companyUid, body.task_uid);
+      if (!cur) throw notFound('task_uid', `Unknown task ${shown(body.task_uid)}`);
 
-    if (Object.keys(patch).length === 0) return cur;
-    return updateTaskRow(tx, companyUid, cur.taskUid, patch);
-  });
-  return { data: [taskToWire(row)], meta: { page: 1, has_next_page: false } };
+      const { patch, changed, cleanerToCheck } = planUpdate(cur, body);
+      const refused = changed[0];
+      if (cur.taskStatus === 'completed' && refused !== undefined) {
+        throw conflict(refused, `Task ${cur.taskUid} is completed: only its description can change, not ${refused}`);
+      }
+      planSchedule(cur, body, patch);
+
+      if (patch.propertyUid !== undefined && !(await repo.isCompanyProperty(tx, companyUid, patch.propertyUid))) {
+        throw notFound('property_uid', `Unknown property ${shown(patch.propertyUid)}`);
+      }
+      if (cleanerToCheck !== undefined && !(await repo.isActiveTeamMember(tx, companyUid, cleanerToCheck))) {
+        throw notFound('cleaner_uid', `Unknown or inactive team member ${shown(cleanerToCheck)}`);
+      }
+
+      if (Object.keys(patch).length === 0) return cur;
+      return repo.updateTaskRow(tx, companyUid, cur.taskUid, patch);
+    });
+    return { data: [taskToWire(row)], meta: { page: 1, has_next_page: false } };
+  }
 }

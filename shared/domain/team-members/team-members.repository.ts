@@ -20,3 +20,6 @@ export async function listTeamMembers(db: Db, companyUid: string, q: TeamMembers
     .limit(PAGE_SIZE + 1)
     .offset((q.page - 1) * PAGE_SIZE);
 }
+
+export const teamMembersRepository = { listTeamMembers };
+export type TeamMembersRepository = typeof teamMembersRepository;

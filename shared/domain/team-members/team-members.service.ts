@@ -1,6 +1,7 @@
-import type { AppContext } from '../../app/context.js';
+import type { Infra } from '../../infra/infra.js';
+import { BaseService } from '../service.js';
 import { pageOf, type PageMeta } from '../../infra/http/wire.js';
-import { listTeamMembers, type TeamMemberRow } from './team-members.repository.js';
+import { teamMembersRepository, type TeamMemberRow, type TeamMembersRepository } from './team-members.repository.js';
 import type { TeamMember, TeamMembersQuery } from './team-members.schema.js';
 
 export function teamMemberToWire(row: TeamMemberRow): TeamMember {
@@ -14,11 +15,17 @@ export function teamMemberToWire(row: TeamMemberRow): TeamMember {
   };
 }
 
-export async function getTeamMembersPage(
-  deps: Pick<AppContext, 'database'>,
-  companyUid: string,
-  query: TeamMembersQuery,
-): Promise<{ data: TeamMember[]; meta: PageMeta }> {
-  const page = pageOf(await listTeamMembers(deps.database.db, companyUid, query), query.page);
-  return { data: page.data.map(teamMemberToWire), meta: page.meta };
+/** The company's team as the list method shows it. */
+export class TeamMembersService extends BaseService {
+  constructor(
+    infra: Infra,
+    private readonly repo: TeamMembersRepository = teamMembersRepository,
+  ) {
+    super(infra);
+  }
+
+  async list(companyUid: string, query: TeamMembersQuery): Promise<{ data: TeamMember[]; meta: PageMeta }> {
+    const page = pageOf(await this.repo.listTeamMembers(this.db, companyUid, query), query.page);
+    return { data: page.data.map(teamMemberToWire), meta: page.meta };
+  }
 }

@@ -117,3 +117,6 @@ export async function listDeliveries(db: Db, companyUid: string, appUid: string,
     .orderBy(webhookDeliveries.eventUid, webhookDeliveries.attempt, webhookDeliveries.id);
   return events.map((e) => ({ ...e, attemptRows: attempts.filter((a) => a.eventUid === e.uid) }));
 }
+
+export const webhookRepository = { setWebhook, findWebhook, removeWebhook, loadDelivery, recordAttempt, claimStalePendingEvents, listDeliveries };
+export type WebhookRepository = typeof webhookRepository;

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../app/context.js';
+import type { Infra } from '../infra.js';
 import { TimeoutError, withTimeout } from '../timeout.js';
 import type { Dependency } from './health.schema.js';
 
@@ -12,7 +12,7 @@ export interface ReadinessReport {
 }
 
 /** Postgres (`select 1`) and the queue (a job count), in parallel, each bounded by HEALTH_TIMEOUT_MS. */
-export async function checkReadiness(ctx: Pick<AppContext, 'config' | 'database' | 'calendarJobs' | 'logger'>): Promise<ReadinessReport> {
+export async function checkReadiness(ctx: Infra): Promise<ReadinessReport> {
   const ms = ctx.config.healthTimeoutMs;
   const probe = async (name: Dependency, run: () => Promise<unknown>) => {
     try {
@@ -25,9 +25,9 @@ export async function checkReadiness(ctx: Pick<AppContext, 'config' | 'database'
   };
   const [postgres, queue] = await Promise.all([
     probe('postgres', () => ctx.database.sql`select 1`.then(() => undefined)),
-    probe('queue', () => ctx.calendarJobs.ping()),
+    probe('queue', () => ctx.jobs.calendar.ping()),
   ]);
-  const queueState = queue === 'ok' && ctx.calendarJobs.enqueueFailing() ? ('degraded' as const) : queue;
+  const queueState = queue === 'ok' && ctx.jobs.calendar.enqueueFailing() ? ('degraded' as const) : queue;
   // Degraded is still ready: accepts are stored in Postgres and queued by the re-enqueuer once the
   // queue takes writes again; a 503 would take every API process out of service for it.
   return { ready: postgres === 'ok' && queue === 'ok', checks: { postgres, queue: queueState } };

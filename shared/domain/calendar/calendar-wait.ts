@@ -1,0 +1,100 @@
+import type { Infra } from '../../infra/infra.js';
+import type { CalendarRepository, CalendarRequestRow } from './calendar.repository.js';
+import type { RequestStatusView } from './calendar.schema.js';
+import { isFinalStatus, toStatusView } from './calendar.status.js';
+import { createRequestWaits, type RequestWaits, type RequestWaitsOptions } from './request-waits.js';
+
+interface Pending {
+  uids: Set<string>;
+  readers: Array<{ resolve: (rows: Map<string, CalendarRequestRow>) => void; reject: (err: unknown) => void }>;
+}
+
+/**
+ * get-request-status with `wait`, for one runtime: the LISTEN/NOTIFY hub (request-waits.ts) and
+ * the reads after a wake-up, merged per company within one turn of the event loop.
+ */
+export class RequestStatusWaits {
+  readonly hub: RequestWaits;
+  /** Reads asked in this turn of the event loop, per company (see readBatched). */
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(
+    private readonly infra: Infra,
+    private readonly repo: Pick<CalendarRepository, 'findRequests' | 'findFinishedRequestUids'>,
+    opts: RequestWaitsOptions = {},
+  ) {
+    const db = infra.database.db;
+    this.hub = createRequestWaits(infra.database.sql, (company, uids) => repo.findFinishedRequestUids(db, company, uids), infra.logger, opts);
+  }
+
+  /**
+   * Answers at once when every request is final (or wait is 0), else holds until the last one
+   * finishes (a NOTIFY wakes it), the time is up, the process stops (SIGTERM answers at once), or
+   * the client goes away (`signal`: then nothing is read again). The waiter is registered before
+   * the first read, so a request finishing in between is not missed. Costs one read before and one
+   * after the wait; nothing while waiting. The read after the wait is shared by every waiter of the
+   * company woken in the same turn of the event loop (one commit can finish hundreds of requests
+   * at once: one query then, not hundreds).
+   */
+  async wait(
+    companyUid: string,
+    uids: readonly string[],
+    waitSeconds: number,
+    signal: AbortSignal | undefined,
+    read: () => Promise<RequestStatusView[]>,
+    paused: (rows: CalendarRequestRow[]) => Promise<boolean>,
+  ): Promise<RequestStatusView[]> {
+    if (waitSeconds <= 0) return read();
+    const wait = this.hub.register(companyUid, uids);
+    try {
+      const first = await read();
+      wait.settled(first.filter(isFinalStatus).map((s) => s.request_uid));
+      const why = await wait.done(waitSeconds * 1000, signal);
+      if (why === 'aborted' || first.every(isFinalStatus)) return first;
+      const rows = await this.readBatched(companyUid, uids);
+      // The first read found every uid; one removed since (retention) keeps its first status.
+      const isPaused = await paused(rows);
+      const byUid = new Map(rows.map((r) => [r.uid, r]));
+      return first.map((s) => {
+        const row = byUid.get(s.request_uid);
+        return row ? toStatusView(row, isPaused) : s;
+      });
+    } finally {
+      wait.cancel();
+    }
+  }
+
+  /** Reads requests of a company, merged with every other read asked in the same turn. */
+  private readBatched(companyUid: string, uids: readonly string[]): Promise<CalendarRequestRow[]> {
+    let pending = this.pending.get(companyUid);
+    if (!pending) {
+      const fresh: Pending = { uids: new Set(), readers: [] };
+      this.pending.set(companyUid, (pending = fresh));
+      setImmediate(() => {
+        this.pending.delete(companyUid);
+        this.repo.findRequests(this.infra.database.db, companyUid, [...fresh.uids]).then(
+          (rows) => {
+            const found = new Map(rows.map((r) => [r.uid, r]));
+            for (const r of fresh.readers) r.resolve(found);
+          },
+          (err: unknown) => {
+            for (const r of fresh.readers) r.reject(err);
+          },
+        );
+      });
+    }
+    for (const uid of uids) pending.uids.add(uid);
+    return new Promise((resolve, reject) => {
+      pending.readers.push({ resolve: (found) => resolve(uids.flatMap((u) => found.get(u) ?? [])), reject });
+    });
+  }
+
+  /** SIGTERM: every waiter is answered now with its current statuses. */
+  releaseAll(): void {
+    this.hub.releaseAll();
+  }
+
+  close(): Promise<void> {
+    return this.hub.close();
+  }
+}

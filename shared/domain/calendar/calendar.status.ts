@@ -1,0 +1,29 @@
+import { utcDateTime, utcDateTimeOrNull } from '../../infra/time.js';
+import type { CalendarRequestRow } from './calendar.repository.js';
+import type { RequestStatusView } from './calendar.schema.js';
+
+/** The columns a status view is made of (the webhook delivery reads only these). */
+export type StatusViewRow = Pick<
+  CalendarRequestRow,
+  'uid' | 'status' | 'requestError' | 'propertyUid' | 'daysTotal' | 'daysApplied' | 'warnings' | 'attempts' | 'createdDttm' | 'startedDttm' | 'finishedDttm'
+>;
+
+/** A request as get-request-status shows it; `paused` when the queue is paused and it is still queued. */
+export function toStatusView(r: StatusViewRow, paused: boolean): RequestStatusView {
+  const status = r.status;
+  return {
+    request_uid: r.uid,
+    request_status: paused && status === 'queued' ? 'paused' : status,
+    ...(status === 'error' ? { request_error: r.requestError ?? 'The request could not be applied' } : {}),
+    property_uid: r.propertyUid,
+    days_total: r.daysTotal,
+    days_applied: r.daysApplied,
+    warnings: r.warnings as Record<string, string>,
+    attempts: r.attempts,
+    created_dttm: utcDateTime(r.createdDttm),
+    started_dttm: utcDateTimeOrNull(r.startedDttm),
+    finished_dttm: utcDateTimeOrNull(r.finishedDttm),
+  };
+}
+
+export const isFinalStatus = (s: RequestStatusView) => s.request_status === 'completed' || s.request_status === 'error';
