@@ -5,7 +5,7 @@ import postgres from 'postgres';
 import { issueToken } from '../../shared/domain/auth/token.repository.js';
 import { connectDatabase, type Database } from '../../shared/infra/db/client.js';
 import { migrateDatabase } from '../../shared/infra/db/migrate.js';
-import { companies, properties } from '../../shared/infra/db/schema.js';
+import { companies, properties } from '../../shared/infra/db/schema/index.js';
 
 export const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';

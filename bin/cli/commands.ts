@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { isScope, scopes, type Scope } from '../../shared/domain/auth/scopes.js';
 import type { AppContext } from '../../shared/app/context.js';
 import type { Db } from '../../shared/infra/db/client.js';
-import { apps, companies, properties } from '../../shared/infra/db/schema.js';
+import { apps, companies, properties } from '../../shared/infra/db/schema/index.js';
 import { DEFAULT_DEMO_BOOKINGS, seedDemo, type DemoSeed } from '../demo/seed.js';
 import { newUid } from '../../shared/infra/ids.js';
 

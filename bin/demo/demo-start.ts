@@ -5,7 +5,7 @@ import { scopes } from '../../shared/domain/auth/scopes.js';
 import { findTokenByValue, issueToken } from '../../shared/domain/auth/token.repository.js';
 import type { Config } from '../../shared/infra/config.js';
 import type { Db } from '../../shared/infra/db/client.js';
-import { companies } from '../../shared/infra/db/schema.js';
+import { companies } from '../../shared/infra/db/schema/index.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import { seedDemo } from './seed.js';
 

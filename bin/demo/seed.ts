@@ -3,7 +3,7 @@ import { issueToken } from '../../shared/domain/auth/token.repository.js';
 import type { Db } from '../../shared/infra/db/client.js';
 import { platformTypes, type PlatformType } from '../../shared/domain/bookings/bookings.schema.js';
 import { writeJsonRows } from '../../shared/infra/db/json-rows.js';
-import { bookings, companies, guests, hosts, listings, properties, tasks, teamMembers } from '../../shared/infra/db/schema.js';
+import { bookings, companies, guests, hosts, listings, properties, tasks, teamMembers } from '../../shared/infra/db/schema/index.js';
 import { newUid } from '../../shared/infra/ids.js';
 import { insertColumns, type ColumnArrays } from './bulk-insert.js';
 import {

@@ -1,7 +1,7 @@
 import type { WireDay } from './batches.js';
 
 /*
- * The expected outcome, computed from the contract (API.md) and nothing else: what was accepted,
+ * The expected outcome, computed from the contract (docs/api.md) and nothing else: what was accepted,
  * in acceptance order. Written independently of the service's own rules module on purpose.
  */
 

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { issueToken } from '../../shared/domain/auth/token.repository.js';
 import { connectDatabase } from '../../shared/infra/db/client.js';
-import { companies, properties } from '../../shared/infra/db/schema.js';
+import { companies, properties } from '../../shared/infra/db/schema/index.js';
 import { migrateDatabase } from '../../shared/infra/db/migrate.js';
 import { newUid } from '../../shared/infra/ids.js';
 import { installAudit } from './audit.js';

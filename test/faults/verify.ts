@@ -45,7 +45,7 @@ export interface Verdict {
   problems: string[];
 }
 
-/** What a property's never-set dates read as (API.md, get-calendar-data). */
+/** What a property's never-set dates read as (docs/api.md, get-calendar-data). */
 interface PropertyDefaults {
   currency: string;
   basePrice: number | null;
@@ -53,7 +53,7 @@ interface PropertyDefaults {
 }
 
 /**
- * One date read back against the oracle, under the calendar-truth contract (API.md): every date
+ * One date read back against the oracle, under the calendar-truth contract (docs/api.md): every date
  * answers, a never-set field reads as the property's default (currency, base_price,
  * default_min_stay; open), and the deprecated base_* fields equal price and min_stay. The suite's
  * properties have no bookings, so a date is closed only by a submitted is_available 0.

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { localDate } from '../../shared/infra/time.js';
-import { calendarRequests, idempotencyKeys } from '../../shared/infra/db/schema.js';
+import { calendarRequests, idempotencyKeys } from '../../shared/infra/db/schema/index.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { usePipeline } from '../support/hooks.js';
 import { futureDates } from '../support/pipeline.js';

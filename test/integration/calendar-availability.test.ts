@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { localDate } from '../../shared/infra/time.js';
-import { bookings } from '../../shared/infra/db/schema.js';
+import { bookings } from '../../shared/infra/db/schema/index.js';
 import { createCalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
 import { jobRegistry } from '../../shared/infra/queue/registry.js';
 import { testConfig } from '../support/api.js';
@@ -42,7 +42,7 @@ function submissions(n: number, count: number, seed: number): Submission[] {
   });
 }
 
-/** What API.md says the dates end as: per field, the last submission that gave it. */
+/** What docs/api.md says the dates end as: per field, the last submission that gave it. */
 function oracle(subs: Submission[], n: number) {
   const open: Array<boolean | undefined> = Array(n).fill(undefined);
   const price: Array<number | null> = Array(n).fill(null);

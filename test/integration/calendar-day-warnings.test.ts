@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { localDate } from '../../shared/infra/time.js';
-import { calendarDays } from '../../shared/infra/db/schema.js';
+import { calendarDays } from '../../shared/infra/db/schema/index.js';
 import { batchDays, expectedBatch, WARNING_TEXTS } from '../support/calendar-contract.js';
 import { createProperty } from '../support/factories.js';
 import { usePipeline } from '../support/hooks.js';
@@ -16,7 +16,7 @@ import { futureDates, waitForFinal } from '../support/pipeline.js';
 const w = usePipeline('redis', { env: { CALENDAR_CHUNK_DAYS: '7' }, workers: 2 });
 
 describe('set-calendar-batch over generated batches (property)', () => {
-  it('applies or warns about every date, never both, never neither, with exactly the API.md texts', { timeout: 120_000 }, async () => {
+  it('applies or warns about every date, never both, never neither, with exactly the docs/api.md texts', { timeout: 120_000 }, async () => {
     // Far enough from today that no date turns past between the answer and the worker.
     const future = futureDates(15, 3);
     const past = ['2001-01-01', '2020-02-29', futureDates(1, -3)[0] as string];

@@ -68,7 +68,7 @@ describe('demo seed', () => {
   });
 
   it('creates a team with pending members and tasks of every type and status', async () => {
-    // API.md (issue 10): members are `pending` or `active`; the old active flag became member_status.
+    // docs/api.md (issue 10): members are `pending` or `active`; the old active flag became member_status.
     const team = await rows<{ member_status: string; n: number }>(sql`
       select member_status, count(*)::int as n from team_members where company_uid = ${demo.companyUid} group by 1`);
     expect(team.map((r) => r.member_status).sort()).toEqual(['active', 'pending']);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate as todayIn } from '../../shared/infra/time.js';
-import { properties } from '../../shared/infra/db/schema.js';
+import { properties } from '../../shared/infra/db/schema/index.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { until } from '../support/ops.fixture.js';

@@ -213,7 +213,7 @@ describe('hostile bodies: never a 5xx, always the right code', () => {
     // What each Idempotency-Key was first accepted with: the body as parsed, and the answer.
     const firstUse = new Map<string, { canonical: string; answer: unknown }>();
     // The same body for an Idempotency-Key is the same validated body: known keys only, any order,
-    // null the same as absent (API.md; the service hashes shared/http/canonical.ts of its schema output).
+    // null the same as absent (docs/api.md; the service hashes shared/http/canonical.ts of its schema output).
     const dayKeys = ['date', 'price', 'currency', 'is_available', 'min_stay', 'notes'];
     const canonical = (text: string) => {
       const v = JSON.parse(text) as { property_uid: unknown; days: Array<Record<string, unknown>> };
@@ -366,7 +366,7 @@ function memoryRequest(id: string, k: number): RawRequest {
 
 const sortKeys = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
 
-/** A number, or a numeric string as API.md shows them ("52.5", "3", "0"): decimal digits, no exponent. */
+/** A number, or a numeric string as docs/api.md shows them ("52.5", "3", "0"): decimal digits, no exponent. */
 const asNumber = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && /^-?[0-9]+(\.[0-9]+)?$/.test(v) ? Number(v) : undefined);
 const acceptable = {
   price: (v: unknown) => { const n = asNumber(v); return n !== undefined && n >= 0 && n <= 9_999_999_999.99; },

@@ -88,7 +88,7 @@ describe('bounded storage', () => {
       // The young request of the previous cycle has aged past its retention meanwhile (below).
       expect(pruned).toEqual({ requests: aged.length + (cycle > 0 ? 1 : 0), idempotencyKeys: 3, webhookEvents: 0 });
       expect(await tdb.database.sql`select uid from calendar_requests where uid = any(${uids})`).toEqual([{ uid: young }]);
-      // A pruned request answers as an unknown one (API.md); the young one still answers.
+      // A pruned request answers as an unknown one (docs/api.md); the young one still answers.
       expect((await p.api.get(`/api/v1/get-request-status?request_uid=${aged[0]}`, token)).status).toBe(404);
       expect((await p.api.get(`/api/v1/get-request-status?request_uid=${young}`, token)).body.data.request_status).toBe('completed');
       await db.execute(sql`update calendar_requests set finished_dttm = now() - interval '31 days' where uid = ${young}`);

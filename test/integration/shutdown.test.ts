@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { inArray } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { calendarRequests } from '../../shared/infra/db/schema.js';
+import { calendarRequests } from '../../shared/infra/db/schema/index.js';
 import { testRedisUrl } from '../support/env.js';
 import { createProperty } from '../support/factories.js';
 import { usePipeline } from '../support/hooks.js';

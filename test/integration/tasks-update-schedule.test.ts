@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { tasks } from '../../shared/infra/db/schema.js';
+import { tasks } from '../../shared/infra/db/schema/index.js';
 import { createProperty, createTask } from '../support/factories.js';
 import { expectError, newTask, postUpdate, storedTask, updateOk, useTasksWorld } from '../support/tasks.fixture.js';
 

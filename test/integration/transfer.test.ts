@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli/main.js';
 import { seedDemo, type DemoSeed } from '../../bin/demo/seed.js';
-import { companies } from '../../shared/infra/db/schema.js';
+import { companies } from '../../shared/infra/db/schema/index.js';
 import { runCliProcess } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany } from '../support/factories.js';

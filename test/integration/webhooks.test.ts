@@ -72,7 +72,7 @@ describe('webhooks', { timeout: 60_000 }, () => {
     await tdb?.drop();
   });
 
-  it('delivers a finished request signed as API.md says, and the signature rejects a tampered body', async () => {
+  it('delivers a finished request signed as docs/api.md says, and the signature rejects a tampered body', async () => {
     const app = await appWithWebhook();
     const [uid] = await submit(app.token);
     const [status] = await waitForFinal(p.api, app.token, [uid!]);

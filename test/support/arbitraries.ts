@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 /*
  * Generators of hostile input for the fuzz suites. Every generated value carries what the wire
- * contract (API.md) says of it, judged here from the contract and not from the service's code:
+ * contract (docs/api.md) says of it, judged here from the contract and not from the service's code:
  *   valid   - the contract accepts it,
  *   invalid - the contract refuses it (code 11); with a single fault, `param` says where it lies,
  *   maybe   - the contract is silent and either answer is fine (years below 100, lists with no

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 /*
- * The per-day rules of set-calendar-batch written from API.md alone (not from the service's code),
+ * The per-day rules of set-calendar-batch written from docs/api.md alone (not from the service's code),
  * and a generator of batches mixing valid and invalid days, for the property tests.
  */
 
@@ -10,7 +10,7 @@ export const NO_CURRENCY = 'Day ignored - currency is mandatory if price specifi
 export const NOTHING = 'Day ignored - no fields to change';
 export const FIELDS = ['price', 'currency', 'is_available', 'min_stay', 'notes'] as const;
 export type Field = (typeof FIELDS)[number];
-/** Every warning text API.md allows. */
+/** Every warning text docs/api.md allows. */
 export const WARNING_TEXTS: readonly string[] = [PAST, ...FIELDS.map((f) => `Day ignored - invalid ${f}`), NO_CURRENCY, NOTHING];
 
 const asNumber = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && /^-?[0-9]+(\.[0-9]+)?$/.test(v) ? Number(v) : undefined);

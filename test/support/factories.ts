@@ -2,7 +2,7 @@ import type { Scope } from '../../shared/domain/auth/scopes.js';
 import { issueToken } from '../../shared/domain/auth/token.repository.js';
 import type { Db } from '../../shared/infra/db/client.js';
 import { sql } from 'drizzle-orm';
-import { bookings, companies, properties, tasks, teamMembers } from '../../shared/infra/db/schema.js';
+import { bookings, companies, properties, tasks, teamMembers } from '../../shared/infra/db/schema/index.js';
 import { newUid } from '../../shared/infra/ids.js';
 
 /** Rows a test needs, with plausible defaults; every one belongs to the company it is given. */

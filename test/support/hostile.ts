@@ -82,7 +82,7 @@ export type HostileClient = ReturnType<typeof hostileClient>;
 export const pathWithQuery = (path: string, pairs: ReadonlyArray<readonly [string, string]>) =>
   pairs.length === 0 ? path : `${path}?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
 
-/** The one error code that goes with each HTTP status (API.md, "Error codes"). */
+/** The one error code that goes with each HTTP status (docs/api.md, "Error codes"). */
 export const codesByStatus: Record<number, readonly number[]> = {
   400: [11], 404: [11], 409: [11], 413: [11], 415: [11], 431: [11], 401: [12], 403: [13, 14], 429: [16],
 };

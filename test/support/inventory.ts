@@ -1,6 +1,6 @@
 import type { Db } from '../../shared/infra/db/client.js';
 import { writeJsonRows } from '../../shared/infra/db/json-rows.js';
-import { guests, hosts, listings, properties, teamMembers } from '../../shared/infra/db/schema.js';
+import { guests, hosts, listings, properties, teamMembers } from '../../shared/infra/db/schema/index.js';
 import { platformTypes } from '../../shared/domain/bookings/bookings.schema.js';
 
 /**

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { tasks } from '../../shared/infra/db/schema.js';
+import { tasks } from '../../shared/infra/db/schema/index.js';
 import { startTestApi, type TestApi } from './api.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { createCompany, createProperty, createTask, createTeamMember, createToken, type TaskInsert } from './factories.js';

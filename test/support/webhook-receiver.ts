@@ -47,7 +47,7 @@ export async function startWebhookReceiver(behave: Behaviour = () => 200, port =
 }
 
 /**
- * The receiver's check, written from API.md alone (not with the service's own code): HMAC-SHA256
+ * The receiver's check, written from docs/api.md alone (not with the service's own code): HMAC-SHA256
  * with the secret over "<t>.<raw body>", hex, compared with v1 of X-Webhook-Signature.
  */
 export function signatureValid(secret: string, header: string | string[] | undefined, rawBody: string): boolean {

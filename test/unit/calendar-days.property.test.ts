@@ -4,7 +4,7 @@ import { applyDayRules } from '../../shared/domain/calendar/calendar.rules.js';
 import { setCalendarBatchBodySchema } from '../../shared/domain/calendar/calendar.schema.js';
 import { batchDays, expectedBatch, WARNING_TEXTS } from '../support/calendar-contract.js';
 
-/* The accept-side rules over generated batches, with no I/O: many runs, every rule of API.md. */
+/* The accept-side rules over generated batches, with no I/O: many runs, every rule of docs/api.md. */
 
 const schema = setCalendarBatchBodySchema(1000);
 const today = '2030-06-15';
@@ -12,7 +12,7 @@ const past = ['2030-06-13', '2030-06-14', '2001-01-01'];
 const future = Array.from({ length: 12 }, (_, i) => `2030-06-${String(15 + i).padStart(2, '0')}`);
 
 describe('set-calendar-batch day rules (property)', () => {
-  it('ends every date of a batch either kept or warned about, never both, never neither, with the API.md texts', () => {
+  it('ends every date of a batch either kept or warned about, never both, never neither, with the docs/api.md texts', () => {
     fc.assert(
       fc.property(batchDays(past, future), (days) => {
         // Through JSON, as a client sends it.

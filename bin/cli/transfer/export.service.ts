@@ -2,7 +2,7 @@ import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { bookingToWire } from '../../../shared/domain/bookings/bookings.service.js';
 import type { Db } from '../../../shared/infra/db/client.js';
-import { bookings, guests, hosts, listings, properties, tasks, teamMembers } from '../../../shared/infra/db/schema.js';
+import { bookings, guests, hosts, listings, properties, tasks, teamMembers } from '../../../shared/infra/db/schema/index.js';
 import { listingToWire } from '../../../shared/domain/listings/listings.service.js';
 import { guestToWire, hostToWire } from '../../../shared/domain/people/people.service.js';
 import { propertyToWire } from '../../../shared/domain/properties/property.service.js';

@@ -3,7 +3,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../shared/infra/db/client.js';
 import { writeJsonRows, type Executor } from '../../../shared/infra/db/json-rows.js';
 import { pgErrorOf } from '../../../shared/infra/db/pg-error.js';
-import { bookings, guests, hosts, listings, properties, tasks, teamMembers } from '../../../shared/infra/db/schema.js';
+import { bookings, guests, hosts, listings, properties, tasks, teamMembers } from '../../../shared/infra/db/schema/index.js';
 import * as rows from './transfer.rows.js';
 import { kinds, lineSchema, type Kind, type Line } from './transfer.schema.js';
 

@@ -4,7 +4,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Db } from '../../../shared/infra/db/client.js';
-import { companies } from '../../../shared/infra/db/schema.js';
+import { companies } from '../../../shared/infra/db/schema/index.js';
 import { exportLines } from './export.service.js';
 import { importLines } from './import.service.js';
 import { CommandError, UsageError, type Command } from '../commands.js';

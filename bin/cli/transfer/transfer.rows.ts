@@ -1,4 +1,4 @@
-import type { bookings, guests, hosts, listings, properties, tasks, teamMembers } from '../../../shared/infra/db/schema.js';
+import type { bookings, guests, hosts, listings, properties, tasks, teamMembers } from '../../../shared/infra/db/schema/index.js';
 import type { LineOf } from './transfer.schema.js';
 
 /*

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { preparedPer } from '../../infra/db/prepared.js';
-import { accessTokens, apps } from '../../infra/db/schema.js';
+import { accessTokens, apps } from '../../infra/db/schema/index.js';
 import { newToken, newUid, sha256 } from '../../infra/ids.js';
 import type { Scope } from './scopes.js';
 

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import { bookings } from '../../infra/db/schema.js';
+import { bookings } from '../../infra/db/schema/index.js';
 import { lowerBound, PAGE_SIZE, upperBound } from '../../infra/http/wire.js';
 import type { BookingsQuery } from './bookings.schema.js';
 

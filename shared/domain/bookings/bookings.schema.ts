@@ -27,7 +27,7 @@ const dateParam = (what: string) =>
     .describe(`${what}. YYYY-MM-DD or YYYY-MM-DD HH:MM:SS; a date-only upper bound covers its whole day`);
 
 /**
- * Query of GET /api/v1/bookings. Unknown parameters are ignored (zod strips them). Where API.md is
+ * Query of GET /api/v1/bookings. Unknown parameters are ignored (zod strips them). Where docs/api.md is
  * silent: a parameter given twice, or with an empty value, is a code-11 error naming it; an empty
  * or inverted date window is simply an empty answer.
  */

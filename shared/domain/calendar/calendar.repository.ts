@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../infra/db/client.js';
-import { calendarRequests } from '../../infra/db/schema.js';
+import { calendarRequests } from '../../infra/db/schema/index.js';
 import { newUid } from '../../infra/ids.js';
 import type { RequestDay, Warnings } from './calendar.rules.js';
 import { readCalendarView } from './calendar.view.js';

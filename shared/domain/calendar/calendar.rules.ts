@@ -4,7 +4,7 @@ export type { RequestDay } from './calendar.days.js';
 export type Warnings = Record<string, string>;
 
 /**
- * The per-day rules of API.md, in order: past (in the property's zone), then what reading the day
+ * The per-day rules of docs/api.md, in order: past (in the property's zone), then what reading the day
  * found (an invalid value, price without currency, nothing to change). Takes the days as
  * `readBatchDays` left them (merged, read); returns the days that remain, sorted by date, and one
  * warning per skipped date.

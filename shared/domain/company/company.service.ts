@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { companies } from '../../infra/db/schema.js';
+import { companies } from '../../infra/db/schema/index.js';
 import { notFound } from '../../infra/errors.js';
 import { BaseService } from '../service.js';
 import type { Company } from './company.schema.js';

@@ -1,6 +1,6 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../infra/db/client.js';
-import { bookings, companies, guests, hosts, listings } from '../../infra/db/schema.js';
+import { bookings, companies, guests, hosts, listings } from '../../infra/db/schema/index.js';
 import { holdingStatuses } from '../bookings/holding.js';
 
 export type { Tx } from '../../infra/db/client.js';

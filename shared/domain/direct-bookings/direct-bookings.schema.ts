@@ -9,7 +9,7 @@ const looseNumber = (what: string) =>
 
 /**
  * Body of POST /api/v1/book-property. Unknown keys are ignored. The describe() texts are the
- * decisions taken where API.md is silent; they become the OpenAPI document.
+ * decisions taken where docs/api.md is silent; they become the OpenAPI document.
  */
 export const bookPropertyBodySchema = z
   .object({

@@ -3,7 +3,7 @@ import type { Infra } from '../../infra/infra.js';
 import { localDate, utcDateTime } from '../../infra/time.js';
 import { BaseService } from '../service.js';
 import type { PropertiesService } from '../properties/property.service.js';
-import { bookings } from '../../infra/db/schema.js';
+import { bookings } from '../../infra/db/schema/index.js';
 import { isOverlapRefusal, pgErrorOf } from '../../infra/db/pg-error.js';
 import { badParam, conflict, notFound } from '../../infra/errors.js';
 import { newUid } from '../../infra/ids.js';

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import { hosts, listings, properties } from '../../infra/db/schema.js';
+import { hosts, listings, properties } from '../../infra/db/schema/index.js';
 import { PAGE_SIZE } from '../../infra/http/wire.js';
 import type { ListingsQuery } from './listings.schema.js';
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import { guests, hosts } from '../../infra/db/schema.js';
+import { guests, hosts } from '../../infra/db/schema/index.js';
 import { PAGE_SIZE } from '../../infra/http/wire.js';
 import type { PeopleKind, PeopleQuery } from './people.schema.js';
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { preparedPer } from '../../infra/db/prepared.js';
-import { properties } from '../../infra/db/schema.js';
+import { properties } from '../../infra/db/schema/index.js';
 import { PAGE_SIZE } from '../../infra/http/wire.js';
 
 export interface PropertyRef {

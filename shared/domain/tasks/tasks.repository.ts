@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../../infra/db/client.js';
-import { properties, tasks, teamMembers } from '../../infra/db/schema.js';
+import { properties, tasks, teamMembers } from '../../infra/db/schema/index.js';
 import { lowerBound, PAGE_SIZE, upperBound } from '../../infra/http/wire.js';
 import type { TasksQuery } from './tasks.schema.js';
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import { teamMembers } from '../../infra/db/schema.js';
+import { teamMembers } from '../../infra/db/schema/index.js';
 import { PAGE_SIZE } from '../../infra/http/wire.js';
 import type { TeamMembersQuery } from './team-members.schema.js';
 

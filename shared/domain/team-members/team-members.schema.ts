@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { memberRoles } from '../../infra/db/schema.js';
+import { memberRoles } from '../../infra/db/schema/index.js';
 import { commaEnumList, commaList, oneOf, pageParam } from '../../infra/http/wire.js';
 
 export { memberRoles };

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import { calendarRequests, webhookDeliveries, webhookEvents, webhooks } from '../../infra/db/schema.js';
+import { calendarRequests, webhookDeliveries, webhookEvents, webhooks } from '../../infra/db/schema/index.js';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;

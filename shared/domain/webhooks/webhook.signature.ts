@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /*
- * The signature of API.md: `X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of
+ * The signature of docs/api.md: `X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of
  * "<t>.<raw body>" with the secret>`. The timestamp is inside the signed text so a captured
  * delivery cannot be replayed later under a fresh `t`.
  */

@@ -1,0 +1,82 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, date, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { storedRequestStatuses } from '../../../domain/calendar/calendar.schema.js';
+import { money, tstz } from './columns.js';
+import { companies, properties } from './inventory.js';
+
+/** Submission order of calendar requests across every API process. */
+export const calendarRequestSeq = pgSequence('calendar_request_seq', { startWith: 1 });
+
+export const calendarRequests = pgTable(
+  'calendar_requests',
+  {
+    uid: text('uid').primaryKey(),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    propertyUid: text('property_uid')
+      .notNull()
+      .references(() => properties.uid),
+    seq: bigint('seq', { mode: 'number' })
+      .notNull()
+      .default(sql`nextval('calendar_request_seq')`),
+    status: text('status', { enum: storedRequestStatuses }).notNull().default('queued'),
+    /** The chunk's days as accepted (merged, validated), in date order. */
+    days: jsonb('days').notNull(),
+    daysTotal: integer('days_total').notNull(),
+    daysApplied: integer('days_applied'),
+    /** Warnings of this request: those found at accept time and at apply time (date -> message). */
+    warnings: jsonb('warnings').notNull().default({}),
+    attempts: integer('attempts').notNull().default(0),
+    requestError: text('request_error'),
+    createdDttm: tstz('created_dttm').notNull().defaultNow(),
+    startedDttm: tstz('started_dttm'),
+    finishedDttm: tstz('finished_dttm'),
+    enqueuedAt: tstz('enqueued_at'),
+    /** The app whose token submitted the request: its webhook is told when the request finishes. */
+    appUid: text('app_uid'),
+  },
+  (t) => [
+    uniqueIndex('calendar_requests_seq_idx').on(t.seq),
+    index('calendar_requests_company_idx').on(t.companyUid, t.uid),
+    index('calendar_requests_pending_idx')
+      .on(t.createdDttm)
+      .where(sql`status in ('queued', 'processing')`),
+    // Retention: the prune finds the oldest finished requests without scanning live ones.
+    index('calendar_requests_finished_idx')
+      .on(t.finishedDttm)
+      .where(sql`status in ('completed', 'error')`),
+  ],
+);
+
+/**
+ * One row per property and date. Each field group keeps the submission sequence of the request
+ * that last wrote it; an apply only overwrites a group when its own sequence is higher, which is
+ * what makes the final state independent of the order workers run in.
+ */
+export const calendarDays = pgTable(
+  'calendar_days',
+  {
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    propertyUid: text('property_uid')
+      .notNull()
+      .references(() => properties.uid),
+    date: date('date', { mode: 'string' }).notNull(),
+    price: money('price'),
+    currency: text('currency'),
+    priceSeq: bigint('price_seq', { mode: 'number' }).notNull().default(0),
+    isAvailable: boolean('is_available'),
+    availabilitySeq: bigint('availability_seq', { mode: 'number' }).notNull().default(0),
+    minStay: integer('min_stay'),
+    minStaySeq: bigint('min_stay_seq', { mode: 'number' }).notNull().default(0),
+    notes: text('notes'),
+    notesSeq: bigint('notes_seq', { mode: 'number' }).notNull().default(0),
+    /** Sequence, uid and time of the request that last changed the date. */
+    lastSeq: bigint('last_seq', { mode: 'number' }).notNull().default(0),
+    requestUid: text('request_uid'),
+    updatedDttm: tstz('updated_dttm'),
+  },
+  (t) => [primaryKey({ columns: [t.propertyUid, t.date] })],
+);

@@ -1,0 +1,38 @@
+import { foreignKey, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { taskStatuses, taskTypes } from '../../../domain/tasks/tasks.schema.js';
+import { ts, tstz } from './columns.js';
+import { companies, properties, teamMembers } from './inventory.js';
+
+export const tasks = pgTable(
+  'tasks',
+  {
+    taskUid: text('task_uid').primaryKey(),
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    propertyUid: text('property_uid').notNull(),
+    teamMemberUid: text('team_member_uid'),
+    taskType: text('task_type', { enum: taskTypes }).notNull(),
+    taskStatus: text('task_status', { enum: taskStatuses }).notNull(),
+    description: text('description'),
+    localStartDttm: ts('local_start_dttm').notNull(),
+    localEndDttm: ts('local_end_dttm').notNull(),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+    updatedAt: tstz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    foreignKey({
+      name: 'tasks_property_fk',
+      columns: [t.companyUid, t.propertyUid],
+      foreignColumns: [properties.companyUid, properties.uid],
+    }),
+    // MATCH SIMPLE: an unassigned task (null member) is not checked.
+    foreignKey({
+      name: 'tasks_team_member_fk',
+      columns: [t.companyUid, t.teamMemberUid],
+      foreignColumns: [teamMembers.companyUid, teamMembers.uid],
+    }),
+    index('tasks_company_start_idx').on(t.companyUid, t.localStartDttm, t.taskUid),
+    index('tasks_company_property_idx').on(t.companyUid, t.propertyUid),
+  ],
+);
