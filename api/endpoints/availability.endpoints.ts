@@ -1,9 +1,9 @@
 import {
   availabilityErrorSchema,
-  MAX_AVAILABILITY_DAYS,
   setAvailabilityAnswerSchema,
   setAvailabilityBodySchema,
 } from '../../shared/domain/calendar/availability.schema.js';
+import { MAX_RANGE_DAYS } from '../../shared/infra/http/wire.js';
 import { unknownPropertyMessage } from '../../shared/domain/calendar/calendar.service.js';
 import { ErrorCode, type AppError } from '../../shared/infra/errors.js';
 import { WARNING_PAST } from '../../shared/domain/calendar/calendar.days.js';
@@ -29,7 +29,7 @@ export const setPropertyCalendarAvailability = defineEndpoint({
   tag: 'Calendar',
   summary: 'Open or close every date of a range (iGMS v2)',
   description: (config) =>
-    `Opens (is_available 1) or closes (0) every date of [start_date, end_date] (inclusive, at most ${MAX_AVAILABILITY_DAYS} ` +
+    `Opens (is_available 1) or closes (0) every date of [start_date, end_date] (inclusive, at most ${MAX_RANGE_DAYS} ` +
     'days) through the same pipeline as set-calendar-batch: the dates are stored durably as requests that change only ' +
     `is_available (at most ${config.calendar.chunkDays} days each, CALENDAR_CHUNK_DAYS), with the same submission sequence, ` +
     'queued and applied by workers. A later batch\'s is_available beats an earlier range over the same date and the other ' +

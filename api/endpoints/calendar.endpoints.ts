@@ -11,12 +11,10 @@ import {
   WARNING_PAST,
 } from '../../shared/domain/calendar/calendar.schema.js';
 import type { Config } from '../../shared/infra/config.js';
-import { badParam } from '../../shared/infra/errors.js';
+import { MAX_RANGE_DAYS } from '../../shared/infra/http/wire.js';
 import { commaListDoc } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
-
-const MAX_RANGE_DAYS = 366;
 
 const batchExample = {
   property_uid: 'pr_5c1dQ9aXbT7eLm2NfR0s',
@@ -94,8 +92,8 @@ export const setCalendarBatch = defineEndpoint({
   headers: z.object({
     'Idempotency-Key': z
       .string()
-      .min(1)
-      .max(255)
+      .min(1, 'must be 1 to 255 characters')
+      .max(255, 'must be 1 to 255 characters')
       .optional()
       .describe(
         'Optional, 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and queues nothing; with a different body it is a 409, code 11. ' +
@@ -116,14 +114,7 @@ export const setCalendarBatch = defineEndpoint({
     404: { description: 'Code 11: unknown property_uid, or one of another company', example: { error: { code: 11, message: 'Unknown property_uid pr_x', param: 'property_uid' } } },
     409: { description: 'Code 11: the Idempotency-Key was already used with a different body', example: { error: { code: 11, message: 'This Idempotency-Key was already used with a different body', param: 'Idempotency-Key' } } },
   }),
-  async handle(ctx, { body, principal, req }) {
-    const key = req.get('idempotency-key');
-    if (key !== undefined && (key.length === 0 || key.length > 255)) {
-      throw badParam('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters');
-    }
-    const idempotency = key !== undefined ? { key } : undefined;
-    return ctx.services.calendar.submitBatch(principal.companyUid, body, principal, idempotency?.key);
-  },
+  handle: (ctx, { body, principal, headers }) => ctx.services.calendar.submitBatch(principal.companyUid, body, principal, headers['Idempotency-Key']),
 });
 
 const status = named('RequestStatus', requestStatusSchema);
@@ -164,17 +155,15 @@ export const getRequestStatus = defineEndpoint({
   errorTexts: {
     404: { description: 'Code 11: an unknown request uid, or one of another company', example: { error: { code: 11, message: 'Unknown request_uid rq_x', param: 'request_uids' } } },
   },
-  async handle(ctx, { query, principal, res }) {
+  async handle(ctx, { query, principal, signal }) {
     // A client that hangs up while waiting frees its waiter at once (no read, no timer left).
-    const gone = new AbortController();
-    res.once('close', () => gone.abort());
     const wait = query.wait ?? 0;
     if (query.request_uid !== undefined) {
       // One status per uid asked, or a 404: never an empty list.
-      const [one] = await ctx.services.calendar.waitForStatuses(principal.companyUid, [query.request_uid], 'request_uid', wait, gone.signal);
+      const [one] = await ctx.services.calendar.waitForStatuses(principal.companyUid, [query.request_uid], 'request_uid', wait, signal);
       return { data: one as NonNullable<typeof one> };
     }
-    return { data: await ctx.services.calendar.waitForStatuses(principal.companyUid, query.request_uids ?? [], 'request_uids', wait, gone.signal) };
+    return { data: await ctx.services.calendar.waitForStatuses(principal.companyUid, query.request_uids ?? [], 'request_uids', wait, signal) };
   },
 });
 
@@ -209,13 +198,10 @@ export const getCalendarData = defineEndpoint({
   },
   errors: [404],
   errorTexts: {
-    400: { description: 'Code 11: a missing or malformed date, to_date before from_date, or more than 366 days', example: { error: { code: 11, message: 'The range may cover at most 366 days', param: 'to_date' } } },
+    400: { description: 'Code 11: a missing or malformed date, to_date before from_date, or more than 366 days', example: { error: { code: 11, message: 'Invalid parameter to_date: the range may cover at most 366 days', param: 'to_date' } } },
     404: { description: 'Code 11: unknown property_uid, or one of another company', example: { error: { code: 11, message: 'Unknown property_uid pr_x', param: 'property_uid' } } },
   },
   async handle(ctx, { query: q, principal }) {
-    if (q.to_date < q.from_date) throw badParam('to_date', 'to_date must not be before from_date');
-    const days = (Date.parse(q.to_date) - Date.parse(q.from_date)) / 86_400_000 + 1;
-    if (days > MAX_RANGE_DAYS) throw badParam('to_date', `The range may cover at most ${MAX_RANGE_DAYS} days`);
     return { data: await ctx.services.calendar.read(principal.companyUid, q) };
   },
 });

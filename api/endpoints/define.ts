@@ -43,14 +43,16 @@ export class RawAnswer {
   ) {}
 }
 
-export interface EndpointInput<Q, B, P> {
+export interface EndpointInput<Q, B, P, H> {
   query: Q;
   body: B;
+  /** The declared request headers, parsed with the definition's `headers` schema. */
+  headers: H;
   /** Path parameters (`/api/v1/property/{property_uid}`), parsed with the definition's schema. */
   params: P;
   /** The token's company, scopes and uids; throws on a public endpoint. */
   readonly principal: Principal;
-  /** Aborted when the client goes away before the answer is sent: a long poll stops waiting. */
+  /** Aborted when the client goes away before the answer is sent: a long poll stops waiting (and reads nothing more). */
   signal: AbortSignal;
   runtime: ApiRuntime;
   /** For what the schemas do not cover (a header, the raw body); answering through res is allowed. */
@@ -79,6 +81,7 @@ interface EndpointDefinition<
   B extends BodySource | undefined = BodySource | undefined,
   P extends z.ZodObject | undefined = z.ZodObject | undefined,
   A extends z.ZodType = z.ZodType,
+  H extends z.ZodObject | undefined = z.ZodObject | undefined,
 > {
   method: Method;
   /** The full path in OpenAPI form: `/api/v1/bookings`, `/api/v2/cancel-booking`, `/api/v1/property/{property_uid}`. */
@@ -96,8 +99,8 @@ interface EndpointDefinition<
   /** A schema, or one built from the config (limits); named as a component of the document. */
   body?: B;
   bodyDoc?: { name: string; example: unknown };
-  /** Request headers besides X-Request-Id, for the document (the handler reads them from req). */
-  headers?: z.ZodObject;
+  /** Request headers besides X-Request-Id: validated by the router (a bad value is 400 code 11 naming it) and documented. */
+  headers?: H;
   answer: AnswerDoc<A>;
   /** Error statuses besides the ones every guarded endpoint has (400, 401, 403, 429, 500, 503). */
   errors?: readonly ErrorStatus[];
@@ -105,12 +108,12 @@ interface EndpointDefinition<
   errorBody?: ErrorBodyFormatter;
   handle(
     ctx: AppContext,
-    input: EndpointInput<SchemaOf<Q>, BodyOf<B>, SchemaOf<P>>,
+    input: EndpointInput<SchemaOf<Q>, BodyOf<B>, SchemaOf<P>, SchemaOf<H>>,
   ): Promise<z.input<A> | RawAnswer> | z.input<A> | RawAnswer;
 }
 
 /** What the router and the document read: the type parameters erased. */
-export type AnyEndpoint = EndpointDefinition<z.ZodObject | undefined, BodySource | undefined, z.ZodObject | undefined, z.ZodType>;
+export type AnyEndpoint = EndpointDefinition<z.ZodObject | undefined, BodySource | undefined, z.ZodObject | undefined, z.ZodType, z.ZodObject | undefined>;
 
 /** Types `handle` from the schemas; returns the definition as the list holds it. */
 export function defineEndpoint<
@@ -118,7 +121,8 @@ export function defineEndpoint<
   B extends BodySource | undefined = undefined,
   P extends z.ZodObject | undefined = undefined,
   A extends z.ZodType = z.ZodType,
->(def: EndpointDefinition<Q, B, P, A>): AnyEndpoint {
+  H extends z.ZodObject | undefined = undefined,
+>(def: EndpointDefinition<Q, B, P, A, H>): AnyEndpoint {
   return def;
 }
 

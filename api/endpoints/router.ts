@@ -1,4 +1,5 @@
-import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
+import type { z } from 'zod';
 import type { AppContext } from '../../shared/app/context.js';
 import { parseInput } from '../../shared/infra/http/validation.js';
 import { failureState, principalOf } from '../middleware/auth.js';
@@ -18,6 +19,11 @@ const labelled =
     next();
   };
 
+/** The headers a definition declares, by their declared names (HTTP header names ignore case). */
+function headersOf(req: Request, schema: z.ZodObject): Record<string, string | undefined> {
+  return Object.fromEntries(Object.keys(schema.shape).map((name) => [name, req.get(name)]));
+}
+
 /** Parses the inputs, runs the handler, writes its answer (unless the handler answered itself). */
 function run(ctx: AppContext, runtime: ApiRuntime, def: AnyEndpoint): RequestHandler {
   const bodySchema = bodySchemaOf(def, ctx.config);
@@ -25,14 +31,16 @@ function run(ctx: AppContext, runtime: ApiRuntime, def: AnyEndpoint): RequestHan
     const query = def.query ? parseInput(def.query, req.query) : undefined;
     const params = def.params ? parseInput(def.params, req.params) : undefined;
     const body = bodySchema ? parseInput(bodySchema, req.body) : undefined;
+    const headers = def.headers ? parseInput(def.headers, headersOf(req, def.headers)) : undefined;
     const aborted = new AbortController();
     res.once('close', () => {
       if (!res.writableFinished) aborted.abort();
     });
-    const input: EndpointInput<unknown, unknown, unknown> = {
+    const input: EndpointInput<unknown, unknown, unknown, unknown> = {
       query,
       body,
       params,
+      headers,
       get principal() {
         return principalOf(res);
       },

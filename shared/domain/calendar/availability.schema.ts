@@ -1,28 +1,19 @@
 import { z } from 'zod';
-import { calendarDate } from '../../infra/http/wire.js';
-import { daysBetween } from '../../infra/time.js';
+import { calendarDate, checkDateRange, MAX_RANGE_DAYS } from '../../infra/http/wire.js';
 import { WARNING_PAST } from './calendar.days.js';
 import { BLOCKED_BY_HOST, BLOCKED_BY_RESERVATION } from './calendar.view.js';
-
-/** Longest range one call may cover, as get-calendar-data reads. */
-export const MAX_AVAILABILITY_DAYS = 366;
 
 export const setAvailabilityBodySchema = z
   .object({
     property_uid: z.string().min(1).max(100),
     start_date: calendarDate.meta({ format: 'date', description: 'First date, YYYY-MM-DD' }),
-    end_date: calendarDate.meta({ format: 'date', description: `Last date (inclusive), YYYY-MM-DD, at most ${MAX_AVAILABILITY_DAYS} days from start_date` }),
+    end_date: calendarDate.meta({ format: 'date', description: `Last date (inclusive), YYYY-MM-DD, at most ${MAX_RANGE_DAYS} days from start_date` }),
     is_available: z
       .union([z.literal(0), z.literal(1), z.boolean(), z.literal('0'), z.literal('1')], { error: 'must be 0, 1, true or false' })
       .transform((v) => v === 1 || v === true || v === '1')
       .describe('0/1 (also "0"/"1", as set-calendar-batch reads numbers) or false/true: open or close every date of the range'),
   })
-  .superRefine((b, ctx) => {
-    if (b.end_date < b.start_date) ctx.addIssue({ code: 'custom', path: ['end_date'], message: 'must not be before start_date' });
-    else if (daysBetween(b.start_date, b.end_date) > MAX_AVAILABILITY_DAYS) {
-      ctx.addIssue({ code: 'custom', path: ['end_date'], message: `the range may cover at most ${MAX_AVAILABILITY_DAYS} days` });
-    }
-  });
+  .superRefine((b, ctx) => checkDateRange(b.start_date, b.end_date, 'end_date', ctx));
 export type SetAvailabilityBody = z.infer<typeof setAvailabilityBodySchema>;
 
 export const availabilityReasons = [BLOCKED_BY_RESERVATION, BLOCKED_BY_HOST, WARNING_PAST] as const;

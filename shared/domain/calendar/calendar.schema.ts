@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarDate, commaList, isCalendarDate } from '../../infra/http/wire.js';
+import { calendarDate, checkDateRange, commaList, isCalendarDate } from '../../infra/http/wire.js';
 import { unavailableReasons } from './calendar.view.js';
 import { MAX_MIN_STAY, MAX_NOTES_LENGTH, MAX_PRICE, NUMERIC_STRING, readBatchDays, type BatchDay } from './calendar.days.js';
 
@@ -115,11 +115,13 @@ export const requestStatusSchema = z.object({
 });
 export type RequestStatusView = z.infer<typeof requestStatusSchema>;
 
-export const calendarDataQuerySchema = z.object({
-  property_uid: z.string().min(1).max(100),
-  from_date: calendarDate,
-  to_date: calendarDate,
-});
+export const calendarDataQuerySchema = z
+  .object({
+    property_uid: z.string().min(1).max(100),
+    from_date: calendarDate,
+    to_date: calendarDate,
+  })
+  .superRefine((q, ctx) => checkDateRange(q.from_date, q.to_date, 'to_date', ctx));
 
 export const calendarDaySchema = z.object({
   listing_uid: z.string().nullable().describe("The property's first listing (airgms first, then by uid); null if it has none"),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { daysBetween } from '../time.js';
 import { shown } from '../errors.js';
 
 /** Zod pieces of the wire format shared by every endpoint. */
@@ -41,6 +42,20 @@ export const UID_MAX_LENGTH = 100;
 
 /** One uid in a body or query: a non-empty string of at most UID_MAX_LENGTH characters. */
 export const uidValue = () => z.string().min(1, 'must not be empty').max(UID_MAX_LENGTH, `must be at most ${UID_MAX_LENGTH} characters`);
+
+/** The longest range of dates one call may read or change, both ends included (a leap year). */
+export const MAX_RANGE_DAYS = 366;
+
+/**
+ * The one rule of a date range [from, to] (read or changed): `to` not before `from`, at most
+ * MAX_RANGE_DAYS dates. Added to an object schema's superRefine; the issue names the `to` key.
+ */
+export function checkDateRange(from: string, to: string, toKey: string, ctx: z.RefinementCtx): void {
+  if (to < from) ctx.addIssue({ code: 'custom', path: [toKey], message: `must not be before ${toKey === 'end_date' ? 'start_date' : 'from_date'}` });
+  else if (daysBetween(from, to) > MAX_RANGE_DAYS) {
+    ctx.addIssue({ code: 'custom', path: [toKey], message: `the range may cover at most ${MAX_RANGE_DAYS} days` });
+  }
+}
 
 /** A real calendar date `YYYY-MM-DD` (no 2025-02-30). */
 export const calendarDate = z.string().refine(isCalendarDate, 'must be a real date YYYY-MM-DD');
