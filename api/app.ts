@@ -1,5 +1,7 @@
 import express, { type Express } from 'express';
 import type { AppContext } from '../shared/app/context.js';
+import { CONSOLE_PATH, consoleRouter } from './console/index.js';
+import { TOKEN_PATH, tokenRoutes } from './oauth/token.routes.js';
 import type { AnyEndpoint, ApiRuntime, Lifecycle } from './endpoints/define.js';
 import { endpoints } from './endpoints/index.js';
 import { endpointErrorBodies, endpointRouter } from './endpoints/router.js';
@@ -30,9 +32,12 @@ export function createApp(ctx: AppContext, opts: AppOptions = {}): Express {
   app.use(httpMetrics(new Set([...openapi.paths, QUEUE_DASHBOARD_PATH])));
 
   app.use(endpointRouter(ctx, runtime, served));
-  app.use(endpointErrorBodies(served));
+  app.use(endpointErrorBodies(served, ctx.config.http.errorsAlways200));
   const admin = adminRoutes(ctx);
   if (admin) app.use(QUEUE_DASHBOARD_PATH, routeLabelled(QUEUE_DASHBOARD_PATH), admin);
+
+  app.use(CONSOLE_PATH, routeLabelled(CONSOLE_PATH), consoleRouter(ctx));
+  app.use(TOKEN_PATH, routeLabelled(TOKEN_PATH), tokenRoutes(ctx));
 
   app.use(notFoundHandler);
   app.use(errorHandler(ctx.logger, { always200: ctx.config.http.errorsAlways200 }));

@@ -10,8 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
-import { bookingsPageQuery, listBookings } from '../shared/domain/bookings/bookings.repository.js';
-import { bookingsQuerySchema } from '../shared/domain/bookings/bookings.schema.js';
+import { bookingsPageQuery, bookingsQuerySchema, selectBookings } from '../shared/domain/bookings/index.js';
 import { connectDatabase } from '../shared/infra/db/client.js';
 import { migrateDatabase } from '../shared/infra/db/migrate.js';
 import { adminDatabaseUrl, databaseUrl } from '../test/support/env.js';
@@ -170,7 +169,7 @@ async function main() {
     for (const [label, params] of cases) {
       const q = bookingsQuerySchema.parse(params);
       const { sql: text, params: bind } = bookingsPageQuery(database.db, COMPANY, q).toSQL();
-      for (let i = 0; i < 5; i++) await listBookings(database.db, COMPANY, q); // warm the cache
+      for (let i = 0; i < 5; i++) await selectBookings(database.db, COMPANY, q); // warm the cache
       const plan = await database.sql.unsafe<{ 'QUERY PLAN': string }[]>(
         `explain (analyze, buffers) ${text}`,
         bind as postgres.ParameterOrJSON<never>[],
@@ -179,7 +178,7 @@ async function main() {
       let rows = 0;
       for (let i = 0; i < RUNS; i++) {
         const start = process.hrtime.bigint();
-        rows = (await listBookings(database.db, COMPANY, q)).length;
+        rows = (await selectBookings(database.db, COMPANY, q)).length;
         times.push(Number(process.hrtime.bigint() - start) / 1e6);
       }
       console.log(`## ${label}  ${new URLSearchParams(params).toString() || '(no filter)'}`);

@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { calendarViewQuery, readCalendarView } from '../shared/domain/calendar/calendar.view.js';
+import { calendarViewQuery, readCalendarView } from '../shared/domain/calendar/index.js';
 import type { BenchEnv } from './lib/setup.js';
 
 const RUNS = 300;

@@ -4,7 +4,7 @@
  * scratch database and key prefix that it removes afterwards. `--long-poll` measures only the
  * get-request-status long-poll (1,000 waiting clients on one API process). Not a test: it asserts nothing.
  */
-import { CALENDAR_DAYS_ON_CONFLICT } from '../shared/domain/calendar/calendar.repository.js';
+import { CALENDAR_DAYS_ON_CONFLICT } from '../shared/domain/calendar/index.js';
 import { benchCalendarRead, fmtMs, median } from './calendar-read.js';
 import { closedLoop } from './lib/load.js';
 import { longPollBench } from './long-poll.js';

@@ -1,5 +1,6 @@
 import { startApiServer, type ApiServer } from '../api/server.js';
 import type { Runtime } from '../shared/app/runtime.js';
+import { prepareDemoClient } from './demo/demo-owner.js';
 import { demoBanner, demoWanted, prepareDemo } from './demo/demo-start.js';
 
 /**
@@ -13,6 +14,9 @@ export async function serveApi(runtime: Runtime): Promise<ApiServer> {
     ? await prepareDemo(database.db, { dataDir: config.db.dataDir, logger })
     : undefined;
   const api = await startApiServer(runtime);
-  if (demo) process.stdout.write(demoBanner(demo.token, api.port, config.http.host));
+  if (demo) {
+    const client = await prepareDemoClient(database.db, api.port);
+    process.stdout.write(demoBanner(demo.token, api.port, config.http.host, demo.signIn, client));
+  }
   return api;
 }

@@ -1,6 +1,8 @@
 import type { AppContext } from '../shared/app/context.js';
 import { applyCalendarRequestHandler } from './handlers/apply-calendar-request.js';
+import { applyListingStatusHandler } from './handlers/apply-listing-status.js';
 import { deliverWebhookHandler } from './handlers/deliver-webhook.js';
+import { sendMessageHandler } from './handlers/send-message.js';
 import { maintenanceHandlers } from './handlers/maintenance.js';
 import type { JobHandlers } from './job-handler.js';
 
@@ -8,7 +10,9 @@ import type { JobHandlers } from './job-handler.js';
 export function jobHandlers(ctx: AppContext): JobHandlers {
   return {
     'apply-calendar-request': applyCalendarRequestHandler(ctx),
+    'apply-listing-status': applyListingStatusHandler(ctx),
     'deliver-webhook': deliverWebhookHandler(ctx),
+    'send-message': sendMessageHandler(ctx),
     ...maintenanceHandlers(ctx),
   };
 }

@@ -1,4 +1,4 @@
-import { describeFailure } from '../shared/domain/calendar/calendar.failure.js';
+import { describeFailure, jobOfKind, requestKinds, type StaleRequest } from '../shared/domain/calendar/index.js';
 import type { AppContext } from '../shared/app/context.js';
 import { calendarRequestsFinished, calendarRequestsReenqueued } from '../shared/infra/metrics/metrics.js';
 
@@ -25,11 +25,12 @@ async function reenqueueStaleRequests(ctx: AppContext, limit = 500): Promise<Ree
   const jobs = ctx.jobs.calendar;
   const calendar = ctx.services.calendar;
   const stale = await calendar.claimStale(limit);
-  const toAdd: string[] = [];
+  const toAdd: StaleRequest[] = [];
   let markedError = 0;
-  for (const { uid } of stale) {
+  for (const request of stale) {
+    const uid = request.uid;
     const state = await jobs.jobState(uid);
-    if (state === 'unknown') toAdd.push(uid);
+    if (state === 'unknown') toAdd.push(request);
     else if (state === 'failed') {
       const failed = await jobs.failedReason(uid);
       await ctx.services.webhooks.queue([await calendar.fail(uid, describeFailure(failed?.reason ?? '', failed?.attempts ?? 0))]);
@@ -37,12 +38,47 @@ async function reenqueueStaleRequests(ctx: AppContext, limit = 500): Promise<Ree
     } else if (state === 'completed') {
       // The queue says done but Postgres never recorded it: run it again (applying is idempotent).
       await jobs.remove(uid);
+      toAdd.push(request);
+    }
+  }
+  if (toAdd.length > 0) {
+    // Each kind of request has its own job on the one queue.
+    for (const kind of requestKinds) {
+      const uids = toAdd.filter((r) => r.kind === kind).map((r) => r.uid);
+      if (uids.length > 0) await jobs.enqueue(uids, jobOfKind[kind]);
+    }
+    ctx.logger.info({ count: toAdd.length }, 're-enqueued stale calendar requests');
+  }
+  return { readded: toAdd.length, markedError };
+}
+
+/**
+ * The same for outbound messages (docs/api.md: the calendar's guarantees): claims messages not
+ * final and untouched past the threshold, re-adds those the queue does not hold, records the
+ * outcome of jobs that failed for good while Postgres could not be told.
+ */
+async function reenqueueStaleMessages(ctx: AppContext, limit = 500): Promise<ReenqueueResult> {
+  const jobs = ctx.jobs.messages;
+  const messaging = ctx.services.messaging;
+  const stale = await messaging.claimStale(limit);
+  const toAdd: string[] = [];
+  let markedError = 0;
+  for (const { uid } of stale) {
+    const state = await jobs.jobState(uid);
+    if (state === 'unknown') toAdd.push(uid);
+    else if (state === 'failed') {
+      const failed = await jobs.failedReason(uid);
+      await messaging.fail(uid, `sending failed: ${failed?.reason ?? 'unknown reason'}`);
+      markedError++;
+    } else if (state === 'completed') {
+      // The queue says done but Postgres never recorded it: run it again (a final message is left alone).
+      await jobs.remove(uid);
       toAdd.push(uid);
     }
   }
   if (toAdd.length > 0) {
     await jobs.enqueue(toAdd);
-    ctx.logger.info({ count: toAdd.length }, 're-enqueued stale calendar requests');
+    ctx.logger.info({ count: toAdd.length }, 're-enqueued stale messages');
   }
   return { readded: toAdd.length, markedError };
 }
@@ -65,6 +101,9 @@ export function startReenqueueSweep(ctx: AppContext): ReenqueueSweep {
         await ctx.services.webhooks.reenqueue();
       })
       .catch((err: unknown) => ctx.logger.warn({ err }, 're-enqueue sweep failed'))
+      // Messages whose job was lost: on their own, so a calendar or webhook failure never holds them.
+      .then(() => reenqueueStaleMessages(ctx))
+      .catch((err: unknown) => ctx.logger.warn({ err }, 'message re-enqueue sweep failed'))
       .finally(() => {
         sweeping = undefined;
       });

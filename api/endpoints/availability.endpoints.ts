@@ -1,12 +1,6 @@
-import {
-  availabilityErrorSchema,
-  setAvailabilityAnswerSchema,
-  setAvailabilityBodySchema,
-} from '../../shared/domain/calendar/availability.schema.js';
+import { availabilityErrorSchema, setAvailabilityAnswerSchema, setAvailabilityBodySchema, unknownPropertyMessage, WARNING_PAST } from '../../shared/domain/calendar/index.js';
 import { MAX_RANGE_DAYS } from '../../shared/infra/http/wire.js';
-import { unknownPropertyMessage } from '../../shared/domain/calendar/calendar.service.js';
 import { ErrorCode, type AppError } from '../../shared/infra/errors.js';
-import { WARNING_PAST } from '../../shared/domain/calendar/calendar.days.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 

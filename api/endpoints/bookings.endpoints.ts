@@ -1,4 +1,4 @@
-import { bookingSchema, bookingsQuerySchema, bookingStatuses, platformTypes } from '../../shared/domain/bookings/bookings.schema.js';
+import { bookingSchema, bookingsQuerySchema, bookingStatuses, platformTypes } from '../../shared/domain/bookings/index.js';
 import { commaListDoc, dateBoundDoc, pageDoc, pageOfSchema } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';

@@ -9,7 +9,7 @@ import {
   WARNING_NO_CURRENCY,
   WARNING_NOTHING,
   WARNING_PAST,
-} from '../../shared/domain/calendar/calendar.schema.js';
+} from '../../shared/domain/calendar/index.js';
 import type { Config } from '../../shared/infra/config.js';
 import { MAX_RANGE_DAYS } from '../../shared/infra/http/wire.js';
 import { commaListDoc } from '../openapi/common.js';
@@ -65,6 +65,19 @@ const calendarDayExample = {
   request_uid: 'rq_Xw3Lm9Qa0ZtB7nVc2Rk5',
 };
 
+/** The optional Idempotency-Key of the calendar's submissions. */
+export const idempotencyKeyHeaders = z.object({
+  'Idempotency-Key': z
+    .string()
+    .min(1, 'must be 1 to 255 characters')
+    .max(255, 'must be 1 to 255 characters')
+    .optional()
+    .describe(
+      'Optional, 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and queues nothing; with a different body it is a 409, code 11. ' +
+        '"The same body" is compared after validation: the same JSON with its keys in another order, with a key the method ignores, or with null where the first had the key absent (null means absent) is the same body and replays.',
+    ),
+});
+
 export const setCalendarBatch = defineEndpoint({
   method: 'post',
   path: '/api/v1/set-calendar-batch',
@@ -89,17 +102,7 @@ export const setCalendarBatch = defineEndpoint({
     'field of every day ends as the most recently submitted request set it. request_uids is [] when every day was skipped.',
   body: (config: Config) => setCalendarBatchBodySchema(config.calendar.maxDays),
   bodyDoc: { name: 'SetCalendarBatchBody', example: batchExample },
-  headers: z.object({
-    'Idempotency-Key': z
-      .string()
-      .min(1, 'must be 1 to 255 characters')
-      .max(255, 'must be 1 to 255 characters')
-      .optional()
-      .describe(
-        'Optional, 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and queues nothing; with a different body it is a 409, code 11. ' +
-          '"The same body" is compared after validation: the same JSON with its keys in another order, with a key the method ignores, or with null where the first had the key absent (null means absent) is the same body and replays.',
-      ),
-  }),
+  headers: idempotencyKeyHeaders,
   answer: {
     description: 'Accepted: the request uids to poll and one warning per skipped date ({} when none)',
     schema: named('SetCalendarBatchAnswer', setCalendarBatchResponseSchema),
@@ -122,17 +125,19 @@ const status = named('RequestStatus', requestStatusSchema);
 export const getRequestStatus = defineEndpoint({
   method: 'get',
   path: '/api/v1/get-request-status',
-  scopes: ['calendar-control', 'listings'],
+  scopes: ['calendar-control', 'listings', 'pricing-management', 'availability-control'],
   operationId: 'getRequestStatus',
   tag: 'Calendar',
-  summary: 'Status of calendar requests',
+  summary: 'Status of requests (calendar batches and ranges, proposals, listing-status changes)',
   description:
     'Give request_uid (one: data is an object) or request_uids (up to 100: data is a list in the order asked); one of ' +
     'the two is required. Statuses are read from Postgres, so they survive the loss of the queue. request_status is ' +
-    'queued, processing, completed or error (paused while an operator has paused the queue); request_error is present ' +
-    'only with error. warnings includes days found to be past when the worker ran. An unknown uid, or one of another ' +
+    'queued, processing, completed or error; paused while an operator has paused the queue or while a proposal awaits ' +
+    "the manager's review; disabled (final) for a proposal the manager rejected or that expired. request_error is present " +
+    'only with error. It reports every kind of request: calendar batches and ranges, proposals, listing-status changes ' +
+    '(for those, days_total and days_applied count listings). warnings includes days found to be past when the worker ran. An unknown uid, or one of another ' +
     'company, is 404. With wait=N (0 to 30 seconds, fractions allowed) the answer is held until every asked request is ' +
-    'final (completed or error) or N seconds have passed, then given exactly as without wait (the statuses as they are ' +
+    'final (completed, error or disabled) or N seconds have passed, then given exactly as without wait (the statuses as they are ' +
     'then: a timeout is not an error). Unknown uids are answered at once (404), without waiting. The server is told of ' +
     'finished requests (Postgres LISTEN/NOTIFY), so a waiting client costs no polling; when the process shuts down, ' +
     'waiting clients are answered at once with their current statuses. No wait, or wait=0, answers at once. A finished ' +

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import type { Scope } from '../../shared/domain/auth/scopes.js';
+import type { Scope } from '../../shared/domain/auth/index.js';
 import type { Config } from '../../shared/infra/config.js';
 import type { AppContext } from '../../shared/app/context.js';
 import type { AppError } from '../../shared/infra/errors.js';
@@ -87,7 +87,7 @@ interface EndpointDefinition<
   /** The full path in OpenAPI form: `/api/v1/bookings`, `/api/v2/cancel-booking`, `/api/v1/property/{property_uid}`. */
   path: string;
   operationId: string;
-  tag: 'Bookings' | 'Calendar' | 'Tasks' | 'Inventory' | 'Direct bookings' | 'Operations';
+  tag: 'Bookings' | 'Calendar' | 'Tasks' | 'Inventory' | 'Direct bookings' | 'Messaging' | 'Changes' | 'Operations';
   summary: string;
   /** The decisions a client author needs (from the config where they name a limit); the scope sentence is appended. */
   description: string | ((config: Config) => string);

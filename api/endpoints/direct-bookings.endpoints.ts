@@ -3,7 +3,7 @@ import {
   bookPropertyBodySchema,
   cancelBookingAnswerSchema,
   cancelBookingBodySchema,
-} from '../../shared/domain/direct-bookings/direct-bookings.schema.js';
+} from '../../shared/domain/direct-bookings/index.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 
@@ -17,7 +17,7 @@ export const bookProperty = defineEndpoint({
     'Creates an accepted airgms booking with a new guest (guest_name, platform airgms). Check-in and check-out times ' +
     "are the property's checkin_time/checkout_time hours on the given dates; price_base = price_total, the other price " +
     "parts 0; the booking goes to the property's first airgms listing (one is made, named after the property, when it " +
-    "has none) and its host; it takes the property's door_access_code. guests and price_total may also be numeric " +
+    "has none) and its host; it has no door code of its own, so it shows the property's door_access_code (set-property-door-code) until set-booking-door-code gives it one. guests and price_total may also be numeric " +
     'strings. Nights [checkin_date, checkout_date) already held by a holding booking of the property: 409 code 11 ' +
     'naming checkin_date, and nothing is written. The database decides between racing requests: exactly one wins.',
   scopes: ['direct-bookings'],

@@ -1,16 +1,26 @@
 import { setPropertyCalendarAvailability } from './availability.endpoints.js';
+import { setCalendarData } from './calendar-range.endpoints.js';
+import { setListingStatus } from './listing-status.endpoints.js';
 import { listBookings } from './bookings.endpoints.js';
 import { getCalendarData, getRequestStatus, setCalendarBatch } from './calendar.endpoints.js';
+import { getChanges } from './changes.endpoints.js';
 import type { AnyEndpoint } from './define.js';
 import { bookProperty, cancelBooking } from './direct-bookings.endpoints.js';
 import { getCompany, listGuests, listHosts, listListings, listTeamMembers } from './inventory.endpoints.js';
+import { getThreads, messageBookingGuest, messageStatus } from './messaging.endpoints.js';
 import { docs, livez, metrics, openapiJson, readyz } from './ops.endpoints.js';
 import { getProperty, listProperties } from './property.endpoints.js';
+import { setBookingDoorCode, setPropertyDoorCode } from './door-codes.endpoints.js';
+import { acceptReservation, declineReservation } from './reservation-requests.endpoints.js';
 import { listTasks, updateTask } from './tasks.endpoints.js';
 
 /**
  * Every endpoint of the API, in the order of the document. The router and the OpenAPI document are
  * both built from this list: adding an endpoint is its definition plus one line here.
+ *
+ * Names: an endpoint's const is its operationId (listBookings, getProperty, setCalendarBatch...).
+ * Repository functions never take those names: they say the statement (selectBookings,
+ * selectProperty, insertRequests...). A service's list method takes (companyUid, query[, scopes]).
  */
 export const endpoints: readonly AnyEndpoint[] = [
   listBookings,
@@ -18,17 +28,27 @@ export const endpoints: readonly AnyEndpoint[] = [
   getRequestStatus,
   getCalendarData,
   setPropertyCalendarAvailability,
+  setCalendarData,
   listTasks,
   updateTask,
   listProperties,
   getProperty,
   listListings,
+  setListingStatus,
   listTeamMembers,
   getCompany,
   listHosts,
   listGuests,
   bookProperty,
   cancelBooking,
+  getThreads,
+  messageBookingGuest,
+  messageStatus,
+  acceptReservation,
+  declineReservation,
+  getChanges,
+  setBookingDoorCode,
+  setPropertyDoorCode,
   livez,
   readyz,
   metrics,

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { platformTypes } from '../../shared/domain/bookings/bookings.schema.js';
-import { companySchema } from '../../shared/domain/company/company.schema.js';
-import { listingSchema, listingsQuerySchema, listingStatuses, propertyStatuses } from '../../shared/domain/listings/listings.schema.js';
-import { guestSchema, guestsQuerySchema, hostSchema, hostsQuerySchema } from '../../shared/domain/people/people.schema.js';
-import { memberRoles, memberStatuses, teamMemberSchema, teamMembersQuerySchema } from '../../shared/domain/team-members/team-members.schema.js';
+import { platformTypes } from '../../shared/domain/bookings/index.js';
+import { companySchema } from '../../shared/domain/company/index.js';
+import { listingSchema, listingsQuerySchema, listingStatuses, propertyStatuses } from '../../shared/domain/listings/index.js';
+import { guestSchema, guestsQuerySchema, hostSchema, hostsQuerySchema } from '../../shared/domain/people/index.js';
+import { memberRoles, memberStatuses, teamMemberSchema, teamMembersQuerySchema } from '../../shared/domain/team-members/index.js';
 import { commaListDoc, pageDoc, pageOfSchema } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
@@ -30,9 +30,10 @@ const listingExample = {
   property_status: 'active',
   host_uid: 'ho_19d0beKx2Rq7Lp5Zm8Na',
   host_name: 'Marta (Demo Stays)',
-  lat: 38.7107,
-  lng: -9.1366,
-  is_cohosted: 0,
+  lat: '38.710700',
+  lng: '-9.136600',
+  is_cohosted: false,
+  widget_listing_uuid: null,
 };
 
 export const listListings = defineEndpoint({
@@ -44,7 +45,8 @@ export const listListings = defineEndpoint({
   description:
     "Listings of the token's company, 25 per page, ordered by listing_uid. property_* fields, lat and lng are the " +
     "property's; timezone_offset_minutes is the property zone's offset from UTC at the time of the answer; " +
-    'property_status is active or disabled (the property is_active); is_cohosted is 0/1.',
+    'property_status is active or disabled (the property is_active). Types as the iGMS documentation shows them: lat and lng ' +
+    'are strings with six decimals ("49.305770"), is_cohosted a boolean, widget_listing_uuid a string or null.',
   scopes: ['messaging', 'listings', 'pricing-management'],
   query: listingsQuerySchema,
   queryDocs: {
@@ -94,17 +96,33 @@ export const getCompany = defineEndpoint({
   operationId: 'getCompany',
   tag: 'Inventory',
   summary: "The token's company",
-  description: 'email, phone and website are null where not known.',
+  description:
+    'The iGMS fields (company_uid, company_name, company_location, company_country, contact_name, contact_email, ' +
+    'contact_phone) and, kept for earlier clients, email, phone and website (contact_email and contact_phone are the ' +
+    'same values as email and phone). A value not known is null, never absent.',
   scopes: 'any',
   answer: {
     description: 'The company',
     schema: named('CompanyAnswer', z.object({ data: named('Company', companySchema) })),
-    example: { data: { company_uid: 'co_8Rz2QmL0xVb7Nw1Tc4Ka', company_name: 'Demo Stays', email: 'hello@demo-stays.example', phone: '+15550100200', website: 'https://demo-stays.example' } },
+    example: {
+      data: {
+        company_uid: 'co_8Rz2QmL0xVb7Nw1Tc4Ka',
+        company_name: 'Demo Stays',
+        company_location: 'Lisbon',
+        company_country: 'PT',
+        contact_name: 'Marta Sousa',
+        contact_email: 'hello@demo-stays.example',
+        contact_phone: '+15550100200',
+        email: 'hello@demo-stays.example',
+        phone: '+15550100200',
+        website: 'https://demo-stays.example',
+      },
+    },
   },
   handle: (ctx, { principal }) => ctx.services.company.get(principal.companyUid),
 });
 
-const personText = 'name is null where the platform never told it; email and phone_number are lists, possibly empty.';
+const personText = 'name and thumbnail_url are null where the platform never told them; email and phone_number are lists, possibly empty.';
 
 export const listHosts = defineEndpoint({
   method: 'get',
@@ -113,13 +131,13 @@ export const listHosts = defineEndpoint({
   tag: 'Inventory',
   summary: 'List hosts',
   description: `Hosts of the token's company (the accounts its listings run under), 25 per page, ordered by host_uid. ${personText}`,
-  scopes: 'any',
+  scopes: ['messaging', 'listings', 'pricing-management'],
   query: hostsQuerySchema,
   queryDocs: { host_uids: commaListDoc('Only these hosts', 'ho_19d0beKx2Rq7Lp5Zm8Na'), platform_type: platformDoc, page: pageDoc },
   answer: {
     description: 'A page of hosts',
     schema: named('HostsPage', pageOfSchema(named('Host', hostSchema))),
-    example: page({ host_uid: 'ho_19d0beKx2Rq7Lp5Zm8Na', name: 'Marta (Demo Stays)', email: ['host-airbnb@demo-stays.example'], phone_number: ['+15550100200'], platform_type: 'airbnb' }),
+    example: page({ host_uid: 'ho_19d0beKx2Rq7Lp5Zm8Na', name: 'Marta (Demo Stays)', email: ['host-airbnb@demo-stays.example'], phone_number: ['+15550100200'], platform_type: 'airbnb', thumbnail_url: null }),
   },
   handle: (ctx, { query, principal }) => ctx.services.people.listHosts(principal.companyUid, query),
 });
@@ -137,7 +155,7 @@ export const listGuests = defineEndpoint({
   answer: {
     description: 'A page of guests',
     schema: named('GuestsPage', pageOfSchema(named('Guest', guestSchema))),
-    example: page({ guest_uid: 'gu_71aa3cPq9LmZ0xY4wV2t', name: 'Elena Rossi', email: ['elena.rossi@guest.example'], phone_number: [], platform_type: 'airgms' }),
+    example: page({ guest_uid: 'gu_71aa3cPq9LmZ0xY4wV2t', name: 'Elena Rossi', email: ['elena.rossi@guest.example'], phone_number: [], platform_type: 'airgms', thumbnail_url: null }),
   },
   handle: (ctx, { query, principal }) => ctx.services.people.listGuests(principal.companyUid, query),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { propertiesQuerySchema, propertyPathSchema, propertySchema } from '../../shared/domain/properties/property.schema.js';
+import { propertiesQuerySchema, propertyPathSchema, propertySchema } from '../../shared/domain/properties/index.js';
 import { pageDoc, pageOfSchema } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
@@ -32,13 +32,14 @@ export const propertyExample = {
   base_price: 120,
   default_min_stay: 2,
   door_access_code: '4821',
-  calendar_control_allowed: 1,
+  calendar_control_allowed: true,
 };
 
 const propertyComponent = named('Property', propertySchema);
 
 const fieldsText =
-  'Flags (is_active, is_inbox_enabled, are_auto_reviews_enabled, calendar_control_allowed) are 0/1; checkin_time and ' +
+  'Flags (is_active, is_inbox_enabled, are_auto_reviews_enabled) are 0/1, calendar_control_allowed a boolean (as iGMS ' +
+  'shows them); checkin_time and ' +
   'checkout_time are hours as strings ("15"); a value the service does not know is null, never absent. listings: the ' +
   "uids of the property's listings in byte order. Ours: time_zone (IANA), base_price (null: none) and default_min_stay, " +
   'what get-calendar-data answers for a date never set. door_access_code is present only with smart-locks, ' +

@@ -2,6 +2,7 @@ import { Router, type ErrorRequestHandler, type Request, type RequestHandler } f
 import type { z } from 'zod';
 import type { AppContext } from '../../shared/app/context.js';
 import { parseInput } from '../../shared/infra/http/validation.js';
+import { withoutEmptyParams } from '../../shared/infra/http/wire.js';
 import { failureState, principalOf } from '../middleware/auth.js';
 import { toAppError } from '../middleware/errors.js';
 import { jsonBody } from '../middleware/body.js';
@@ -28,7 +29,7 @@ function headersOf(req: Request, schema: z.ZodObject): Record<string, string | u
 function run(ctx: AppContext, runtime: ApiRuntime, def: AnyEndpoint): RequestHandler {
   const bodySchema = bodySchemaOf(def, ctx.config);
   return async (req, res) => {
-    const query = def.query ? parseInput(def.query, req.query) : undefined;
+    const query = def.query ? parseInput(def.query, withoutEmptyParams(req.query)) : undefined;
     const params = def.params ? parseInput(def.params, req.params) : undefined;
     const body = bodySchema ? parseInput(bodySchema, req.body) : undefined;
     const headers = def.headers ? parseInput(def.headers, headersOf(req, def.headers)) : undefined;
@@ -60,8 +61,11 @@ function run(ctx: AppContext, runtime: ApiRuntime, def: AnyEndpoint): RequestHan
   };
 }
 
-/** The definition's own error body (v2 endpoints); anything it leaves goes on to the envelope. */
-function formatErrors(format: NonNullable<AnyEndpoint['errorBody']>): ErrorRequestHandler {
+/**
+ * The definition's own error body (v2 endpoints); anything it leaves goes on to the envelope. Under
+ * ERROR_HTTP_STATUS=always-200 these bodies too come with HTTP 200, as every other error does.
+ */
+function formatErrors(format: NonNullable<AnyEndpoint['errorBody']>, always200: boolean): ErrorRequestHandler {
   return (err: unknown, _req, res, next) => {
     const appErr = toAppError(err);
     const formatted = appErr ? format(appErr) : undefined;
@@ -71,7 +75,7 @@ function formatErrors(format: NonNullable<AnyEndpoint['errorBody']>): ErrorReque
     }
     res.locals.errorCode = appErr.code;
     for (const [k, v] of Object.entries(appErr.headers)) res.setHeader(k, v);
-    res.status(formatted.status ?? appErr.status).json(formatted.body);
+    res.status(always200 ? 200 : (formatted.status ?? appErr.status)).json(formatted.body);
   };
 }
 
@@ -79,7 +83,7 @@ function formatErrors(format: NonNullable<AnyEndpoint['errorBody']>): ErrorReque
 export function endpointRouter(ctx: AppContext, runtime: ApiRuntime, endpoints: readonly AnyEndpoint[]): Router {
   const router = Router();
   // One failed-authentication state for every route of this app.
-  const failures = failureState(ctx);
+  const failures = failureState();
   for (const def of endpoints) {
     router[def.method](
       expressPath(def.path),
@@ -88,7 +92,7 @@ export function endpointRouter(ctx: AppContext, runtime: ApiRuntime, endpoints: 
       // Bodies are parsed only on routes that take one, once the token and scope passed.
       ...(def.body ? jsonBody(ctx.config) : []),
       run(ctx, runtime, def),
-      ...(def.errorBody ? [formatErrors(def.errorBody)] : []),
+      ...(def.errorBody ? [formatErrors(def.errorBody, ctx.config.http.errorsAlways200)] : []),
     );
   }
   return router;
@@ -99,8 +103,8 @@ export function endpointRouter(ctx: AppContext, runtime: ApiRuntime, endpoints: 
  * fails in the parser, and Express skips routes while an error is pending). Mounted after the
  * endpoint router. Matched on the exact path: only paths without parameters have their own body.
  */
-export function endpointErrorBodies(endpoints: readonly AnyEndpoint[]): ErrorRequestHandler {
-  const byRoute = new Map(endpoints.flatMap((d) => (d.errorBody ? [[`${d.method.toUpperCase()} ${d.path}`, formatErrors(d.errorBody)] as const] : [])));
+export function endpointErrorBodies(endpoints: readonly AnyEndpoint[], always200: boolean): ErrorRequestHandler {
+  const byRoute = new Map(endpoints.flatMap((d) => (d.errorBody ? [[`${d.method.toUpperCase()} ${d.path}`, formatErrors(d.errorBody, always200)] as const] : [])));
   return (err: unknown, req, res, next) => {
     const format = byRoute.get(`${req.method} ${req.path}`);
     if (format) format(err, req, res, next);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { taskSchema, tasksQuerySchema, taskStatuses, taskTypes, updateTaskBodySchema } from '../../shared/domain/tasks/tasks.schema.js';
+import { taskSchema, tasksQuerySchema, taskStatuses, taskTypes, updateTaskBodySchema } from '../../shared/domain/tasks/index.js';
 import { commaListDoc, dateBoundDoc, pageDoc, pageMetaSchema, pageOfSchema } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';

@@ -1,10 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Scope } from '../../shared/domain/auth/scopes.js';
-import type { TokenPrincipal } from '../../shared/domain/auth/token.repository.js';
+import type { Scope, TokenPrincipal } from '../../shared/domain/auth/index.js';
 import type { AppContext } from '../../shared/app/context.js';
 import { AppError, ErrorCode } from '../../shared/infra/errors.js';
-import { memoryRateLimiter, type RateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
-import { hitWithin } from './rate-limit.js';
 
 export type Principal = Omit<TokenPrincipal, 'revoked' | 'appDisabled'>;
 
@@ -29,7 +26,6 @@ function presentedToken(req: Request): string | undefined {
  * time and the database nothing. One state per app (all its routes), made with it.
  */
 export interface FailureState {
-  local: RateLimiter;
   blocked: BlockedAddresses;
 }
 
@@ -69,7 +65,7 @@ const tooManyFailures = (seconds: number) =>
 
 async function refuse(ctx: AppContext, state: FailureState, address: string): Promise<never> {
   const limit = ctx.config.rateLimit.authFailuresPerMinute;
-  const r = await hitWithin(ctx, state.local, `authfail:${address}`, limit);
+  const r = await ctx.rateLimiter.hit(`authfail:${address}`, limit);
   if (!r.allowed) {
     state.blocked.block(address, Date.now() + r.resetSeconds * 1000);
     throw tooManyFailures(r.resetSeconds);
@@ -78,8 +74,8 @@ async function refuse(ctx: AppContext, state: FailureState, address: string): Pr
 }
 
 /** The failed-authentication state of one app: every route's authenticate shares it. */
-export function failureState(ctx: AppContext): FailureState {
-  return { local: memoryRateLimiter(ctx.config.rateLimit.authFailuresPerMinute), blocked: new BlockedAddresses() };
+export function failureState(): FailureState {
+  return { blocked: new BlockedAddresses() };
 }
 
 /** Resolves the token (query `access_token` or `Authorization: Bearer`) to its company and scopes. */

@@ -1,7 +1,7 @@
 import { annotate, named } from './extend-zod.js';
 import type { ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import type { Scope } from '../../shared/domain/auth/scopes.js';
+import type { Scope } from '../../shared/domain/auth/index.js';
 import { ErrorCode } from '../../shared/infra/errors.js';
 import { PAGE_SIZE } from '../../shared/infra/http/wire.js';
 
@@ -66,7 +66,7 @@ export function jsonContent(schema: z.ZodType, example?: unknown, examples?: Rec
   };
 }
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 412 | 413 | 415 | 429 | 500 | 503;
 
 export type ErrorTexts = Partial<Record<ErrorStatus, { description: string; example: unknown; schema?: z.ZodType }>>;
 
@@ -79,6 +79,8 @@ export function errorResponses(statuses: readonly ErrorStatus[], texts: ErrorTex
     403: { schema: e.forbidden, description: 'Code 13: the app is disabled; code 14: the token lacks the scope', example: { error: { code: 14, message: 'This method requires one of the scopes: tasks' } } },
     404: { schema: e.badParam, description: 'Code 11: an unknown object, or one of another company', example: { error: { code: 11, message: 'Unknown property_uid pr_x', param: 'property_uid' } } },
     409: { schema: e.badParam, description: 'Code 11: a conflict', example: { error: { code: 11, message: 'Conflict', param: 'body' } } },
+    410: { schema: e.badParam, description: 'Code 11: gone (a cursor older than what is kept)', example: { error: { code: 11, message: 'cursor expired', param: 'cursor' } } },
+    412: { schema: e.badParam, description: 'Code 11: If-Match names another version than the one stored', example: { error: { code: 11, message: 'Precondition failed', param: 'If-Match' } } },
     413: { schema: e.badParam, description: 'Code 11: the body is larger than BODY_LIMIT_BYTES (default 2 MiB)', example: { error: { code: 11, message: 'Request body too large', param: 'body' } } },
     415: { schema: e.badParam, description: 'Code 11: a body that is not JSON (Content-Type other than application/json, application/*+json or text/json; no Content-Type is read as JSON), or an encoding or charset the service does not read', example: { error: { code: 11, message: 'The body must be JSON (Content-Type: application/json)', param: 'Content-Type' } } },
     429: { schema: e.rateLimited, description: 'Code 16: over the per-token limit; retry after Retry-After seconds', example: { error: { code: 16, message: 'Too many requests: at most 1000 per minute for this token' } }, headers: rateLimitHeaders.extend({ 'Retry-After': z.string().describe('Seconds until the window resets').openapi({ example: '42' }) }) },
@@ -133,8 +135,12 @@ export const commaListDoc = (what: string, example: string, items: Record<string
 
 export const dateBoundDoc = (description: string, example: string) => ({
   type: 'string' as const,
-  pattern: '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2})?$',
-  description: `${description} YYYY-MM-DD or YYYY-MM-DD HH:MM:SS, a real date.`,
+  pattern: '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}(:?\\d{2})?)?)?$',
+  description:
+    `${description} YYYY-MM-DD, YYYY-MM-DD HH:MM:SS, or an ISO 8601 date-time as JavaScript and luxon write it ` +
+    '(2024-05-15T00:00:00.000-04:00, 2024-05-15T04:00:00Z; fraction optional, dropped), a real date. Against a local_* ' +
+    'field the date-time as written is used (the offset is ignored); against a UTC field (created_dttm, updated_dttm, ' +
+    'booked_dttm) the instant is converted to UTC; no offset means UTC. Sent empty, it is absent.',
   example,
 });
 

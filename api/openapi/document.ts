@@ -65,6 +65,8 @@ export function buildOpenApi(config: Config, endpoints: readonly AnyEndpoint[]):
       { name: 'Tasks', description: 'Cleaning and maintenance tasks' },
       { name: 'Inventory', description: 'Properties, listings, team, company, hosts and guests: every uid a booking, task or listing points at' },
       { name: 'Direct bookings', description: 'Bookings made through this API (platform airgms); never two on the same nights' },
+      { name: 'Messaging', description: 'Threads with guests, messages to them sent by workers (platform or email), and their replies' },
+      { name: 'Changes', description: 'The change feed: every committed change, in order, from a cursor' },
       { name: 'Operations', description: 'Health, metrics and this documentation; no token' },
     ],
   });

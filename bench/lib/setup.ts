@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import postgres from 'postgres';
-import { issueToken } from '../../shared/domain/auth/token.repository.js';
+import { issueToken } from '../../shared/domain/auth/index.js';
 import { connectDatabase, type Database } from '../../shared/infra/db/client.js';
 import { migrateDatabase } from '../../shared/infra/db/migrate.js';
 import { companies, properties } from '../../shared/infra/db/schema/index.js';

@@ -1,10 +1,11 @@
 import { Presets, SingleBar } from 'cli-progress';
 import { and, eq } from 'drizzle-orm';
-import { isScope, scopes, type Scope } from '../../shared/domain/auth/scopes.js';
+import { isScope, scopes, type Scope } from '../../shared/domain/auth/index.js';
 import type { AppContext } from '../../shared/app/context.js';
 import type { Db } from '../../shared/infra/db/client.js';
 import { apps, companies, properties } from '../../shared/infra/db/schema/index.js';
 import { DEFAULT_DEMO_BOOKINGS, seedDemo, type DemoSeed } from '../demo/seed.js';
+import { recordChange } from '../../shared/domain/changes/index.js';
 import { newUid } from '../../shared/infra/ids.js';
 
 /** The command line is wrong as written: exit code 2, nothing touched. */
@@ -17,13 +18,19 @@ export interface Io {
   result(line: string): void;
   /** Notes for the person: stderr. */
   note(line: string): void;
+  /** Everything on standard input (`--password-stdin`). */
+  readStdin?(): Promise<string>;
 }
 
 type Values = Record<string, string | undefined>;
 
 export interface Command {
   usage: string;
-  options: Record<string, { required?: boolean }>;
+  /**
+   * Every option takes a value, except a `flag` (present: "true"); a `multiple` one may be
+   * repeated, its values joined with "\n" (see listOf).
+   */
+  options: Record<string, { required?: boolean; flag?: boolean; multiple?: boolean }>;
   /** The option a single positional argument fills (`import FILE.jsonl` = `import --file FILE.jsonl`). */
   positional?: string;
   /** Checks the arguments, before any database is opened, and returns the work to do. */
@@ -52,7 +59,10 @@ export const commands: Record<string, Command> = {
       return async ({ database: { db } }, io) => {
         await requireCompany(db, company);
         const uid = newUid('pr_');
-        await db.insert(properties).values({ uid, companyUid: company, name, timeZone: zone });
+        await db.transaction(async (tx) => {
+          await tx.insert(properties).values({ uid, companyUid: company, name, timeZone: zone });
+          await recordChange(tx, { company, kind: 'property', objectUid: uid });
+        });
         io.result(uid);
       };
     },
@@ -146,7 +156,7 @@ function appToggle(disabled: boolean): Command {
   };
 }
 
-function nonEmpty(v: Values, key: string): string {
+export function nonEmpty(v: Values, key: string): string {
   const value = v[key]?.trim();
   if (!value) throw new UsageError(`--${key} must not be empty`);
   return value;
@@ -160,7 +170,7 @@ function wholeNumber(text: string, key: string, max: number): number {
   return n;
 }
 
-function scopeList(text: string): Scope[] {
+export function scopeList(text: string): Scope[] {
   const given = text.split(',').map((s) => s.trim()).filter(Boolean);
   if (given.length === 1 && given[0] === 'all') return [...scopes];
   const unknown = given.filter((s) => !isScope(s));
@@ -180,7 +190,7 @@ function timeZone(zone: string): string {
   }
 }
 
-async function requireCompany(db: Db, uid: string): Promise<void> {
+export async function requireCompany(db: Db, uid: string): Promise<void> {
   const rows = await db.select({ uid: companies.uid }).from(companies).where(eq(companies.uid, uid));
   if (rows.length === 0) throw new CommandError(`unknown company ${uid}`);
 }
@@ -191,4 +201,13 @@ async function requireApp(db: Db, companyUid: string, appUid: string): Promise<v
     .from(apps)
     .where(and(eq(apps.companyUid, companyUid), eq(apps.uid, appUid)));
   if (rows.length === 0) throw new CommandError(`unknown app ${appUid} in company ${companyUid}`);
+}
+
+/** The values of a `multiple` option, trimmed, empty ones refused. */
+export function listOf(v: Values, key: string): string[] {
+  const raw = v[key];
+  if (raw === undefined) return [];
+  const items = raw.split('\n').map((s) => s.trim());
+  if (items.some((s) => s === '')) throw new UsageError(`--${key} must not be empty`);
+  return items;
 }

@@ -4,16 +4,18 @@
  */
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { scopes } from '../../shared/domain/auth/scopes.js';
+import { scopes } from '../../shared/domain/auth/index.js';
 import { createRuntime } from '../../shared/app/runtime.js';
 import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig, type Config } from '../../shared/infra/config.js';
 import type { AppContext } from '../../shared/app/context.js';
 import { createLogger } from '../../shared/infra/logger.js';
 import { CommandError, commands as coreCommands, UsageError, type Command, type Io } from './commands.js';
 import { transferCommands } from './transfer/transfer.commands.js';
+import { oauthCommands } from './oauth.commands.js';
+import { userCommands } from './user.commands.js';
 import { webhookCommands } from './webhook.commands.js';
 
-const commands: Record<string, Command> = { ...coreCommands, ...webhookCommands, ...transferCommands };
+const commands: Record<string, Command> = { ...coreCommands, ...webhookCommands, ...transferCommands, ...userCommands, ...oauthCommands };
 
 const help = `Usage: npm run cli -- <command> [options]
 
@@ -34,6 +36,11 @@ Exit codes: 0 done, 1 failed (unknown company, app or token; database unreachabl
 export const stdio: Io = {
   result: (line) => process.stdout.write(`${line}\n`),
   note: (line) => process.stderr.write(`${line}\n`),
+  async readStdin() {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
 };
 
 /**
@@ -41,7 +48,7 @@ export const stdio: Io = {
  * with "-" one time in 64, which parseArgs would otherwise refuse as a possible option.
  */
 function joinOptionValues(args: string[], command: Command): string[] {
-  const known = new Set(Object.keys(command.options).map((k) => `--${k}`));
+  const known = new Set(Object.entries(command.options).filter(([, spec]) => !spec.flag).map(([k]) => `--${k}`));
   const joined: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -68,11 +75,15 @@ function parseCommandLine(argv: string[]): Parsed {
   if (!command) throw new UsageError(`unknown command "${argv.slice(0, 2).join(' ')}"`);
   const rest = argv.slice(name.split(' ').length);
   if (rest.includes('--help') || rest.includes('-h')) return { help: `Usage: npm run cli -- ${command.usage}` };
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | undefined>;
   try {
-    const options = Object.fromEntries(Object.keys(command.options).map((k) => [k, { type: 'string' as const }]));
+    const options = Object.fromEntries(
+      Object.entries(command.options).map(([k, spec]) => [k, spec.flag ? { type: 'boolean' as const } : { type: 'string' as const, multiple: spec.multiple ?? false }]),
+    );
     const parsed = parseArgs({ args: joinOptionValues(rest, command), options, strict: true, allowPositionals: command.positional !== undefined });
-    values = parsed.values;
+    values = Object.fromEntries(
+      Object.entries(parsed.values).map(([k, v]) => [k, Array.isArray(v) ? v.join('\n') : v === true ? 'true' : v === false ? undefined : v]),
+    );
     if (parsed.positionals.length > 1) throw new UsageError(`one ${command.positional} at most (usage: ${command.usage})`);
     if (command.positional && parsed.positionals[0] !== undefined) {
       if (values[command.positional] !== undefined) throw new UsageError(`give the ${command.positional} once (usage: ${command.usage})`);
@@ -86,7 +97,7 @@ function parseCommandLine(argv: string[]): Parsed {
   for (const [key, spec] of Object.entries(command.options)) {
     if (spec.required && values[key] === undefined) throw new UsageError(`missing --${key} (usage: ${command.usage})`);
   }
-  return { command, values: values as Record<string, string | undefined> };
+  return { command, values };
 }
 
 async function withRuntime(config: Config, io: Io, logLevel: string, work: (app: AppContext) => Promise<void>): Promise<void> {

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../shared/infra/db/client.js';
 import { apps } from '../../shared/infra/db/schema/index.js';
 import { utcDateTime } from '../../shared/infra/time.js';
-import { newWebhookSecret } from '../../shared/domain/webhooks/webhook.signature.js';
+import { newWebhookSecret } from '../../shared/domain/webhooks/index.js';
 import { CommandError, UsageError, type Command } from './commands.js';
 
 /*

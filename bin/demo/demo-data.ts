@@ -1,4 +1,4 @@
-import { bookingStatuses, platformTypes, type BookingStatus, type PlatformType } from '../../shared/domain/bookings/bookings.schema.js';
+import { bookingStatuses, platformTypes, type BookingStatus, type PlatformType } from '../../shared/domain/bookings/index.js';
 import type { Random } from './random.js';
 
 /*

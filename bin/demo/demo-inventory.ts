@@ -1,4 +1,4 @@
-import type { PlatformType } from '../../shared/domain/bookings/bookings.schema.js';
+import type { PlatformType } from '../../shared/domain/bookings/index.js';
 import type { DemoZone } from './demo-data.js';
 import type { Random } from './random.js';
 

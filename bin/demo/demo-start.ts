@@ -1,12 +1,12 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { scopes } from '../../shared/domain/auth/scopes.js';
-import { findTokenByValue, issueToken } from '../../shared/domain/auth/token.repository.js';
+import { findTokenByValue, issueToken, scopes } from '../../shared/domain/auth/index.js';
 import type { Config } from '../../shared/infra/config.js';
 import type { Db } from '../../shared/infra/db/client.js';
 import { companies } from '../../shared/infra/db/schema/index.js';
 import type { Logger } from '../../shared/infra/logger.js';
+import { prepareDemoOwner, type DemoSignIn } from './demo-owner.js';
 import { seedDemo } from './seed.js';
 
 /*
@@ -38,12 +38,20 @@ export function demoWanted(setting: Config['seedDemo'], embedded: boolean): bool
 export interface DemoAccess {
   companyUid: string;
   token: string;
+  /** The demo owner's console sign-in. */
+  signIn?: DemoSignIn;
   /** True when this call created the demo company. */
   seeded: boolean;
 }
 
-/** Seeds the demo company unless it exists, and returns a working token with every scope for it. */
+/** The demo company (seeded if needed), a working token with every scope, and the demo owner's sign-in. */
 export async function prepareDemo(db: Db, opts: { dataDir: string; logger: Logger }): Promise<DemoAccess> {
+  const access = await prepareDemoToken(db, opts);
+  return { ...access, signIn: await prepareDemoOwner(db, access.companyUid, opts.dataDir) };
+}
+
+/** Seeds the demo company unless it exists, and returns a working token with every scope for it. */
+async function prepareDemoToken(db: Db, opts: { dataDir: string; logger: Logger }): Promise<DemoAccess> {
   const file = demoTokenPath(opts.dataDir);
   if (!(await demoExists(db))) {
     try {
@@ -74,13 +82,22 @@ export async function prepareDemo(db: Db, opts: { dataDir: string; logger: Logge
 }
 
 /** The plain-text lines a person starting the service reads: the token and a request to try. */
-export function demoBanner(token: string, port: number, host: string): string {
+export function demoBanner(token: string, port: number, host: string, signIn?: DemoSignIn, client?: { clientId: string; redirectUri: string }): string {
   const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const base = `http://${shown}:${port}`;
   return [
     '',
     `Demo token: ${token}`,
     'Try it:',
-    `curl 'http://${shown}:${port}/api/v1/bookings?access_token=${encodeURIComponent(token)}'`,
+    `curl '${base}/api/v1/bookings?access_token=${encodeURIComponent(token)}'`,
+    ...(signIn ? ['', `Console: ${base}/app/login.html`, `Demo sign-in: ${signIn.email} ${signIn.password}`] : []),
+    ...(client
+      ? [
+          'Connect an app (OAuth), then exchange the code from the redirect:',
+          `${base}/app/auth.html?client_id=${client.clientId}&redirect_uri=${encodeURIComponent(client.redirectUri)}&scope=messaging,tasks&state=xyz`,
+          `curl '${base}/auth/token?grant_type=authorization_code&client_id=${client.clientId}&redirect_uri=${encodeURIComponent(client.redirectUri)}&code=CODE'`,
+        ]
+      : []),
     '',
     '',
   ].join('\n');

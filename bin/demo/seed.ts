@@ -1,7 +1,6 @@
-import { scopes } from '../../shared/domain/auth/scopes.js';
-import { issueToken } from '../../shared/domain/auth/token.repository.js';
+import { issueToken, scopes } from '../../shared/domain/auth/index.js';
 import type { Db } from '../../shared/infra/db/client.js';
-import { platformTypes, type PlatformType } from '../../shared/domain/bookings/bookings.schema.js';
+import { platformTypes, type PlatformType } from '../../shared/domain/bookings/index.js';
 import { writeJsonRows } from '../../shared/infra/db/json-rows.js';
 import { bookings, companies, guests, hosts, listings, properties, tasks, teamMembers } from '../../shared/infra/db/schema/index.js';
 import { newUid } from '../../shared/infra/ids.js';
@@ -120,6 +119,9 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
       email: 'hello@demo-stays.example',
       phone: '+15550100200',
       website: 'https://demo-stays.example',
+      location: 'New York, NY',
+      country: 'US',
+      contactName: 'Dana Whitfield',
     });
     await tx.insert(properties).values(props.map((p) => ({ uid: p.uid, companyUid, name: p.name, timeZone: p.zone.timeZone, ...p.details })));
     await tx.insert(hosts).values(

@@ -9,7 +9,8 @@ import { connectRedis, queueConnectionFor, usesRedis, type QueueConnection } fro
 import { offlineJobs } from '../infra/queue/offline-jobs.js';
 import { jobRegistry } from '../infra/queue/registry.js';
 import { createWebhookJobs } from '../infra/queue/webhook-jobs.js';
-import { postgresRateLimiter, redisRateLimiter, type RateLimiter } from '../infra/ratelimit/rate-limiter.js';
+import { createMessageJobs } from '../infra/queue/message-jobs.js';
+import { postgresRateLimiter, redisRateLimiter, withLocalFallback, type RateLimiter } from '../infra/ratelimit/rate-limiter.js';
 import type { AppContext } from './context.js';
 import { createServices, type ServiceOptions } from './services.js';
 
@@ -88,11 +89,12 @@ export async function createRuntime(config: Config, logger: Logger, overrides: R
   // The limiter's own client errs at once while Redis is away instead of queueing commands.
   const limiterRedis = !overrides.rateLimiter && usesRedis(config) && !offline ? connectRedis(config, 'fail-fast') : undefined;
   limiterRedis?.on('error', () => {});
-  const rateLimiter =
+  const sharedLimiter =
     overrides.rateLimiter ??
-    (limiterRedis
-      ? redisRateLimiter(limiterRedis, config.rateLimit.perMinute, config.queue.prefix, throttledWarn(logger, 'rate limiter unavailable: failing open'))
-      : postgresRateLimiter(database.db, config.rateLimit.perMinute));
+    (limiterRedis ? redisRateLimiter(limiterRedis, config.rateLimit.perMinute, config.queue.prefix) : postgresRateLimiter(database.db, config.rateLimit.perMinute));
+  const rateLimiter = withLocalFallback(sharedLimiter, config.rateLimit.perMinute, {
+    onError: throttledWarn(logger, 'shared rate limiter unavailable: counted in this process only'),
+  });
   const queue = offline ? undefined : (givenQueue ?? queueConnectionFor(config, url, redis));
   const registry = jobRegistry(config);
   const ownJobs: Partial<Jobs> = {};
@@ -106,6 +108,7 @@ export async function createRuntime(config: Config, logger: Logger, overrides: R
   const jobs: Jobs = {
     calendar: jobOf('calendar', (q) => createCalendarJobs(q, registry)),
     webhooks: jobOf('webhooks', (q) => createWebhookJobs(q, registry)),
+    messages: jobOf('messages', (q) => createMessageJobs(q, registry)),
   };
   const infra: Infra = { config, logger, database, rateLimiter, jobs };
   const services = createServices(infra, overrides.services);
@@ -119,6 +122,8 @@ export async function createRuntime(config: Config, logger: Logger, overrides: R
     close() {
       closing ??= (async () => {
         await services.calendar.close();
+        await services.changes.close();
+        await services.messaging.close();
         await Promise.all(Object.values(ownJobs).map((j) => j.close().catch(() => {})));
         if (opened) await database.close();
         if (redis) await redis.quit().catch(() => redis.disconnect());

@@ -1,27 +1,41 @@
-import { TokensService } from '../domain/auth/tokens.service.js';
-import { BookingsService } from '../domain/bookings/bookings.service.js';
-import { CalendarService } from '../domain/calendar/calendar.service.js';
-import type { RequestWaitsOptions } from '../domain/calendar/request-waits.js';
-import { CompanyService } from '../domain/company/company.service.js';
-import { DirectBookingsService } from '../domain/direct-bookings/direct-bookings.service.js';
-import { ListingsService } from '../domain/listings/listings.service.js';
-import { PeopleService } from '../domain/people/people.service.js';
-import { PropertiesService } from '../domain/properties/property.service.js';
-import { RetentionService } from '../domain/retention/retention.service.js';
-import { TasksService } from '../domain/tasks/tasks.service.js';
-import { TeamMembersService } from '../domain/team-members/team-members.service.js';
-import { WebhooksService } from '../domain/webhooks/webhook.service.js';
+import { AccountsService } from '../domain/accounts/index.js';
+import { OAuthService } from '../domain/oauth/index.js';
+import { TokensService } from '../domain/auth/index.js';
+import { BookingsService } from '../domain/bookings/index.js';
+import { CalendarService, type RequestWaitsOptions } from '../domain/calendar/index.js';
+import { ChangesService } from '../domain/changes/index.js';
+import { CompanyService } from '../domain/company/index.js';
+import { ConsoleService } from '../domain/console/index.js';
+import { DirectBookingsService } from '../domain/direct-bookings/index.js';
+import { ListingStatusService, ListingsService } from '../domain/listings/index.js';
+import { DoorCodesService } from '../domain/door-codes/index.js';
+import { MessagingService } from '../domain/messaging/index.js';
+import { PeopleService } from '../domain/people/index.js';
+import { PropertiesService } from '../domain/properties/index.js';
+import { ReservationRequestsService } from '../domain/reservation-requests/index.js';
+import { RetentionService } from '../domain/retention/index.js';
+import { TasksService } from '../domain/tasks/index.js';
+import { TeamMembersService } from '../domain/team-members/index.js';
+import { WebhooksService } from '../domain/webhooks/index.js';
 import type { Infra } from '../infra/infra.js';
 
 /** One service per noun: the public surface of the domain, as the API, the worker and the CLI use it. */
 export interface Services {
+  accounts: AccountsService;
+  oauth: OAuthService;
   bookings: BookingsService;
   calendar: CalendarService;
+  changes: ChangesService;
   company: CompanyService;
+  console: ConsoleService;
   directBookings: DirectBookingsService;
+  doorCodes: DoorCodesService;
   listings: ListingsService;
+  listingStatus: ListingStatusService;
+  messaging: MessagingService;
   people: PeopleService;
   properties: PropertiesService;
+  reservationRequests: ReservationRequestsService;
   retention: RetentionService;
   tasks: TasksService;
   teamMembers: TeamMembersService;
@@ -37,14 +51,24 @@ export interface ServiceOptions {
 /** Builds every service over one Infra; a service that needs another gets it here, explicitly. */
 export function createServices(infra: Infra, opts: ServiceOptions = {}): Services {
   const properties = new PropertiesService(infra);
+  const calendar = new CalendarService(infra, properties, undefined, opts.requestWaits);
+  const bookings = new BookingsService(infra);
   return {
-    bookings: new BookingsService(infra),
-    calendar: new CalendarService(infra, properties, undefined, opts.requestWaits),
+    accounts: new AccountsService(infra),
+    oauth: new OAuthService(infra),
+    bookings,
+    calendar,
+    changes: new ChangesService(infra),
     company: new CompanyService(infra),
+    console: new ConsoleService(infra),
     directBookings: new DirectBookingsService(infra, properties),
+    doorCodes: new DoorCodesService(infra),
     listings: new ListingsService(infra),
+    listingStatus: new ListingStatusService(infra, calendar, properties),
+    messaging: new MessagingService(infra),
     people: new PeopleService(infra),
     properties,
+    reservationRequests: new ReservationRequestsService(infra, bookings),
     retention: new RetentionService(infra),
     tasks: new TasksService(infra),
     teamMembers: new TeamMembersService(infra),

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
@@ -89,11 +90,17 @@ const envSchema = z.object({
    * finished. A fraction is allowed (0.01 = 864 s) for soak runs.
    */
   REQUEST_RETENTION_DAYS: z.coerce.number().min(0).default(30),
-  /** How often the scheduled maintenance prunes, and how many rows one statement deletes at most. */
   /** Delivered or failed webhook events (and their delivery attempts) are kept this long. */
   WEBHOOK_RETENTION_DAYS: z.coerce.number().min(0).default(30),
+  /** Change-feed records (get-changes, webhook events) are kept this long; an older cursor is 410. */
+  CHANGE_RETENTION_DAYS: z.coerce.number().min(0).default(7),
+  /** `false`: the calendar apply records no calendar_day changes (the benchmark's feed-off run). */
+  CHANGE_FEED: z.enum(['true', 'false']).default('true'),
+  /** How often the scheduled maintenance prunes, and how many rows one statement deletes at most. */
   PRUNE_INTERVAL_MS: int(15 * 60_000, 1000),
   PRUNE_BATCH_ROWS: int(1000, 1),
+  /** A reservation request (a pending airgms booking) not answered this long after it was booked expires. A fraction is allowed. */
+  RESERVATION_REQUEST_HOURS: z.coerce.number().positive().default(24),
   SHUTDOWN_TIMEOUT_MS: int(30_000, 0),
   /** Bound on each dependency check of GET /readyz and on the queue counts read per scrape. */
   HEALTH_TIMEOUT_MS: int(1500, 50),
@@ -114,6 +121,21 @@ const envSchema = z.object({
   /** A receiver answering later than this counts as a failed attempt. */
   WEBHOOK_TIMEOUT_MS: int(10_000, 100),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false'),
+  /** Messages to guests: their own queue and concurrency (a slow SMTP server never holds calendar slots). */
+  MESSAGE_CONCURRENCY: int(8, 1),
+  /** First retry delay of a transient send failure; each further one doubles, until MESSAGE_MAX_AGE_MS. */
+  MESSAGE_BACKOFF_MS: int(10_000, 1),
+  MESSAGE_MAX_AGE_MS: int(24 * 3600_000, 1),
+  /** SMTP server for the email channel (smtp://user:pass@host:port, smtps://...). Unset: .eml files in DATA_DIR/outbox/. */
+  SMTP_URL: z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v))
+    .pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional())
+    .optional(),
+  SMTP_FROM: z.string().trim().min(3).default('Property ops <no-reply@property-ops.localhost>'),
+  /** Bound on one SMTP conversation or connector POST. */
+  MESSAGE_TIMEOUT_MS: int(10_000, 100),
   SEED_DEMO: z
     .enum(['auto', 'true', 'false'])
     .default('auto'),
@@ -164,9 +186,20 @@ function shape(env: Env) {
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
       allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
     },
+    messaging: {
+      concurrency: env.MESSAGE_CONCURRENCY,
+      backoffMs: env.MESSAGE_BACKOFF_MS,
+      maxAgeMs: env.MESSAGE_MAX_AGE_MS,
+      timeoutMs: env.MESSAGE_TIMEOUT_MS,
+      smtpUrl: env.SMTP_URL,
+      smtpFrom: env.SMTP_FROM,
+      outboxDir: join(env.DATA_DIR, 'outbox'),
+    },
     rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE, authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE },
     idempotency: { ttlHours: env.IDEMPOTENCY_TTL_HOURS },
-    retention: { requestDays: env.REQUEST_RETENTION_DAYS, webhookDays: env.WEBHOOK_RETENTION_DAYS, pruneIntervalMs: env.PRUNE_INTERVAL_MS, pruneBatchRows: env.PRUNE_BATCH_ROWS },
+    changes: { enabled: env.CHANGE_FEED === 'true' },
+    retention: { requestDays: env.REQUEST_RETENTION_DAYS, webhookDays: env.WEBHOOK_RETENTION_DAYS, changeDays: env.CHANGE_RETENTION_DAYS, pruneIntervalMs: env.PRUNE_INTERVAL_MS, pruneBatchRows: env.PRUNE_BATCH_ROWS },
+    reservations: { requestHours: env.RESERVATION_REQUEST_HOURS },
     log: { level: env.LOG_LEVEL },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     healthTimeoutMs: env.HEALTH_TIMEOUT_MS,

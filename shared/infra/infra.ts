@@ -2,6 +2,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { Logger } from './logger.js';
 import type { CalendarJobs } from './queue/calendar-jobs.js';
+import type { MessageJobs } from './queue/message-jobs.js';
 import type { WebhookJobs } from './queue/webhook-jobs.js';
 import type { RateLimiter } from './ratelimit/rate-limiter.js';
 
@@ -9,6 +10,7 @@ import type { RateLimiter } from './ratelimit/rate-limiter.js';
 export interface Jobs {
   calendar: CalendarJobs;
   webhooks: WebhookJobs;
+  messages: MessageJobs;
 }
 
 /**

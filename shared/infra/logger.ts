@@ -18,7 +18,7 @@ export function withLogContext<T>(fields: Record<string, unknown>, fn: () => T):
  * Names of query parameters whose value is a secret (the API token, the dashboard token), compared
  * after normalising: lowercase, letters and digits only, so `Access-Token` and `access.token` count.
  */
-const SECRET_NAMES = new Set(['accesstoken', 'admintoken', 'token', 'apikey', 'authorization']);
+const SECRET_NAMES = new Set(['accesstoken', 'admintoken', 'token', 'apikey', 'authorization', 'clientsecret', 'code', 'codeverifier', 'password']);
 
 /** Percent-decodes repeatedly (a doubly encoded name), tolerating malformed escapes. */
 function decodeName(raw: string): string {

@@ -11,7 +11,7 @@
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { issueToken } from '../../shared/domain/auth/token.repository.js';
+import { issueToken } from '../../shared/domain/auth/index.js';
 import { connectDatabase } from '../../shared/infra/db/client.js';
 import { companies, properties } from '../../shared/infra/db/schema/index.js';
 import { migrateDatabase } from '../../shared/infra/db/migrate.js';
@@ -25,8 +25,7 @@ import { ApiClient } from './http.js';
 import { renderReport } from './report.js';
 import { submitStream } from './stream.js';
 import { verify, waitForFinal } from './verify.js';
-import { setWebhook } from '../../shared/domain/webhooks/webhook.repository.js';
-import { newWebhookSecret } from '../../shared/domain/webhooks/webhook.signature.js';
+import { newWebhookSecret, setWebhook } from '../../shared/domain/webhooks/index.js';
 import { FaultReceiver, renderWebhookReport, verifyWebhooks, waitForWebhooks } from './webhooks.js';
 
 const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);

@@ -7,7 +7,7 @@ import postgres from 'postgres';
 import { isDatabaseUnavailable } from '../../shared/infra/db/unavailable.js';
 import { migrateDatabase, migrateWhenReachable } from '../../shared/infra/db/migrate.js';
 import { createLogger } from '../../shared/infra/logger.js';
-import { redisRateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
+import { redisRateLimiter, withLocalFallback } from '../../shared/infra/ratelimit/rate-limiter.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { adminDatabaseUrl, databaseUrl } from '../support/env.js';
 import { freePort } from './ports.js';
@@ -77,7 +77,7 @@ describe('a transaction whose connection dies', () => {
       const tx = db.db.transaction(async (t) => {
         const [row] = await t.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`);
         reportPid(row?.pid ?? 0);
-        // Something other than Postgres is awaited (the sweep asks Redis) while the backend dies.
+        // Something other than Postgres is awaited (Redis, say) while the backend dies.
         await closed;
         nextQuery = await t.execute(sql`select 1`).then(() => 'answered', (err: unknown) => codeOf(err));
         throw new Error('the connection is gone');
@@ -218,7 +218,7 @@ describe('the Redis rate limiter', () => {
     redis.on('error', () => {});
     const failures: unknown[] = [];
     try {
-      const limiter = redisRateLimiter(redis, 5, '{rl-test}', (err) => failures.push(err));
+      const limiter = withLocalFallback(redisRateLimiter(redis, 5, '{rl-test}'), 5, { onError: (err) => failures.push(err) });
       const started = Date.now();
       const r = await limiter.hit('token');
       expect(Date.now() - started).toBeLessThan(1000);

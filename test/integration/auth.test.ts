@@ -1,26 +1,15 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Scope } from '../../shared/domain/auth/scopes.js';
-import { revokeToken, setAppDisabled } from '../../shared/domain/auth/token.repository.js';
+import { describe, expect, it } from 'vitest';
+import { revokeToken, type Scope, setAppDisabled } from '../../shared/domain/auth/index.js';
 import { redisRateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
-import { startTestApi, type TestApi } from '../support/api.js';
+import { startTestApi } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
+import { useTestApi } from '../support/hooks.js';
 
-let tdb: TestDatabase;
-let api: TestApi;
+const world = useTestApi();
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  api = await startTestApi(tdb);
-});
-
-afterAll(async () => {
-  await api?.close();
-  await tdb?.drop();
-});
-
-async function companyWithBooking(on: TestDatabase = tdb) {
+async function companyWithBooking(on: TestDatabase = world.tdb) {
   const db = on.database.db;
   const companyUid = await createCompany(db);
   const propertyUid = await createProperty(db, companyUid);
@@ -46,37 +35,37 @@ async function atStartOfMinuteWindow(needMs = 5000) {
 
 describe('authentication', () => {
   it('answers 401 code 12 without a token', async () => {
-    expectError(await api.get('/api/v1/bookings'), 401, 12);
+    expectError(await world.api.get('/api/v1/bookings'), 401, 12);
   });
 
   it('answers 401 code 12 to an empty or a repeated access_token, even when one of them is valid', async () => {
     const { token } = await companyWithBooking();
     const valid = (await token(['messaging'])).token;
-    expectError(await api.get('/api/v1/bookings?access_token='), 401, 12);
-    expectError(await api.get(`/api/v1/bookings?access_token=${valid}&access_token=${valid}`), 401, 12);
-    expect((await api.get(`/api/v1/bookings?access_token=${valid}`)).status).toBe(200);
+    expectError(await world.api.get('/api/v1/bookings?access_token='), 401, 12);
+    expectError(await world.api.get(`/api/v1/bookings?access_token=${valid}&access_token=${valid}`), 401, 12);
+    expect((await world.api.get(`/api/v1/bookings?access_token=${valid}`)).status).toBe(200);
   });
 
   it('answers 401 code 12 for a token nobody issued', async () => {
-    expectError(await api.get('/api/v1/bookings', 'not-a-real-token'), 401, 12);
-    expectError(await api.get('/api/v1/bookings', 'x'.repeat(600)), 401, 12);
+    expectError(await world.api.get('/api/v1/bookings', 'not-a-real-token'), 401, 12);
+    expectError(await world.api.get('/api/v1/bookings', 'x'.repeat(600)), 401, 12);
   });
 
   it('answers 401 code 12 once the token is revoked', async () => {
     const co = await companyWithBooking();
     const { token, tokenUid } = await co.token(['messaging']);
-    expect((await api.get('/api/v1/bookings', token)).status).toBe(200);
-    expect(await revokeToken(tdb.database.db, co.companyUid, tokenUid)).toBe(true);
-    expectError(await api.get('/api/v1/bookings', token), 401, 12);
+    expect((await world.api.get('/api/v1/bookings', token)).status).toBe(200);
+    expect(await revokeToken(world.tdb.database.db, co.companyUid, tokenUid)).toBe(true);
+    expectError(await world.api.get('/api/v1/bookings', token), 401, 12);
   });
 
   it('accepts the token as Authorization: Bearer', async () => {
     const co = await companyWithBooking();
     const { token } = await co.token(['messaging']);
-    const res = await fetch(`${api.baseUrl}/api/v1/bookings`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${world.api.baseUrl}/api/v1/bookings`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as any).data).toHaveLength(1);
-    const wrong = await fetch(`${api.baseUrl}/api/v1/bookings`, { headers: { authorization: 'Bearer nope' } });
+    const wrong = await fetch(`${world.api.baseUrl}/api/v1/bookings`, { headers: { authorization: 'Bearer nope' } });
     expect(wrong.status).toBe(401);
   });
 
@@ -84,7 +73,7 @@ describe('authentication', () => {
     const co = await companyWithBooking();
     const { token } = await co.token(['messaging']);
     const status = async (authorization: string, query = '') =>
-      (await fetch(`${api.baseUrl}/api/v1/bookings${query}`, { headers: { authorization } })).status;
+      (await fetch(`${world.api.baseUrl}/api/v1/bookings${query}`, { headers: { authorization } })).status;
     expect(await status(`bearer   ${token}  `)).toBe(200);
     expect(await status(`BEARER ${token}`)).toBe(200);
     expect(await status(`xBearer ${token}`)).toBe(401);
@@ -98,22 +87,22 @@ describe('authentication', () => {
   it('says why in the message of each refusal', async () => {
     const co = await companyWithBooking();
     const { token, appUid } = await co.token(['tasks']);
-    expect((await api.get('/api/v1/bookings')).body.error.message).toBe('Access token is missing or invalid');
-    expect((await api.get('/api/v1/bookings', 'nope')).body.error.message).toBe('Access token is missing or invalid');
-    expect((await api.get('/api/v1/bookings', token)).body.error.message).toBe(
+    expect((await world.api.get('/api/v1/bookings')).body.error.message).toBe('Access token is missing or invalid');
+    expect((await world.api.get('/api/v1/bookings', 'nope')).body.error.message).toBe('Access token is missing or invalid');
+    expect((await world.api.get('/api/v1/bookings', token)).body.error.message).toBe(
       'This method requires one of the scopes: messaging, pricing-management, smart-locks, external-cleaning-management',
     );
-    await setAppDisabled(tdb.database.db, co.companyUid, appUid, true);
-    expect((await api.get('/api/v1/bookings', token)).body.error.message).toBe('The application behind this token is disabled');
+    await setAppDisabled(world.tdb.database.db, co.companyUid, appUid, true);
+    expect((await world.api.get('/api/v1/bookings', token)).body.error.message).toBe('The application behind this token is disabled');
   });
 
   it('answers 403 code 13 while the app behind the token is disabled', async () => {
     const co = await companyWithBooking();
     const { token, appUid } = await co.token(['messaging']);
-    await setAppDisabled(tdb.database.db, co.companyUid, appUid, true);
-    expectError(await api.get('/api/v1/bookings', token), 403, 13);
-    await setAppDisabled(tdb.database.db, co.companyUid, appUid, false);
-    expect((await api.get('/api/v1/bookings', token)).status).toBe(200);
+    await setAppDisabled(world.tdb.database.db, co.companyUid, appUid, true);
+    expectError(await world.api.get('/api/v1/bookings', token), 403, 13);
+    await setAppDisabled(world.tdb.database.db, co.companyUid, appUid, false);
+    expect((await world.api.get('/api/v1/bookings', token)).status).toBe(200);
   });
 });
 
@@ -123,7 +112,7 @@ describe('scopes of GET /api/v1/bookings', () => {
     async (...scopes) => {
       const co = await companyWithBooking();
       const { token } = await co.token(scopes);
-      const res = await api.get('/api/v1/bookings', token);
+      const res = await world.api.get('/api/v1/bookings', token);
       expectError(res, 403, 14);
       expect(res.body.error.message).toContain('smart-locks');
     },
@@ -134,7 +123,7 @@ describe('scopes of GET /api/v1/bookings', () => {
     async (scope) => {
       const co = await companyWithBooking();
       const { token } = await co.token([scope]);
-      const res = await api.get('/api/v1/bookings', token);
+      const res = await world.api.get('/api/v1/bookings', token);
       expect(res.status).toBe(200);
       expect(res.body.data).toHaveLength(1);
     },
@@ -145,20 +134,20 @@ describe('error envelope', () => {
   it('answers an unknown path with 404 code 11, token or not', async () => {
     const co = await companyWithBooking();
     const { token } = await co.token(['messaging']);
-    for (const res of [await api.get('/api/v1/nope', token), await api.get('/api/v1/nope'), await api.get('/elsewhere')]) {
+    for (const res of [await world.api.get('/api/v1/nope', token), await world.api.get('/api/v1/nope'), await world.api.get('/elsewhere')]) {
       expectError(res, 404, 11);
     }
   });
 
   it('answers a malformed JSON body with 400 code 11', async () => {
     const { token } = await (await companyWithBooking()).token(['calendar-control']);
-    const res = await api.post('/api/v1/set-calendar-batch', '{"days": [', token);
+    const res = await world.api.post('/api/v1/set-calendar-batch', '{"days": [', token);
     expectError(res, 400, 11);
     expect(res.body.error.param).toBe('body');
   });
 
   it('answers a body over the limit with 413 code 11', async () => {
-    const small = await startTestApi(tdb, { env: { BODY_LIMIT_BYTES: '1024' } });
+    const small = await startTestApi(world.tdb, { env: { BODY_LIMIT_BYTES: '1024' } });
     const { token } = await (await companyWithBooking()).token(['calendar-control']);
     try {
       const res = await small.post('/api/v1/set-calendar-batch', { notes: 'x'.repeat(4096) }, token);
@@ -177,7 +166,7 @@ describe('error envelope', () => {
     try {
       const co = await companyWithBooking(broken);
       const { token } = await co.token(['messaging']);
-      await broken.database.db.execute('drop table bookings');
+      await broken.database.db.execute('drop table bookings cascade');
       const res = await brokenApi.get('/api/v1/bookings', token);
       expectError(res, 500, 0);
       expect(res.body.error.message).toBe('Internal error');
@@ -208,7 +197,7 @@ describe('error envelope', () => {
 
 describe('rate limit', () => {
   it('answers the 4th request of a minute with 429 code 16, Retry-After and RateLimit, per token', async () => {
-    const limited = await startTestApi(tdb, { env: { RATE_LIMIT_PER_MINUTE: '3' } });
+    const limited = await startTestApi(world.tdb, { env: { RATE_LIMIT_PER_MINUTE: '3' } });
     try {
       const co = await companyWithBooking();
       const first = (await co.token(['messaging'])).token;
@@ -240,7 +229,7 @@ describe('rate limit', () => {
     // Port 1: nothing listens. maxRetriesPerRequest null, as for BullMQ, makes commands wait forever.
     const redis = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: null, retryStrategy: () => 200 });
     redis.on('error', () => {});
-    const noRedis = await startTestApi(tdb, { rateLimiter: redisRateLimiter(redis, 1000, 'unreachable') });
+    const noRedis = await startTestApi(world.tdb, { rateLimiter: redisRateLimiter(redis, 1000, 'unreachable') });
     try {
       const co = await companyWithBooking();
       const { token } = await co.token(['messaging']);

@@ -1,9 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Scope } from '../../shared/domain/auth/scopes.js';
-import { bookingsPageQuery } from '../../shared/domain/bookings/bookings.repository.js';
-import { bookingsQuerySchema } from '../../shared/domain/bookings/bookings.schema.js';
-import { startTestApi, type TestApi } from '../support/api.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { describe, expect, it } from 'vitest';
+import type { Scope } from '../../shared/domain/auth/index.js';
+import { bookingsPageQuery, bookingsQuerySchema } from '../../shared/domain/bookings/index.js';
 import {
   bookingRow,
   createBookings,
@@ -12,23 +9,13 @@ import {
   createToken,
   type BookingInsert,
 } from '../support/factories.js';
+import { useTestApi } from '../support/hooks.js';
 
-let tdb: TestDatabase;
-let api: TestApi;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  api = await startTestApi(tdb);
-});
-
-afterAll(async () => {
-  await api?.close();
-  await tdb?.drop();
-});
+const world = useTestApi();
 
 /** A company of its own per test, so no test sees another's bookings. */
 async function tenant(scopes: Scope[] = ['messaging']) {
-  const db = tdb.database.db;
+  const db = world.tdb.database.db;
   const companyUid = await createCompany(db);
   const propertyUid = await createProperty(db, companyUid);
   const { token } = await createToken(db, companyUid, scopes);
@@ -41,7 +28,7 @@ async function tenant(scopes: Scope[] = ['messaging']) {
 
 async function list(token: string, query: Record<string, string> = {}) {
   const qs = new URLSearchParams(query).toString();
-  return api.get(`/api/v1/bookings${qs ? `?${qs}` : ''}`, token);
+  return world.api.get(`/api/v1/bookings${qs ? `?${qs}` : ''}`, token);
 }
 
 /** The uids answered, in order; fails the test on anything but a 200. */
@@ -208,7 +195,7 @@ describe('GET /api/v1/bookings: filters', () => {
 
   it('lists only bookings of the properties asked for', async () => {
     const t = await tenant();
-    const db = tdb.database.db;
+    const db = world.tdb.database.db;
     const p2 = await createProperty(db, t.companyUid);
     const p3 = await createProperty(db, t.companyUid);
     const in1 = await t.add({ localCheckinDttm: '2030-01-01 15:00:00' });
@@ -218,12 +205,12 @@ describe('GET /api/v1/bookings: filters', () => {
     expect(await uids(t.token, { property_uid: p2 })).toEqual([in2]);
   });
 
-  it('treats an empty list as a bad parameter, never as "everything"', async () => {
+  it('reads a list sent empty as absent (Conventions), but a list of blanks as a bad parameter, never as "everything"', async () => {
     const t = await tenant();
-    await t.add();
-    await expectBadParam(t.token, { booking_uids: '' }, 'booking_uids');
+    const uid = await t.add();
+    expect(await uids(t.token, { booking_uids: '', platform_type: '', property_uid: '', booking_status: '' })).toEqual([uid]);
     await expectBadParam(t.token, { property_uid: ',' }, 'property_uid');
-    await expectBadParam(t.token, { platform_type: '' }, 'platform_type');
+    await expectBadParam(t.token, { booking_uids: ' , ' }, 'booking_uids');
   });
 
   it('combines filters with AND', async () => {
@@ -291,6 +278,21 @@ describe('GET /api/v1/bookings: stay window (from_date / to_date)', () => {
     ]);
   });
 
+  it('reads ISO 8601 bounds with an offset (as luxon writes them) as the date-time written, the offset ignored', async () => {
+    const s = await stays();
+    // Local fields: the wall clock as written, whatever the offset says.
+    expect(await uids(s.t.token, { from_date: '2030-03-10T11:00:01.000-04:00', to_date: '2030-03-20T22:59:59.000+09:00' })).toEqual([
+      s.spanning,
+      s.inside,
+    ]);
+    expect(await uids(s.t.token, { from_date: '2030-03-10T11:00:00Z', to_date: '2030-03-20T23:00:00.5Z' })).toEqual([
+      s.outOnFromDate,
+      s.spanning,
+      s.inside,
+      s.inOnToDate,
+    ]);
+  });
+
   it('answers an inverted window with an empty list, not an error', async () => {
     const s = await stays();
     expect(await uids(s.t.token, { from_date: '2030-04-01', to_date: '2030-03-01' })).toEqual([]);
@@ -329,6 +331,19 @@ describe('GET /api/v1/bookings: created / updated / booked windows', () => {
     expect(got).toEqual([from, to]);
   });
 
+  it.each(columns)('converts an ISO 8601 bound with an offset on %s_dttm (UTC) to the UTC instant', async (name, column) => {
+    const t = await tenant();
+    const at = (ts: string) => t.add({ [column]: ts, localCheckinDttm: `2030-01-01 ${ts.slice(11)}` });
+    await at('2029-05-15 03:59:59');
+    const from = await at('2029-05-15 04:00:00');
+    const to = await at('2029-05-15 22:30:00');
+    await at('2029-05-15 22:30:01');
+    // 00:00 in New York (EDT, -04:00) is 04:00 UTC; 07:30 in Tokyo (+09:00) the next day is 22:30 UTC.
+    const got = await uids(t.token, { [`from_${name}_date`]: '2029-05-15T00:00:00.000-04:00', [`to_${name}_date`]: '2029-05-16T07:30:00+09:00' });
+    expect(got).toEqual([from, to]);
+    expect(await uids(t.token, { [`from_${name}_date`]: '2029-05-15T04:00:00.000Z', [`to_${name}_date`]: '2029-05-15T04:00:00Z' })).toEqual([from]);
+  });
+
   it('covers 23:59:59 of a date-only to_created_date and nothing of the next day', async () => {
     const t = await tenant();
     const lastSecond = await t.add({ createdDttm: '2029-07-04 23:59:59' });
@@ -347,7 +362,7 @@ describe('GET /api/v1/bookings: created / updated / booked windows', () => {
 describe('GET /api/v1/bookings: malformed dates', () => {
   const params = ['from_date', 'to_date', 'from_created_date', 'to_created_date', 'from_updated_date', 'to_updated_date',
     'from_booked_date', 'to_booked_date'];
-  const bad = ['2025-02-30', '2025-13-01', '2025-1-1', '2025-01-01 25:00:00', '2025-01-01T10:00:00', ''];
+  const bad = ['2025-02-30', '2025-13-01', '2025-1-1', '2025-01-01 25:00:00', '2025-01-01T10:00', '2025-01-01T10:00:00+25:00', 'soon'];
 
   it.each(params)('rejects an impossible or malformed %s with code 11 naming it', async (param) => {
     const t = await tenant();
@@ -355,6 +370,12 @@ describe('GET /api/v1/bookings: malformed dates', () => {
       const err = await expectBadParam(t.token, { [param]: value }, param);
       expect(err.message).toContain(param);
     }
+  });
+
+  it.each(params)('reads %s sent empty as absent (Conventions)', async (param) => {
+    const t = await tenant();
+    const uid = await t.add();
+    expect(await uids(t.token, { [param]: '' })).toEqual([uid]);
   });
 
   it('accepts a leap day', async () => {
@@ -380,7 +401,7 @@ describe('GET /api/v1/bookings: paging', () => {
       );
     }
     // Inserted in reverse, so heap order is not the answer's order by accident.
-    await createBookings(tdb.database.db, rows.reverse());
+    await createBookings(world.tdb.database.db, rows.reverse());
     return { t, rows };
   }
 
@@ -445,7 +466,7 @@ describe('GET /api/v1/bookings: paging', () => {
   it('filters first in a subquery the planner cannot flatten when a window is on another column', () => {
     // The plans behind this are in bench/bookings-explain.ts; this guards the statement's shape.
     const sqlOf = (query: Record<string, string>) =>
-      bookingsPageQuery(tdb.database.db, 'co_x', bookingsQuerySchema.parse(query)).toSQL().sql;
+      bookingsPageQuery(world.tdb.database.db, 'co_x', bookingsQuerySchema.parse(query)).toSQL().sql;
     const fenced = /from \(select .* limit \$\d+\) "matches"/;
     expect(sqlOf({ from_date: '2030-01-01' })).toMatch(fenced);
     expect(sqlOf({ from_updated_date: '2030-01-01' })).toMatch(fenced);
@@ -465,7 +486,7 @@ describe('GET /api/v1/bookings: paging', () => {
   it('says has_next_page false on the last page of an exact multiple of 25 and answers past the end with nothing', async () => {
     const t = await tenant();
     await createBookings(
-      tdb.database.db,
+      world.tdb.database.db,
       Array.from({ length: 50 }, () => bookingRow(t.companyUid, t.propertyUid)),
     );
     const p1 = await list(t.token, { page: '1' });
@@ -478,14 +499,14 @@ describe('GET /api/v1/bookings: paging', () => {
     expect((await list(t.token, { page: '1000' })).body).toEqual({ data: [], meta: { page: 1000, has_next_page: false } });
   });
 
-  it.each(['0', '-1', '1.5', 'abc', ''])('rejects page=%j with code 11 naming page', async (page) => {
+  it.each(['0', '-1', '1.5', 'abc', ' '])('rejects page=%j with code 11 naming page', async (page) => {
     const t = await tenant();
     await expectBadParam(t.token, { page }, 'page');
   });
 
   it('rejects a page given twice', async () => {
     const t = await tenant();
-    const res = await api.get('/api/v1/bookings?page=1&page=2', t.token);
+    const res = await world.api.get('/api/v1/bookings?page=1&page=2', t.token);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 11, param: 'page' });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertRequests } from '../../shared/domain/calendar/calendar.repository.js';
+import { insertRequests } from '../../shared/domain/calendar/index.js';
 import { localDate } from '../../shared/infra/time.js';
 import { createProperty } from '../support/factories.js';
 import { usePipeline } from '../support/hooks.js';

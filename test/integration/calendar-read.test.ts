@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { BookingStatus } from '../../shared/domain/bookings/bookings.schema.js';
+import type { BookingStatus } from '../../shared/domain/bookings/index.js';
 import { bookings, listings, properties } from '../../shared/infra/db/schema/index.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
 import { usePipeline } from '../support/hooks.js';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scopes } from '../../shared/domain/auth/scopes.js';
-import { bookingStatuses, platformTypes } from '../../shared/domain/bookings/bookings.schema.js';
+import { scopes } from '../../shared/domain/auth/index.js';
+import { bookingStatuses, platformTypes } from '../../shared/domain/bookings/index.js';
 import { taskStatuses, taskTypes } from '../../bin/demo/demo-data.js';
 import { seedDemo, type DemoSeed } from '../../bin/demo/seed.js';
 import { startTestApi, type TestApi } from '../support/api.js';

@@ -55,7 +55,7 @@ describe('POST /api/v1/book-property', () => {
       price: { currency: 'EUR', price_base: 310.5, price_extras: 0, price_fee: 0, price_tax: 0, price_total: 310.5 }, door_access_code: '2468',
     });
     const guest = await api.get(`/api/v1/guests?guest_uids=${b.guest_uid}`, w.readToken);
-    expect(guest.body.data).toEqual([{ guest_uid: b.guest_uid, name: 'Elena Rossi', email: [], phone_number: [], platform_type: 'airgms' }]);
+    expect(guest.body.data).toEqual([{ guest_uid: b.guest_uid, name: 'Elena Rossi', email: [], phone_number: [], platform_type: 'airgms', thumbnail_url: null }]);
     const listing = (await api.get(`/api/v1/listings?listing_uids=${b.listing_uid}`, w.readToken)).body.data[0];
     expect(listing).toMatchObject({ platform_type: 'airgms', property_uid: w.property, host_uid: b.host_uid, listing_name: 'Harbour Loft' });
     expect((await api.get(`/api/v1/hosts?host_uids=${b.host_uid}`, w.readToken)).body.data[0]).toMatchObject({ name: 'Direct Co', platform_type: 'airgms' });
@@ -161,5 +161,12 @@ describe('POST /api/v2/cancel-booking', () => {
     expect(other.status).toBe(400);
     expect(other.body.error).toMatchObject({ code: 11, param: 'reservation_code' });
     expect((await book({ reservation_code: 'HMAIRBNB01' })).status).toBe(400);
+  });
+
+  it('quotes at most 100 characters of an unknown reservation code (shown)', async () => {
+    const code = 'R'.repeat(200);
+    const res = await api.post('/api/v2/cancel-booking', { reservation_code: code }, w.token);
+    expect(res.status).toBe(404);
+    expect(res.body.error.message).toBe(`Unknown reservation ${'R'.repeat(100)}... (200 characters)`);
   });
 });

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setAppDisabled } from '../../shared/domain/auth/token.repository.js';
-import type { Database } from '../../shared/infra/db/client.js';
-import { connectDatabase } from '../../shared/infra/db/client.js';
+import { setAppDisabled } from '../../shared/domain/auth/index.js';
+import { connectDatabase, type Database } from '../../shared/infra/db/client.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createToken } from '../support/factories.js';
@@ -15,7 +14,7 @@ let tdb: TestDatabase;
 const apis = {} as Record<'standard' | 'always', TestApi>;
 const extra: TestApi[] = [];
 let deadDb: Database;
-const w = {} as { tasks: string; disabled: string; limitedToken: string };
+const w = {} as { tasks: string; disabled: string; limitedToken: string; availability: string };
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
@@ -26,6 +25,7 @@ beforeAll(async () => {
   await setAppDisabled(db, company, disabled.appUid, true);
   w.disabled = disabled.token;
   w.limitedToken = (await createToken(db, company, ['tasks'])).token;
+  w.availability = (await createToken(db, company, ['availability-control'])).token;
   apis.standard = await startTestApi(tdb);
   apis.always = await startTestApi(tdb, { env: { ERROR_HTTP_STATUS: 'always-200' } });
   deadDb = connectDatabase('postgres://postgres@127.0.0.1:1/nowhere', { max: 1 });
@@ -92,6 +92,21 @@ describe('ERROR_HTTP_STATUS=always-200', () => {
     const [s15, a15] = await both({ db: deadDb }, '/api/v1/tasks', w.tasks);
     expect([s15.status, a15.status, a15.body.error.code]).toEqual([503, 200, 15]);
     expect(a15.body).toEqual(s15.body);
+  });
+
+  it.each([
+    ['a malformed body', 400, { property_uid: 'pr_nope', start_date: '2030-01-02', end_date: '2030-01-01', is_available: 1 }],
+    ['an unknown property', 404, { property_uid: 'pr_nope', start_date: '2030-01-01', end_date: '2030-01-02', is_available: 1 }],
+    ['a body that is not JSON', 400, '{"property_uid":'],
+  ] as const)('the v2 availability error body for %s (HTTP %i by default) answers 200 too', async (_what, status, body) => {
+    const path = '/api/v2/set-property-calendar-availability';
+    // post() sends a string as it is: the last case is a broken JSON text.
+    const send = (api: TestApi) => api.post(path, body, w.availability);
+    const [standard, always] = await Promise.all([send(apis.standard), send(apis.always)]);
+    expect(standard.status).toBe(status);
+    expect(standard.body).toMatchObject({ success: false, availability: [] });
+    expect(always.status).toBe(200);
+    expect(always.body).toEqual(standard.body);
   });
 
   it('leaves successful answers alone', async () => {

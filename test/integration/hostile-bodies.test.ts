@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MAX_JSON_DEPTH } from '../../api/middleware/body.js';
 import { canonicalJson } from '../../shared/infra/http/canonical.js';
-import { taskSchema } from '../../shared/domain/tasks/tasks.schema.js';
+import { taskSchema } from '../../shared/domain/tasks/index.js';
 import {
   as,
   dateChoices,

@@ -17,7 +17,7 @@ import {
   pathWithQuery,
   type HostileWorld,
 } from '../support/hostile.js';
-import { scopes } from '../../shared/domain/auth/scopes.js';
+import { scopes } from '../../shared/domain/auth/index.js';
 
 /*
  * What arrives before any parameter is read: unknown paths and methods, tokens of every kind,

@@ -6,7 +6,7 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { holdingStatuses } from '../../shared/domain/bookings/holding.js';
+import { holdingStatuses } from '../../shared/domain/bookings/index.js';
 import { migrateDatabase, migrationsFolder } from '../../shared/infra/db/migrate.js';
 import { adminDatabaseUrl, databaseUrl } from '../support/env.js';
 

@@ -65,7 +65,7 @@ describe.each(['redis', 'postgres'] as const)('the job registry on the %s backen
       const schedulers = await maintenance.getJobSchedulers();
       const scheduled = registeredJobs(registry).filter((j) => j.every !== undefined);
       expect(schedulers.map((s) => [s.key, s.every]).sort()).toEqual(scheduled.map((j) => [j.name, j.every]).sort());
-      expect(scheduled.map((j) => j.name).sort()).toEqual(['prune-finished-requests', 'prune-idempotency-keys', 'prune-rate-limit-windows', 'prune-webhook-events']);
+      expect(scheduled.map((j) => j.name).sort()).toEqual(['expire-reservation-requests', 'prune-changes', 'prune-finished-requests', 'prune-idempotency-keys', 'prune-rate-limit-windows', 'prune-webhook-events']);
     } finally {
       await maintenance.close();
     }
@@ -77,7 +77,8 @@ describe.each(['redis', 'postgres'] as const)('the job registry on the %s backen
       ['calendar', Number(fastQueueEnv.WORKER_CONCURRENCY)],
       ['maintenance', 1],
       ['webhooks', config.webhooks.concurrency],
+      ['messages', config.messaging.concurrency],
     ]);
-    expect(first?.queues.map((q) => q.name)).toEqual(['calendar', 'maintenance', 'webhooks']);
+    expect(first?.queues.map((q) => q.name)).toEqual(['calendar', 'maintenance', 'webhooks', 'messages']);
   });
 });

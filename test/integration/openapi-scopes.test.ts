@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../api/endpoints/index.js';
 import { buildOpenApi, type OpenApiDocument } from '../../api/openapi/document.js';
-import { scopes as allScopes, type Scope } from '../../shared/domain/auth/scopes.js';
-import { readAnswer, startTestApi, type TestApi } from '../support/api.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { scopes as allScopes, type Scope } from '../../shared/domain/auth/index.js';
+import { readAnswer } from '../support/api.js';
 import { createCompany, createToken } from '../support/factories.js';
+import { useTestApi } from '../support/hooks.js';
 
 /*
  * Scopes, per operation, three ways: what the definition says, what the document states, and what
@@ -12,23 +12,15 @@ import { createCompany, createToken } from '../support/factories.js';
  * api/endpoints/index.ts is covered, so a new one is checked without touching this file.
  */
 
-let tdb: TestDatabase;
-let api: TestApi;
+const world = useTestApi();
 let doc: OpenApiDocument;
 const tokenOf = {} as Record<Scope, string>;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  api = await startTestApi(tdb);
-  doc = buildOpenApi(api.ctx.config, endpoints).document;
-  const company = await createCompany(tdb.database.db);
-  for (const scope of allScopes) tokenOf[scope] = (await createToken(tdb.database.db, company, [scope])).token;
+  doc = buildOpenApi(world.api.ctx.config, endpoints).document;
+  const company = await createCompany(world.tdb.database.db);
+  for (const scope of allScopes) tokenOf[scope] = (await createToken(world.tdb.database.db, company, [scope])).token;
 });
-afterAll(async () => {
-  await api?.close();
-  await tdb?.drop();
-});
-
 /** The scopes an operation's security requirements name, or 'public' when it has none. */
 function documentedScopes(path: string, method: string): string[] | 'public' {
   const op = (doc.paths?.[path] as Record<string, { security?: Array<Record<string, string[]>> }> | undefined)?.[method];
@@ -57,7 +49,7 @@ describe('scopes per operation', () => {
       for (const scope of allScopes) {
         const init: RequestInit = { method: def.method.toUpperCase(), headers: { authorization: `Bearer ${tokenOf[scope]}` } };
         if (def.method !== 'get') init.body = '{}';
-        const res = await readAnswer(await fetch(api.baseUrl + urlOf(def.path), init));
+        const res = await readAnswer(await fetch(world.api.baseUrl + urlOf(def.path), init));
         const refused = res.status === 403 && res.body?.error?.code === 14;
         const allowed = documented.length === 0 || documented.includes(scope);
         expect(refused, `${def.method} ${def.path} with only ${scope}: ${res.status} ${JSON.stringify(res.body)}`).toBe(!allowed);
@@ -71,14 +63,14 @@ describe('scopes per operation', () => {
     for (const def of endpoints.filter((d) => d.scopes !== 'public')) {
       const init: RequestInit = { method: def.method.toUpperCase() };
       if (def.method !== 'get') init.body = '{}';
-      const res = await readAnswer(await fetch(api.baseUrl + urlOf(def.path), init));
+      const res = await readAnswer(await fetch(world.api.baseUrl + urlOf(def.path), init));
       expect([res.status, res.body?.error?.code], `${def.method} ${def.path}`).toEqual([401, 12]);
     }
   });
 
   it('a public operation answers without a token', async () => {
     for (const def of endpoints.filter((d) => d.scopes === 'public')) {
-      const res = await fetch(api.baseUrl + urlOf(def.path), { method: def.method.toUpperCase() });
+      const res = await fetch(world.api.baseUrl + urlOf(def.path), { method: def.method.toUpperCase() });
       expect([401, 403], `${def.method} ${def.path}`).not.toContain(res.status);
       await res.arrayBuffer();
     }

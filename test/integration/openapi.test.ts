@@ -1,20 +1,24 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { Router } from 'express';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { endpoints } from '../../api/endpoints/index.js';
 import { endpointRouter } from '../../api/endpoints/router.js';
 import { buildOpenApi, type OpenApi } from '../../api/openapi/document.js';
-import { setAppDisabled } from '../../shared/domain/auth/token.repository.js';
+import { setAppDisabled } from '../../shared/domain/auth/index.js';
 import { connectDatabase, type Database } from '../../shared/infra/db/client.js';
-import { bookingsQuerySchema } from '../../shared/domain/bookings/bookings.schema.js';
-import { calendarDataQuerySchema, requestStatusQuerySchema } from '../../shared/domain/calendar/calendar.schema.js';
-import { tasksQuerySchema } from '../../shared/domain/tasks/tasks.schema.js';
+import { bookingsQuerySchema } from '../../shared/domain/bookings/index.js';
+import { calendarDataQuerySchema, requestStatusQuerySchema } from '../../shared/domain/calendar/index.js';
+import { tasksQuerySchema } from '../../shared/domain/tasks/index.js';
 import { readAnswer, startTestApi, type TestApi } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany, createProperty, createTask, createTeamMember, createToken } from '../support/factories.js';
 import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
-import { exerciseInventory, inventoryGuardedOps } from './openapi.inventory.js';
+import { exerciseInventory, inventoryGuardedOps } from '../support/openapi-inventory.js';
+import { exerciseMessaging, messagingGuardedOps } from '../support/openapi-messaging.js';
+import { exerciseReservations, reservationGuardedOps } from '../support/openapi-reservations.js';
+import { calendarControlGuardedOps, exerciseCalendarControl } from '../support/openapi-calendar-control.js';
 
 /*
  * The OpenAPI document is valid OpenAPI 3.1, documents every route the app serves, and every
@@ -71,6 +75,10 @@ const guardedOps: Array<{ method: 'GET' | 'POST'; path: string; body?: unknown; 
   { method: 'POST', path: '/api/v1/update-task', body: { task_uid: 'x' }, wrongScope: 'calendarOnly' },
   { method: 'POST', path: availabilityPath, body: { property_uid: 'x', start_date: '2030-01-01', end_date: '2030-01-02', is_available: 0 }, wrongScope: 'tasksOnly' },
   ...inventoryGuardedOps,
+  ...messagingGuardedOps,
+  ...reservationGuardedOps,
+  ...calendarControlGuardedOps,
+  { method: 'GET', path: '/api/v1/get-changes' },
 ];
 const pathOf = (url: string) => url.split('?')[0] as string;
 
@@ -138,7 +146,7 @@ describe('the document', () => {
   });
 
   it('gives every token-protected operation both security schemes and the error codes of each status', () => {
-    const codes: Record<string, number[]> = { 400: [11], 401: [12], 403: [13, 14], 404: [11], 409: [11], 413: [11], 415: [11], 429: [16], 500: [0], 503: [15] };
+    const codes: Record<string, number[]> = { 400: [11], 401: [12], 403: [13, 14], 404: [11], 409: [11], 410: [11], 412: [11], 413: [11], 415: [11], 429: [16], 500: [0], 503: [15] };
     expect(Object.keys((served as any).components.securitySchemes).sort()).toEqual(['accessToken', 'bearerAuth']);
     for (const [path, item] of Object.entries(served.paths)) {
       for (const op of Object.values(item)) {
@@ -272,6 +280,28 @@ describe('real answers match the declared schemas', () => {
 
   it('inventory and direct bookings: pages, one property, bookings made and cancelled, refusals', async () => {
     await exerciseInventory(api, tdb.database.db, w.company, w.property, call, expectDeclared);
+  });
+
+  it('messaging: threads, messages, statuses, refusals', async () => {
+    await exerciseMessaging(api, tdb.database.db, w.company, call, expectDeclared);
+  });
+
+  it('reservation requests, door codes, reports: answers and refusals', async () => {
+    await exerciseReservations(api, tdb.database.db, w.company, w.property, call, expectDeclared);
+  });
+
+  it('calendar ranges, calendar control, proposals, listing status: answers and refusals', async () => {
+    await exerciseCalendarControl(api, tdb.database.db, w.company, w.property, call, expectDeclared);
+  });
+
+  it('change feed: a page, a bad cursor, a kind the token cannot read, an expired cursor', async () => {
+    const token = (await createToken(tdb.database.db, w.company, ['listings'])).token;
+    expectDeclared('GET', '/api/v1/get-changes', await call(api, 'GET', '/api/v1/get-changes?cursor=now', { token }), 200);
+    expectDeclared('GET', '/api/v1/get-changes', await call(api, 'GET', '/api/v1/get-changes?cursor=bad', { token }), 400);
+    expectDeclared('GET', '/api/v1/get-changes', await call(api, 'GET', '/api/v1/get-changes?kinds=task', { token }), 403);
+    await tdb.database.db.execute(sql`update change_feed set pruned_through = greatest(pruned_through, 1)`);
+    const expired = Buffer.from('v1.1.0').toString('base64url');
+    expectDeclared('GET', '/api/v1/get-changes', await call(api, 'GET', `/api/v1/get-changes?cursor=${expired}`, { token }), 410);
   });
 
   it('every token-protected operation: no token, unknown token, missing scope, disabled app', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRequests } from '../../shared/domain/calendar/calendar.repository.js';
+import { insertRequests } from '../../shared/domain/calendar/index.js';
 import type { Runtime } from '../../shared/app/runtime.js';
 import { startWorker, type RunningWorker } from '../../worker/worker.js';
 import { createTestRuntime, startTestApi, type TestApi } from '../support/api.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertRequests } from '../../shared/domain/calendar/calendar.repository.js';
+import { insertRequests } from '../../shared/domain/calendar/index.js';
 import type { CalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
 import { connectDatabase } from '../../shared/infra/db/client.js';
 import { createLogger } from '../../shared/infra/logger.js';

@@ -37,7 +37,7 @@ describe('a bad configuration', () => {
       expect(run.stderr, name).toMatch(/^Invalid environment:\n {2}PORT: .*\n {2}LOG_LEVEL: .*\n$/);
       expect(run.stdout, name).toBe('');
     });
-  }, 60_000);
+  }, 180_000);
 
   it('is also how api, worker and migrate refuse to run without DATABASE_URL', async () => {
     const needDatabase = entries.filter(([script]) => ['bin/api.ts', 'bin/worker.ts', 'bin/migrate.ts'].includes(script));
@@ -47,5 +47,5 @@ describe('a bad configuration', () => {
       expect(run.code, `${name}: ${run.stderr}`).toBe(CONFIG_ERROR_EXIT_CODE);
       expect(run.stderr, name).toMatch(/^[^\n]*needs DATABASE_URL[^\n]*\n$/);
     });
-  }, 60_000);
+  }, 180_000);
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { memoryRateLimiter, postgresRateLimiter, redisRateLimiter, type RateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
+import { memoryRateLimiter, postgresRateLimiter, redisRateLimiter, withLocalFallback, type RateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { testRedisUrl } from '../support/env.js';
 import { ownRedisServer } from '../support/redis-server.js';
@@ -47,7 +47,7 @@ const clock = () => {
 
 type Make = (limit: number, now: () => number) => [RateLimiter, RateLimiter];
 const backEnds: Array<[string, Make]> = [
-  ['redis', (limit, now) => { const p = uniquePrefix(); return [redisRateLimiter(redisA, limit, p, undefined, now), redisRateLimiter(redisB, limit, p, undefined, now)]; }],
+  ['redis', (limit, now) => { const p = uniquePrefix(); return [redisRateLimiter(redisA, limit, p, now), redisRateLimiter(redisB, limit, p, now)]; }],
   ['postgres', (limit, now) => [postgresRateLimiter(tdb.database.db, limit, now), postgresRateLimiter(tdb.database.db, limit, now)]],
   ['memory', (limit, now) => { const one = memoryRateLimiter(limit, now); return [one, one]; }],
 ];
@@ -88,7 +88,7 @@ describe('redis rate limiter when Redis cannot count', () => {
       if (client.status !== 'ready') await new Promise((r) => client.once('ready', r));
       await server.fill();
       const failures: unknown[] = [];
-      const limiter = redisRateLimiter(client, 3, '{oom}', (err) => failures.push(err));
+      const limiter = withLocalFallback(redisRateLimiter(client, 3, '{oom}'), 3, { onError: (err) => failures.push(err) });
       const results = await Promise.all([1, 2, 3, 4].map(() => limiter.hit('tok_1')));
       expect(results.map((r) => r.allowed)).toEqual([true, true, true, false]);
       expect(String(failures[0])).toMatch(/OOM/);

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../api/middleware/body.js';
-import { startTestApi, type TestApi } from '../support/api.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
+import { useTestApi } from '../support/hooks.js';
 import { futureDates } from '../support/pipeline.js';
 
 /*
@@ -10,31 +9,23 @@ import { futureDates } from '../support/pipeline.js';
  * nesting bounded; and an Idempotency-Key compares the validated body, not its bytes.
  */
 
-let tdb: TestDatabase;
-let api: TestApi;
+const world = useTestApi();
 let property: string;
 let token: string;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  api = await startTestApi(tdb);
-  const company = await createCompany(tdb.database.db);
-  property = await createProperty(tdb.database.db, company);
-  token = (await createToken(tdb.database.db, company, ['calendar-control'])).token;
+  const company = await createCompany(world.tdb.database.db);
+  property = await createProperty(world.tdb.database.db, company);
+  token = (await createToken(world.tdb.database.db, company, ['calendar-control'])).token;
 });
-afterAll(async () => {
-  await api?.close();
-  await tdb?.drop();
-});
-
-const batchUrl = () => `${api.baseUrl}/api/v1/set-calendar-batch?access_token=${token}`;
+const batchUrl = () => `${world.api.baseUrl}/api/v1/set-calendar-batch?access_token=${token}`;
 const send = async (url: string, body: string, headers: Record<string, string> = {}) => {
   const res = await fetch(url, { method: 'POST', headers, body });
   const text = await res.text();
   return { status: res.status, body: JSON.parse(text) };
 };
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
-const queued = async () => Number((await tdb.database.sql`select count(*)::int as n from calendar_requests`)[0]!.n);
+const queued = async () => Number((await world.tdb.database.sql`select count(*)::int as n from calendar_requests`)[0]!.n);
 
 describe('JSON nesting depth', () => {
   it('answers a body nested 100,000 levels deep, with an Idempotency-Key, with 400 code 11 (was a 500)', async () => {
@@ -68,7 +59,7 @@ describe('Idempotency-Key compares the validated body', () => {
   it('replays the same JSON with keys reordered, an ignored extra key or null for absent; a real change is 409', async () => {
     const [d1, d2] = futureDates(2) as [string, string];
     const first = { property_uid: property, days: [{ date: d1, price: 80, currency: 'EUR' }, { date: d2, min_stay: 3 }] };
-    const a = await api.post('/api/v1/set-calendar-batch', first, token, { 'idempotency-key': 'canon-1' });
+    const a = await world.api.post('/api/v1/set-calendar-batch', first, token, { 'idempotency-key': 'canon-1' });
     expect(a.status).toBe(200);
     const before = await queued();
     const sameMeaning = [
@@ -82,7 +73,7 @@ describe('Idempotency-Key compares the validated body', () => {
       expect(again.body).toEqual(a.body);
     }
     expect(await queued()).toBe(before);
-    const changed = await api.post('/api/v1/set-calendar-batch', { ...first, days: [first.days[0], { date: d2, min_stay: 4 }] }, token, { 'idempotency-key': 'canon-1' });
+    const changed = await world.api.post('/api/v1/set-calendar-batch', { ...first, days: [first.days[0], { date: d2, min_stay: 4 }] }, token, { 'idempotency-key': 'canon-1' });
     expect(changed.status).toBe(409);
     expect(changed.body.error).toMatchObject({ code: 11, param: 'Idempotency-Key' });
   });
@@ -110,12 +101,12 @@ describe('content types and when a body is read', () => {
 
   it('never reads a body before the token is checked, nor on a path that takes none', async () => {
     const garbage = '{"not json';
-    const noToken = await send(`${api.baseUrl}/api/v1/set-calendar-batch`, garbage, { 'content-type': 'application/json' });
+    const noToken = await send(`${world.api.baseUrl}/api/v1/set-calendar-batch`, garbage, { 'content-type': 'application/json' });
     expect(noToken.status).toBe(401);
     expect(noToken.body.error.code).toBe(12);
-    const unknownPath = await send(`${api.baseUrl}/api/v1/no-such-method?access_token=${token}`, garbage, { 'content-type': 'text/plain' });
+    const unknownPath = await send(`${world.api.baseUrl}/api/v1/no-such-method?access_token=${token}`, garbage, { 'content-type': 'text/plain' });
     expect(unknownPath.status).toBe(404);
-    const deepToUnknown = await send(`${api.baseUrl}/nowhere`, nested(100_000), { 'content-type': 'application/json' });
+    const deepToUnknown = await send(`${world.api.baseUrl}/nowhere`, nested(100_000), { 'content-type': 'application/json' });
     expect(deepToUnknown.status).toBe(404);
   });
 });

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRequests } from '../../shared/domain/calendar/calendar.repository.js';
-import type { RequestDay } from '../../shared/domain/calendar/calendar.rules.js';
+import { insertRequests, type RequestDay } from '../../shared/domain/calendar/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TaskStatus } from '../../shared/domain/tasks/tasks.schema.js';
+import type { TaskStatus } from '../../shared/domain/tasks/index.js';
 import { createProperty, createTeamMember } from '../support/factories.js';
 import { expectError, newTask, postUpdate, storedTask, updateOk, useTasksWorld } from '../support/tasks.fixture.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scopes } from '../../shared/domain/auth/scopes.js';
+import { scopes } from '../../shared/domain/auth/index.js';
 import { newUid } from '../../shared/infra/ids.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany, createProperty, createTask, createTeamMember, createToken } from '../support/factories.js';

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli/main.js';
-import { markError } from '../../shared/domain/calendar/calendar.repository.js';
-import { verifySignature } from '../../shared/domain/webhooks/webhook.signature.js';
+import { markError } from '../../shared/domain/calendar/index.js';
+import { verifySignature } from '../../shared/domain/webhooks/index.js';
 import { createTestRuntime } from '../support/api.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';

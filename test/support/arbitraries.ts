@@ -127,8 +127,23 @@ export function judgeDate(s: string): Verdict {
 }
 
 /** `YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS`, both real. */
+/**
+ * ISO 8601 as JavaScript and luxon write it (Conventions): `T`, seconds, an optional fraction, and
+ * `Z`, `+HH:MM`, `+HHMM`, `+HH` or nothing; the UTC instant must still fall in years 1-9999.
+ */
+function judgeIsoDateTime(s: string): Verdict {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(Z|([+-])(\d{2}):?(\d{2})?)?$/.exec(s);
+  if (!m || Number(m[2]) > 23 || Number(m[3]) > 59 || Number(m[4]) > 59 || judgeDate(m[1] as string) === 'invalid') return 'invalid';
+  if (m[5] === undefined || m[5] === 'Z') return 'valid';
+  const [h, min] = [Number(m[7]), Number(m[8] ?? '0')];
+  if (min > 59 || h * 60 + min > 18 * 60) return 'invalid';
+  const utc = new Date(`${m[1]}T${m[2]}:${m[3]}:${m[4]}${m[6]}${m[7]}:${m[8] ?? '00'}`);
+  return utc.getUTCFullYear() >= 1 && utc.getUTCFullYear() <= 9999 ? 'valid' : 'invalid';
+}
+
 export function judgeDateOrDateTime(s: string): Verdict {
   if (s.length === 10) return judgeDate(s);
+  if (s[10] === 'T') return judgeIsoDateTime(s);
   const t = TIME_RE.exec(s.slice(11));
   if (s[10] !== ' ' || !t || Number(t[1]) > 23 || Number(t[2]) > 59 || Number(t[3]) > 59) return 'invalid';
   return judgeDate(s.slice(0, 10));
@@ -152,10 +167,15 @@ const clock = fc.tuple(fc.nat(23), fc.nat(59), fc.nat(59)).map((p) => p.map((n) 
 export const realDateTime = fc.tuple(realDate, clock).map(([d, t]) => `${d} ${t}`);
 
 /** Dates (and date-times when `withTime`) of every kind, split by what the contract says. */
+/** ISO 8601 date-times as clients write them (luxon's toISO, JavaScript's toISOString). */
+const isoDateTime = fc
+  .tuple(realDate.filter((d) => d > '0001-01-01' && d < '9999-12-31'), clock, fc.constantFrom('Z', '-04:00', '+05:30', '.000-04:00', '.123Z', '', '+0900', '-03'))
+  .map(([d, t, o]) => `${d}T${t}${o}`);
+
 export const dateChoices = (withTime: boolean): Choices<string> => {
   const judge = withTime ? judgeDateOrDateTime : judgeDate;
   return leaf({
-    valid: withTime ? fc.oneof(realDate, realDateTime) : realDate,
+    valid: withTime ? fc.oneof(realDate, realDateTime, isoDateTime) : realDate,
     invalid: fc.oneof(
       fc.constantFrom(...impossibleDates.filter((d) => judge(d) === 'invalid')),
       ...(withTime ? [] : [realDateTime]),

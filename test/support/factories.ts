@@ -1,5 +1,4 @@
-import type { Scope } from '../../shared/domain/auth/scopes.js';
-import { issueToken } from '../../shared/domain/auth/token.repository.js';
+import { issueToken, type Scope } from '../../shared/domain/auth/index.js';
 import type { Db } from '../../shared/infra/db/client.js';
 import { sql } from 'drizzle-orm';
 import { bookings, companies, properties, tasks, teamMembers } from '../../shared/infra/db/schema/index.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
-import type { Scope } from '../../shared/domain/auth/scopes.js';
+import type { Scope } from '../../shared/domain/auth/index.js';
+import { startTestApi, type TestApi, type TestApiOptions } from './api.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { createCompany, createProperty, createToken } from './factories.js';
 import { startPipeline, type Pipeline, type PipelineKind } from './pipeline.js';
@@ -21,6 +22,24 @@ export function useTestDatabase(): DatabaseWorld {
     w.tdb = await createTestDatabase();
   });
   afterAll(async () => {
+    await w.tdb?.drop();
+  });
+  return w;
+}
+
+export interface ApiWorld extends DatabaseWorld {
+  api: TestApi;
+}
+
+/** A fresh database and the API over it (startTestApi, no workers), both torn down afterwards. */
+export function useTestApi(opts: TestApiOptions = {}): ApiWorld {
+  const w = {} as ApiWorld;
+  beforeAll(async () => {
+    w.tdb = await createTestDatabase();
+    w.api = await startTestApi(w.tdb, opts);
+  });
+  afterAll(async () => {
+    await w.api?.close();
     await w.tdb?.drop();
   });
   return w;

@@ -48,9 +48,14 @@ export function recordOf<T>(fields: Record<string, Choices>, assemble: (rec: Rec
   };
 }
 
-/** One query parameter as pairs: absent, once, or twice (`?page=1&page=2`: always a fault). */
+/**
+ * One query parameter as pairs: absent, once, or twice (`?page=1&page=2`: always a fault). Sent
+ * once and empty (`guest_uids=`) it is the parameter absent (Conventions): fine when optional, a
+ * fault naming it when required.
+ */
 export const param = (key: string, c: Choices<string>, isRequired = false): Choices<Array<[string, string]>> => {
-  const once = (g: Gen<string>): Gen<Array<[string, string]>> => ({ ...g, value: [[key, g.value]] });
+  const once = (g: Gen<string>): Gen<Array<[string, string]>> =>
+    g.value !== '' ? { ...g, value: [[key, g.value]] } : isRequired ? { value: [[key, '']], verdict: 'invalid', param: '' } : { value: [[key, '']], verdict: 'valid' };
   const fault = (value: Array<[string, string]>): Gen<Array<[string, string]>> => ({ value, verdict: 'invalid', param: '' });
   const absent = fc.constant<Array<[string, string]>>([]);
   return {

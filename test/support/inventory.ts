@@ -1,7 +1,7 @@
 import type { Db } from '../../shared/infra/db/client.js';
 import { writeJsonRows } from '../../shared/infra/db/json-rows.js';
 import { guests, hosts, listings, properties, teamMembers } from '../../shared/infra/db/schema/index.js';
-import { platformTypes } from '../../shared/domain/bookings/bookings.schema.js';
+import { platformTypes } from '../../shared/domain/bookings/index.js';
 
 /**
  * `n` of everything the inventory methods list, in one company: properties (every fourth one

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyDayRules } from '../../shared/domain/calendar/calendar.rules.js';
-import { setCalendarBatchBodySchema } from '../../shared/domain/calendar/calendar.schema.js';
+import { applyDayRules, setCalendarBatchBodySchema } from '../../shared/domain/calendar/index.js';
 import { batchDays, expectedBatch, WARNING_TEXTS } from '../support/calendar-contract.js';
 
 /* The accept-side rules over generated batches, with no I/O: many runs, every rule of docs/api.md. */

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeDuplicateDates, readBatchDays } from '../../shared/domain/calendar/calendar.days.js';
-import { applyDayRules as applyRules } from '../../shared/domain/calendar/calendar.rules.js';
-import type { BatchDay } from '../../shared/domain/calendar/calendar.schema.js';
+import { applyDayRules as applyRules, type BatchDay, mergeDuplicateDates, readBatchDays } from '../../shared/domain/calendar/index.js';
 
 /** The rules over days as a client sends them: merged and read first, as the body schema does. */
 const applyDayRules = (days: BatchDay[], today: string) => applyRules(readBatchDays(days), today);

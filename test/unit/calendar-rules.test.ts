@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mergeDuplicateDates, readBatchDays } from '../../shared/domain/calendar/calendar.days.js';
-import { applyDayRules as applyRules, assignWarnings, chunk } from '../../shared/domain/calendar/calendar.rules.js';
+import { applyDayRules as applyRules, assignWarnings, type BatchDay, chunk, mergeDuplicateDates, readBatchDays, WARNING_NO_CURRENCY, WARNING_NOTHING, WARNING_PAST } from '../../shared/domain/calendar/index.js';
 import { localDate } from '../../shared/infra/time.js';
-import { WARNING_NO_CURRENCY, WARNING_NOTHING, WARNING_PAST, type BatchDay } from '../../shared/domain/calendar/calendar.schema.js';
 
 /** The rules over days as a client sends them: merged and read first, as the body schema does. */
 const applyDayRules = (days: BatchDay[], today: string) => applyRules(readBatchDays(days), today);

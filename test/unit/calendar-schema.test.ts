@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readDay } from '../../shared/domain/calendar/calendar.days.js';
-import { requestStatusQuerySchema, setCalendarBatchBodySchema } from '../../shared/domain/calendar/calendar.schema.js';
+import { readDay, requestStatusQuerySchema, setCalendarBatchBodySchema } from '../../shared/domain/calendar/index.js';
 import { parseInput } from '../../shared/infra/http/validation.js';
 import { parseRefusal } from '../support/parse-refusal.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { setCalendarBatchBodySchema } from '../../shared/domain/calendar/calendar.schema.js';
+import { setCalendarBatchBodySchema } from '../../shared/domain/calendar/index.js';
 import { calendarDate, isCalendarDate, parseDateBound } from '../../shared/infra/http/wire.js';
 
 /** Every place that reads a wire date agrees on which dates are real. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isScope, scopes } from '../../shared/domain/auth/scopes.js';
+import { isScope, scopes } from '../../shared/domain/auth/index.js';
 
 describe('isScope', () => {
   it('knows exactly the scopes of the contract', () => {

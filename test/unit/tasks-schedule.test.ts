@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addSeconds, datePart, MAX_WALL_CLOCK, secondsBetween, timePart } from '../../shared/domain/tasks/tasks.schedule.js';
+import { addSeconds, datePart, MAX_WALL_CLOCK, secondsBetween, timePart } from '../../shared/domain/tasks/index.js';
 
 /* Wall-clock arithmetic of task times: no zone, no DST, four-digit years only. */
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRefusedAddress, resolveAllowed } from '../../shared/domain/webhooks/webhook.target.js';
-import { signatureHeader, verifySignature } from '../../shared/domain/webhooks/webhook.signature.js';
+import { isRefusedAddress, resolveAllowed, signatureHeader, verifySignature } from '../../shared/domain/webhooks/index.js';
 
 describe('webhook target guard', () => {
   it('refuses loopback, private, link-local and unspecified addresses, v4 and v6', () => {

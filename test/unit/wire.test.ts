@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { bookingsQuerySchema } from '../../shared/domain/bookings/bookings.schema.js';
+import { bookingsQuerySchema } from '../../shared/domain/bookings/index.js';
 import { parseInput } from '../../shared/infra/http/validation.js';
 import { parseRefusal } from '../support/parse-refusal.js';
 import {
@@ -14,8 +14,10 @@ import {
   pageOf,
   pageParam,
   queryValue,
+  UID_MAX_LENGTH,
   uidValue,
   upperBound,
+  withoutEmptyParams,
 } from '../../shared/infra/http/wire.js';
 
 describe('isRealDate', () => {
@@ -48,15 +50,15 @@ describe('isRealDate', () => {
 
 describe('dateOrDateTime', () => {
   it('reads a date as the start of that day and remembers it was date-only', () => {
-    expect(dateOrDateTime.parse('2025-03-01')).toEqual({ value: '2025-03-01 00:00:00', dateOnly: true });
+    expect(dateOrDateTime.parse('2025-03-01')).toEqual({ value: '2025-03-01 00:00:00', utc: '2025-03-01 00:00:00', dateOnly: true });
   });
 
   it('keeps a date-time as given', () => {
-    expect(dateOrDateTime.parse('2025-03-01 23:59:59')).toEqual({ value: '2025-03-01 23:59:59', dateOnly: false });
+    expect(dateOrDateTime.parse('2025-03-01 23:59:59')).toEqual({ value: '2025-03-01 23:59:59', utc: '2025-03-01 23:59:59', dateOnly: false });
   });
 
   it.each(['2025-02-30', '2025-13-01', '2025-1-1', '2025-01-01 25:00:00', '2025-01-01 24:00:00', '2025-01-01 10:60:00',
-    '2025-01-01 10:00:60', '2025-01-01T10:00:00', '2025-01-01 10:00', '2025-01-01 ', '20250101', '', 'yesterday'])(
+    '2025-01-01 10:00:60', '2025-01-01T10:00', '2025-01-01 10:00', '2025-01-01 ', '20250101', '', 'yesterday'])(
     'rejects %j',
     (s) => {
       expect(dateOrDateTime.safeParse(s).success).toBe(false);
@@ -70,16 +72,49 @@ describe('dateOrDateTime', () => {
 
 describe('date bounds', () => {
   it('stretches a date-only upper bound to the last second of the day', () => {
-    expect(upperBound(dateOrDateTime.parse('2025-03-01'))).toBe('2025-03-01 23:59:59');
+    expect(upperBound(dateOrDateTime.parse('2025-03-01'), 'local')).toBe('2025-03-01 23:59:59');
+    expect(upperBound(dateOrDateTime.parse('2025-03-01'), 'utc')).toBe('2025-03-01 23:59:59');
   });
 
   it('keeps a date-time upper bound exact', () => {
-    expect(upperBound(dateOrDateTime.parse('2025-03-01 12:30:00'))).toBe('2025-03-01 12:30:00');
+    expect(upperBound(dateOrDateTime.parse('2025-03-01 12:30:00'), 'local')).toBe('2025-03-01 12:30:00');
   });
 
   it('starts a date-only lower bound at midnight', () => {
-    expect(lowerBound(dateOrDateTime.parse('2025-03-01'))).toBe('2025-03-01 00:00:00');
-    expect(lowerBound(dateOrDateTime.parse('2025-03-01 08:00:00'))).toBe('2025-03-01 08:00:00');
+    expect(lowerBound(dateOrDateTime.parse('2025-03-01'), 'local')).toBe('2025-03-01 00:00:00');
+    expect(lowerBound(dateOrDateTime.parse('2025-03-01 08:00:00'), 'utc')).toBe('2025-03-01 08:00:00');
+  });
+});
+
+describe('ISO 8601 date-times (as JavaScript and luxon write them)', () => {
+  it.each([
+    ['2024-05-15T00:00:00.000-04:00', '2024-05-15 00:00:00', '2024-05-15 04:00:00'],
+    ['2024-05-15T04:00:00Z', '2024-05-15 04:00:00', '2024-05-15 04:00:00'],
+    ['2024-05-15T04:00:00.123Z', '2024-05-15 04:00:00', '2024-05-15 04:00:00'],
+    ['2024-05-15T01:30:00+05:30', '2024-05-15 01:30:00', '2024-05-14 20:00:00'],
+    ['2024-05-15T23:00:00-0200', '2024-05-15 23:00:00', '2024-05-16 01:00:00'],
+    ['2024-12-31T23:00:00-01', '2024-12-31 23:00:00', '2025-01-01 00:00:00'],
+    ['2024-05-15T04:00:00', '2024-05-15 04:00:00', '2024-05-15 04:00:00'],
+    ['0001-01-01T00:00:00Z', '0001-01-01 00:00:00', '0001-01-01 00:00:00'],
+  ])('%s reads %s on a local field and %s on a UTC field', (input, local, utc) => {
+    const b = dateOrDateTime.parse(input);
+    expect(lowerBound(b, 'local')).toBe(local);
+    expect(lowerBound(b, 'utc')).toBe(utc);
+    expect(upperBound(b, 'local')).toBe(local);
+    expect(upperBound(b, 'utc')).toBe(utc);
+  });
+
+  it.each(['2024-05-15T24:00:00Z', '2024-02-30T00:00:00Z', '2024-05-15T00:00:00+19:00', '2024-05-15T00:00:00+05:60', '2024-05-15T00:00Z', '2024-05-15T00:00:00.Z', '0001-01-01T00:00:00+01:00', '9999-12-31T23:00:00-02:00', '2024-05-15t00:00:00Z'])(
+    'refuses %s',
+    (s) => {
+      expect(dateOrDateTime.safeParse(s).success).toBe(false);
+    },
+  );
+});
+
+describe('withoutEmptyParams', () => {
+  it('drops parameters sent empty and keeps the rest, repeated ones included', () => {
+    expect(withoutEmptyParams({ guest_uids: '', page: '2', from_date: '', x: ['', 'a'] })).toEqual({ page: '2', x: ['', 'a'] });
   });
 });
 
@@ -98,8 +133,9 @@ describe('commaList', () => {
     expect(commaList(3).safeParse('a,b,c,d').success).toBe(false);
   });
 
-  it('rejects a value longer than 200 characters', () => {
-    expect(commaList().safeParse(`a,${'x'.repeat(201)}`).success).toBe(false);
+  it('rejects a value longer than UID_MAX_LENGTH (100) characters', () => {
+    expect(commaList().parse(`a,${'x'.repeat(UID_MAX_LENGTH)}`)).toHaveLength(2);
+    expect(commaList().safeParse(`a,${'x'.repeat(UID_MAX_LENGTH + 1)}`).success).toBe(false);
   });
 
   it('rejects a parameter given twice', () => {

@@ -1,5 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
-import { describeFailure, REQUEST_MISSING } from '../../shared/domain/calendar/calendar.failure.js';
+import { describeFailure, REQUEST_MISSING } from '../../shared/domain/calendar/index.js';
 import type { AppContext } from '../../shared/app/context.js';
 import { calendarDaysApplied, calendarDaysSkipped, calendarRequestsFinished } from '../../shared/infra/metrics/metrics.js';
 import { INVALID_PAYLOAD } from '../../shared/infra/queue/job-failure.js';

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/app/context.js';
 import type { JobName } from '../../shared/infra/queue/registry.js';
-import type { RetentionService } from '../../shared/domain/retention/retention.service.js';
+import type { RetentionService } from '../../shared/domain/retention/index.js';
 import type { JobHandler } from '../job-handler.js';
 
 /*
@@ -27,5 +27,20 @@ export const maintenanceHandlers = (deps: AppContext) => ({
   'prune-idempotency-keys': pruneHandler(deps, 'idempotency key', (r) => r.pruneExpiredIdempotencyKeys()),
   'prune-finished-requests': pruneHandler(deps, 'finished request', (r) => r.pruneFinishedRequests()),
   'prune-webhook-events': pruneHandler(deps, 'webhook event', (r) => r.pruneSettledWebhookEvents()),
+  'prune-changes': pruneHandler(deps, 'change', () => deps.services.changes.prune()),
   'prune-rate-limit-windows': pruneHandler(deps, 'rate-limit window', (r) => r.pruneRateLimitWindows()),
+  'expire-reservation-requests': expireRequestsHandler(deps),
 });
+
+/** Pending reservation requests past RESERVATION_REQUEST_HOURS become expired. */
+function expireRequestsHandler(deps: AppContext): JobHandler<'expire-reservation-requests'> {
+  return {
+    logAs: 'reservation request expiry',
+    logContext: (job) => ({ maintenanceJobId: job.id }),
+    async run() {
+      const expired = await deps.services.reservationRequests.expireDue();
+      if (expired > 0) deps.logger.info({ expired }, 'reservation requests expired unanswered');
+      return { expired };
+    },
+  };
+}

@@ -1,13 +1,13 @@
 import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { bookingToWire } from '../../../shared/domain/bookings/bookings.service.js';
+import { bookingToWire } from '../../../shared/domain/bookings/index.js';
 import type { Db } from '../../../shared/infra/db/client.js';
 import { bookings, guests, hosts, listings, properties, tasks, teamMembers } from '../../../shared/infra/db/schema/index.js';
-import { listingToWire } from '../../../shared/domain/listings/listings.service.js';
-import { guestToWire, hostToWire } from '../../../shared/domain/people/people.service.js';
-import { propertyToWire } from '../../../shared/domain/properties/property.service.js';
-import { taskToWire } from '../../../shared/domain/tasks/tasks.service.js';
-import { teamMemberToWire } from '../../../shared/domain/team-members/team-members.service.js';
+import { listingToWire } from '../../../shared/domain/listings/index.js';
+import { guestToWire, hostToWire } from '../../../shared/domain/people/index.js';
+import { propertyToWire } from '../../../shared/domain/properties/index.js';
+import { taskToWire } from '../../../shared/domain/tasks/index.js';
+import { teamMemberToWire } from '../../../shared/domain/team-members/index.js';
 
 /*
  * `cli export --company`: every object of the company as `cli import` lines, in the order import

@@ -5,6 +5,8 @@ import { writeJsonRows, type Executor } from '../../../shared/infra/db/json-rows
 import { pgErrorOf } from '../../../shared/infra/db/pg-error.js';
 import { bookings, guests, hosts, listings, properties, tasks, teamMembers } from '../../../shared/infra/db/schema/index.js';
 import * as rows from './transfer.rows.js';
+import { recordChanges, type ChangeKind } from '../../../shared/domain/changes/index.js';
+
 import { kinds, lineSchema, type Kind, type Line } from './transfer.schema.js';
 
 /*
@@ -32,6 +34,9 @@ interface Target {
   global: boolean;
   toRow(companyUid: string, line: Line): object;
   uidOf(line: Line): string;
+  /** The change-feed kind (and webhook event) an upsert of this kind records, if the feed has it. */
+  feedKind?: ChangeKind;
+  event?: string;
 }
 
 const uidField = { host: 'host_uid', guest: 'guest_uid', property: 'property_uid', listing: 'listing_uid', team_member: 'team_member_uid', booking: 'booking_uid', task: 'task_uid' } as const;
@@ -47,11 +52,12 @@ const target = <K extends Kind>(kind: K, table: PgTable, key: string[], toRow: (
 const targets: Record<Kind, Target> = {
   host: target('host', hosts, ['company_uid', 'uid'], rows.hostRow),
   guest: target('guest', guests, ['company_uid', 'uid'], rows.guestRow),
-  property: target('property', properties, ['uid'], rows.propertyRow),
-  listing: target('listing', listings, ['company_uid', 'uid'], rows.listingRow),
+  property: { ...target('property', properties, ['uid'], rows.propertyRow), feedKind: 'property' },
+  listing: { ...target('listing', listings, ['company_uid', 'uid'], rows.listingRow), feedKind: 'listing' },
   team_member: target('team_member', teamMembers, ['uid'], rows.teamMemberRow),
-  booking: target('booking', bookings, ['booking_uid'], rows.bookingRow),
-  task: target('task', tasks, ['task_uid'], rows.taskRow),
+  // An import line may create or replace a booking: one event type for both.
+  booking: { ...target('booking', bookings, ['booking_uid'], rows.bookingRow), feedKind: 'booking', event: 'booking.updated' },
+  task: { ...target('task', tasks, ['task_uid'], rows.taskRow), feedKind: 'task', event: 'task.updated' },
 };
 
 const CHUNK = 2000;
@@ -162,7 +168,10 @@ async function writeChunk(tx: Tx, companyUid: string, t: Target, chunk: Array<{ 
   const defs = getTableColumns(t.table);
   const columns = Object.keys(data[0]!).map((k) => defs[k]!.name);
   try {
-    await tx.transaction(async (sp) => writeJsonRows(sp, t.table, data, upsertTail(t, columns)));
+    await tx.transaction(async (sp) => {
+      await writeJsonRows(sp, t.table, data, upsertTail(t, columns));
+      if (t.feedKind) await recordChanges(sp, chunk.map((i) => ({ company: companyUid, kind: t.feedKind!, objectUid: t.uidOf(i.value), event: t.event })));
+    });
     return chunk.length;
   } catch (err) {
     if (chunk.length === 1) {

@@ -7,16 +7,16 @@ import type { LineOf } from './transfer.schema.js';
  */
 
 const dec = (n: number | null, scale: number) => (n === null ? null : n.toFixed(scale));
-const bool = (flag: 0 | 1 | undefined, otherwise: boolean) => (flag === undefined ? otherwise : flag === 1);
+const bool = (flag: boolean | 0 | 1 | undefined, otherwise: boolean) => (flag === undefined ? otherwise : flag === 1 || flag === true);
 
 type Row<T extends { $inferInsert: unknown }> = T['$inferInsert'];
 
 export const hostRow = (c: string, l: LineOf<'host'>): Row<typeof hosts> => ({
-  uid: l.host_uid, companyUid: c, name: l.name, emails: l.email, phones: l.phone_number, platformType: l.platform_type,
+  uid: l.host_uid, companyUid: c, name: l.name, emails: l.email, phones: l.phone_number, platformType: l.platform_type, thumbnailUrl: l.thumbnail_url ?? null,
 });
 
 export const guestRow = (c: string, l: LineOf<'guest'>): Row<typeof guests> => ({
-  uid: l.guest_uid, companyUid: c, name: l.name, emails: l.email, phones: l.phone_number, platformType: l.platform_type,
+  uid: l.guest_uid, companyUid: c, name: l.name, emails: l.email, phones: l.phone_number, platformType: l.platform_type, thumbnailUrl: l.thumbnail_url ?? null,
 });
 
 export const propertyRow = (c: string, l: LineOf<'property'>): Row<typeof properties> => ({
@@ -65,7 +65,8 @@ export const listingRow = (c: string, l: LineOf<'listing'>): Row<typeof listings
   url: l.listing_url,
   thumbnailUrl: l.listing_thumbnail_url,
   hostUid: l.host_uid,
-  isCohosted: l.is_cohosted === 1,
+  isCohosted: bool(l.is_cohosted, false),
+  widgetListingUuid: l.widget_listing_uuid ?? null,
 });
 
 export const teamMemberRow = (c: string, l: LineOf<'team_member'>): Row<typeof teamMembers> => ({

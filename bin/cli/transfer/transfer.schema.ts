@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { bookingSchema } from '../../../shared/domain/bookings/bookings.schema.js';
-import { listingSchema } from '../../../shared/domain/listings/listings.schema.js';
-import { guestSchema, hostSchema } from '../../../shared/domain/people/people.schema.js';
-import { propertySchema } from '../../../shared/domain/properties/property.schema.js';
-import { taskSchema } from '../../../shared/domain/tasks/tasks.schema.js';
-import { teamMemberSchema } from '../../../shared/domain/team-members/team-members.schema.js';
+import { bookingSchema } from '../../../shared/domain/bookings/index.js';
+import { listingSchema } from '../../../shared/domain/listings/index.js';
+import { guestSchema, hostSchema } from '../../../shared/domain/people/index.js';
+import { propertySchema } from '../../../shared/domain/properties/index.js';
+import { taskSchema } from '../../../shared/domain/tasks/index.js';
+import { teamMemberSchema } from '../../../shared/domain/team-members/index.js';
 
 /*
  * One line of `cli import` / `cli export`: `{"kind": ..., ...the wire fields}`, validated with the
@@ -29,11 +29,16 @@ const derivedListingFields = {
   lng: true,
 } as const;
 
+/** Booleans as the wire shows them now, and as 0/1 as files exported before issue 21 hold them. */
+const flagOrBoolean = z.union([z.boolean(), z.literal(0), z.literal(1)]);
+/** Fields added to the wire by issue 21: absent from older files. */
+const person = { thumbnail_url: z.string().nullish() };
+
 export const lineSchema = z.discriminatedUnion('kind', [
-  hostSchema.extend({ kind: z.literal('host') }),
-  guestSchema.extend({ kind: z.literal('guest') }),
-  propertySchema.extend({ kind: z.literal('property'), listings: propertySchema.shape.listings.optional() }),
-  listingSchema.partial(derivedListingFields).extend({ kind: z.literal('listing') }),
+  hostSchema.extend({ kind: z.literal('host'), ...person }),
+  guestSchema.extend({ kind: z.literal('guest'), ...person }),
+  propertySchema.extend({ kind: z.literal('property'), listings: propertySchema.shape.listings.optional(), calendar_control_allowed: flagOrBoolean.optional() }),
+  listingSchema.partial(derivedListingFields).extend({ kind: z.literal('listing'), is_cohosted: flagOrBoolean, widget_listing_uuid: z.string().nullish() }),
   teamMemberSchema.extend({ kind: z.literal('team_member'), legacy_role: z.string().nullish() }),
   bookingSchema.extend({
     kind: z.literal('booking'),

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import { bookings } from '../../infra/db/schema/index.js';
+import { bookings, properties } from '../../infra/db/schema/index.js';
 import { lowerBound, PAGE_SIZE, upperBound } from '../../infra/http/wire.js';
 import type { BookingsQuery } from './bookings.schema.js';
 
@@ -10,11 +10,11 @@ export type BookingRow = typeof bookings.$inferSelect;
 const SUBQUERY_FENCE = 2_147_483_647;
 
 /** One page (plus one row to prove a next page) of the company's bookings, filtered and ordered. */
-export async function listBookings(db: Db, companyUid: string, q: BookingsQuery): Promise<BookingRow[]> {
+export async function selectBookings(db: Db, companyUid: string, q: BookingsQuery): Promise<BookingRow[]> {
   return bookingsPageQuery(db, companyUid, q);
 }
 
-/** The statement behind listBookings, unexecuted: bench/bookings-explain.ts EXPLAINs exactly this. */
+/** The statement behind selectBookings, unexecuted: bench/bookings-explain.ts EXPLAINs exactly this. */
 export function bookingsPageQuery(
   db: Db,
   companyUid: string,
@@ -26,14 +26,14 @@ export function bookingsPageQuery(
   if (q.platform_type) where.push(inArray(bookings.platformType, q.platform_type));
   if (q.property_uid) where.push(inArray(bookings.propertyUid, q.property_uid));
   // Overlap of the stay with [from_date, to_date]: hide stays that ended before / start after.
-  if (q.from_date) where.push(gte(bookings.localCheckoutDttm, lowerBound(q.from_date)));
-  if (q.to_date) where.push(lte(bookings.localCheckinDttm, upperBound(q.to_date)));
-  if (q.from_created_date) where.push(gte(bookings.createdDttm, lowerBound(q.from_created_date)));
-  if (q.to_created_date) where.push(lte(bookings.createdDttm, upperBound(q.to_created_date)));
-  if (q.from_updated_date) where.push(gte(bookings.updatedDttm, lowerBound(q.from_updated_date)));
-  if (q.to_updated_date) where.push(lte(bookings.updatedDttm, upperBound(q.to_updated_date)));
-  if (q.from_booked_date) where.push(gte(bookings.bookedDttm, lowerBound(q.from_booked_date)));
-  if (q.to_booked_date) where.push(lte(bookings.bookedDttm, upperBound(q.to_booked_date)));
+  if (q.from_date) where.push(gte(bookings.localCheckoutDttm, lowerBound(q.from_date, 'local')));
+  if (q.to_date) where.push(lte(bookings.localCheckinDttm, upperBound(q.to_date, 'local')));
+  if (q.from_created_date) where.push(gte(bookings.createdDttm, lowerBound(q.from_created_date, 'utc')));
+  if (q.to_created_date) where.push(lte(bookings.createdDttm, upperBound(q.to_created_date, 'utc')));
+  if (q.from_updated_date) where.push(gte(bookings.updatedDttm, lowerBound(q.from_updated_date, 'utc')));
+  if (q.to_updated_date) where.push(lte(bookings.updatedDttm, upperBound(q.to_updated_date, 'utc')));
+  if (q.from_booked_date) where.push(gte(bookings.bookedDttm, lowerBound(q.from_booked_date, 'utc')));
+  if (q.to_booked_date) where.push(lte(bookings.bookedDttm, upperBound(q.to_booked_date, 'utc')));
 
   const byCreated = q.order_by_created_dttm === true;
   const page = { limit: PAGE_SIZE + 1, offset: (q.page - 1) * PAGE_SIZE };
@@ -99,5 +99,18 @@ function filterFirst(q: BookingsQuery, byCreated: boolean): boolean {
   return otherRanges.some((b) => b !== undefined);
 }
 
-export const bookingsRepository = { listBookings };
+/**
+ * The door codes of the company's properties among `propertyUids`: what a booking with no code of
+ * its own shows (set-property-door-code). Properties without a code are absent.
+ */
+export async function selectPropertyDoorCodes(db: Db, companyUid: string, propertyUids: string[]): Promise<Map<string, string>> {
+  if (propertyUids.length === 0) return new Map();
+  const rows = await db
+    .select({ uid: properties.uid, code: properties.doorAccessCode })
+    .from(properties)
+    .where(and(eq(properties.companyUid, companyUid), inArray(properties.uid, propertyUids)));
+  return new Map(rows.flatMap((r) => (r.code === null ? [] : [[r.uid, r.code] as const])));
+}
+
+export const bookingsRepository = { selectBookings, selectPropertyDoorCodes };
 export type BookingsRepository = typeof bookingsRepository;

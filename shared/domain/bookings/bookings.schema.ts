@@ -24,12 +24,13 @@ export type PlatformType = (typeof platformTypes)[number];
 const dateParam = (what: string) =>
   dateOrDateTime
     .optional()
-    .describe(`${what}. YYYY-MM-DD or YYYY-MM-DD HH:MM:SS; a date-only upper bound covers its whole day`);
+    .describe(`${what}. YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or ISO 8601 with an offset; a date-only upper bound covers its whole day`);
 
 /**
- * Query of GET /api/v1/bookings. Unknown parameters are ignored (zod strips them). Where docs/api.md is
- * silent: a parameter given twice, or with an empty value, is a code-11 error naming it; an empty
- * or inverted date window is simply an empty answer.
+ * Query of GET /api/v1/bookings. Unknown parameters are ignored (zod strips them); one sent empty is
+ * absent (the router's withoutEmptyParams). Where docs/api.md is silent: a parameter given twice, or
+ * a list of blanks only (`,`), is a code-11 error naming it; an empty or inverted date window is
+ * simply an empty answer.
  */
 export const bookingsQuerySchema = z.object({
   booking_uids: commaList().optional().describe('Comma list of booking uids (at most 500)'),

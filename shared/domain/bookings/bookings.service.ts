@@ -1,4 +1,4 @@
-import type { Scope } from '../auth/scopes.js';
+import type { Scope } from '../auth/index.js';
 import type { Infra } from '../../infra/infra.js';
 import { BaseService } from '../service.js';
 import { pageOf, type PageMeta } from '../../infra/http/wire.js';
@@ -46,9 +46,21 @@ export class BookingsService extends BaseService {
 
   /** A page of the company's bookings; door codes only for a caller holding smart-locks. */
   async list(companyUid: string, query: BookingsQuery, scopes: readonly Scope[]): Promise<{ data: Booking[]; meta: PageMeta }> {
-    const rows = await this.repo.listBookings(this.db, companyUid, query);
+    const rows = await this.repo.selectBookings(this.db, companyUid, query);
     const withDoorCode = scopes.includes('smart-locks');
     const page = pageOf(rows, query.page);
-    return { data: page.data.map((r) => bookingToWire(r, withDoorCode)), meta: page.meta };
+    const shown = withDoorCode ? await this.withShownDoorCodes(companyUid, page.data) : page.data;
+    return { data: shown.map((r) => bookingToWire(r, withDoorCode)), meta: page.meta };
+  }
+
+  /**
+   * The rows with the door code each booking shows: its own, or where it has none, its property's
+   * (set-property-door-code). One query for the page, only when a row lacks a code of its own.
+   */
+  async withShownDoorCodes(companyUid: string, rows: BookingRow[]): Promise<BookingRow[]> {
+    const without = [...new Set(rows.filter((r) => r.doorAccessCode === null).map((r) => r.propertyUid))];
+    if (without.length === 0) return rows;
+    const codes = await this.repo.selectPropertyDoorCodes(this.db, companyUid, without);
+    return rows.map((r) => (r.doorAccessCode === null ? { ...r, doorAccessCode: codes.get(r.propertyUid) ?? null } : r));
   }
 }

@@ -15,7 +15,3 @@ export const holdingStatuses = [
   'unconfirmed',
   'awaiting_acceptance',
 ] as const satisfies readonly BookingStatus[];
-
-export function isHolding(status: string): boolean {
-  return (holdingStatuses as readonly string[]).includes(status);
-}

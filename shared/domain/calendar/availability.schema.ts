@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { calendarDate, checkDateRange, MAX_RANGE_DAYS } from '../../infra/http/wire.js';
+import { calendarDate, checkDateRange, MAX_RANGE_DAYS, uidValue } from '../../infra/http/wire.js';
 import { WARNING_PAST } from './calendar.days.js';
-import { BLOCKED_BY_HOST, BLOCKED_BY_RESERVATION } from './calendar.view.js';
+import { BLOCKED_BY_HOST, BLOCKED_BY_RESERVATION } from './calendar.schema.js';
 
 export const setAvailabilityBodySchema = z
   .object({
-    property_uid: z.string().min(1).max(100),
+    property_uid: uidValue(),
     start_date: calendarDate.meta({ format: 'date', description: 'First date, YYYY-MM-DD' }),
     end_date: calendarDate.meta({ format: 'date', description: `Last date (inclusive), YYYY-MM-DD, at most ${MAX_RANGE_DAYS} days from start_date` }),
     is_available: z

@@ -1,31 +1,44 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { claimStale } from '../../infra/db/claim-stale.js';
 import type { Db, Executor } from '../../infra/db/client.js';
 import { calendarRequests } from '../../infra/db/schema/index.js';
 import { newUid } from '../../infra/ids.js';
 import type { RequestDay, Warnings } from './calendar.rules.js';
+import { finalRequestStatuses, type RequestKind } from './calendar.schema.js';
 import { readCalendarView } from './calendar.view.js';
+import { recordChangesSql } from '../changes/index.js';
 
 
 export type CalendarRequestRow = typeof calendarRequests.$inferSelect;
 
+/** How a request is stored: its kind, `paused` for a proposal awaiting review, the proposal it belongs to. */
+export interface InsertOptions {
+  kind?: RequestKind;
+  status?: 'queued' | 'paused';
+  proposalUid?: string;
+}
+
 /**
- * Stores each chunk as a `queued` request in one statement; uids come back in submission
- * (sequence) order. The chunks travel as one JSON parameter: building a drizzle VALUES list with a
- * jsonb value per row cost more CPU than the rest of the accept path.
+ * Stores each chunk as a `queued` request (or `paused`, a proposal's) in one statement; uids come
+ * back in submission (sequence) order. The chunks travel as one JSON parameter: building a drizzle
+ * VALUES list with a jsonb value per row cost more CPU than the rest of the accept path. A chunk is
+ * a list of days, or of listing changes for a `listing_status` request.
  */
 export async function insertRequests(
   tx: Executor,
   companyUid: string,
   propertyUid: string,
-  chunks: readonly RequestDay[][],
+  chunks: readonly (readonly RequestDay[] | readonly object[])[],
   warnings: readonly Warnings[],
   appUid?: string,
+  opts: InsertOptions = {},
 ): Promise<string[]> {
   if (chunks.length === 0) return [];
   const rows = chunks.map((days, i) => ({ uid: newUid('rq_'), days, warnings: warnings[i] ?? {} }));
   const inserted = await tx.execute<{ uid: string; seq: number }>(sql`
-    insert into calendar_requests (uid, company_uid, property_uid, days, days_total, warnings, app_uid)
-    select r.uid, ${companyUid}, ${propertyUid}, r.days, jsonb_array_length(r.days), r.warnings, ${appUid ?? null}::text
+    insert into calendar_requests (uid, company_uid, property_uid, days, days_total, warnings, app_uid, kind, status, proposal_uid)
+    select r.uid, ${companyUid}, ${propertyUid}, r.days, jsonb_array_length(r.days), r.warnings, ${appUid ?? null}::text,
+           ${opts.kind ?? 'calendar'}, ${opts.status ?? 'queued'}, ${opts.proposalUid ?? null}::text
       from rows from (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as (uid text, days jsonb, warnings jsonb))
            with ordinality as r(uid, days, warnings, ord)
      order by r.ord
@@ -88,7 +101,7 @@ export interface ApplyOutcome {
  * `uid`): one webhook event per request whose app has a webhook, in the statement (so the
  * transaction) that finishes the request. Named `event`; its `uid` is the delivery's job id.
  */
-function webhookEventOf(finished: SQL) {
+export function webhookEventOf(finished: SQL) {
   return sql`event as (
       insert into webhook_events (uid, company_uid, app_uid, request_uid)
       select 'ev_' || f.uid, r.company_uid, w.app_uid, f.uid
@@ -96,6 +109,19 @@ function webhookEventOf(finished: SQL) {
       on conflict (request_uid) do nothing
       returning uid
     )`;
+}
+
+/**
+ * The change-feed record of an apply (recordChanges, shared/domain/changes/record.ts): one
+ * calendar_day change for the property with the dates written. It reads `applied`, so its row is
+ * made only once the upsert has taken its day locks: a later request writing the same days records
+ * after this one commits (per-day commit order).
+ */
+function dayChangeOf() {
+  const written = sql`(select req.company_uid, req.property_uid as object_uid,
+                              (select jsonb_agg(to_char(a.date, 'YYYY-MM-DD') order by a.date) from applied a) as dates
+                         from req where exists (select 1 from applied))`;
+  return sql`change as (${recordChangesSql('calendar_day', 'calendar.days.changed', written)} returning 1)`;
 }
 
 /**
@@ -109,7 +135,7 @@ function webhookEventOf(finished: SQL) {
  * same whatever order (or how many times) requests are applied. Rows are upserted in date order, so
  * two requests of one property lock their common days in the same order and cannot deadlock.
  */
-export async function applyRequest(db: Db, uid: string, pastMessage: string): Promise<ApplyOutcome> {
+export async function applyRequest(db: Db, uid: string, pastMessage: string, recordChanges = true): Promise<ApplyOutcome> {
   const rows = await db.execute<{ days_applied: number; past: Warnings; event_uid: string | null }>(sql`
     with req as (
       select r.uid, r.seq, r.company_uid, r.property_uid, r.days,
@@ -139,8 +165,8 @@ export async function applyRequest(db: Db, uid: string, pastMessage: string): Pr
        where date >= today
        order by date
       ${calendarDaysOnConflict}
-      returning 1
-    ), past as (
+      returning c.date
+    ), ${recordChanges ? dayChangeOf() : sql`change as (select 1)`}, past as (
       select coalesce(jsonb_object_agg(to_char(date, 'YYYY-MM-DD'), ${pastMessage}::text), '{}'::jsonb) as w
         from day where date < today
     ), ${webhookEventOf(sql`req`)}
@@ -152,7 +178,7 @@ export async function applyRequest(db: Db, uid: string, pastMessage: string): Pr
            days = '[]'::jsonb
       from req
      where r.uid = req.uid
-    returning r.days_applied, (select w from past) as past, (select uid from event) as event_uid`);
+    returning r.days_applied, (select w from past) as past, (select uid from event) as event_uid, (select count(*) from change) as changes`);
   const done = rows[0];
   if (done) return { status: 'completed', daysApplied: done.days_applied, pastWarnings: done.past, eventUid: done.event_uid ?? undefined };
   const [exists] = await db.execute<{ status: string }>(sql`select status from calendar_requests where uid = ${uid}`);
@@ -180,7 +206,7 @@ export async function findFinishedRequestUids(db: Db, companyUid: string, uids: 
   const rows = await db
     .select({ uid: calendarRequests.uid })
     .from(calendarRequests)
-    .where(and(eq(calendarRequests.companyUid, companyUid), inArray(calendarRequests.uid, [...uids]), inArray(calendarRequests.status, ['completed', 'error'])));
+    .where(and(eq(calendarRequests.companyUid, companyUid), inArray(calendarRequests.uid, [...uids]), inArray(calendarRequests.status, [...finalRequestStatuses])));
   return rows.map((r) => r.uid);
 }
 
@@ -192,30 +218,14 @@ export async function findRequests(db: Db, companyUid: string, uids: readonly st
     .where(and(eq(calendarRequests.companyUid, companyUid), inArray(calendarRequests.uid, [...uids])));
 }
 
+export type StaleRequest = { uid: string; status: string; kind: RequestKind };
+
 /** The re-enqueue sweep's advisory lock: one sweep at a time across every worker. */
 export const REENQUEUE_LOCK_KEY = 724_310_002;
 
-/**
- * Claims requests not final whose queue entry may be lost (queued or processing, untouched for
- * `olderThanMs`: not created, started or claimed since) by stamping `enqueued_at`, in one
- * statement that holds the sweep's advisory lock only while it runs: one sweep at a time claims
- * (another one, or anyone holding the lock, claims nothing), a claimed request is not looked at
- * again for another `olderThanMs`, and no transaction stays open while the caller asks the queue
- * about them.
- */
-export async function claimStaleRequests(db: Executor, olderThanMs: number, limit: number): Promise<{ uid: string; status: string }[]> {
-  return db.execute<{ uid: string; status: string }>(sql`
-    with sweep as (select pg_try_advisory_xact_lock(${REENQUEUE_LOCK_KEY}) as locked)
-    update calendar_requests set enqueued_at = now()
-     where (select locked from sweep)
-       and uid in (
-         select uid from calendar_requests
-          where status in ('queued', 'processing')
-            and greatest(created_dttm, started_dttm, enqueued_at) < now() - make_interval(secs => ${olderThanMs / 1000})
-          order by seq
-          limit ${limit}
-          for update skip locked)
-    returning uid, status`);
+/** Claims requests whose queue entry may be lost (see claimStale: one statement, lock held only while it runs), with their kind. */
+export function claimStaleRequests(db: Executor, olderThanMs: number, limit: number): Promise<StaleRequest[]> {
+  return claimStale<StaleRequest>(db, { table: 'calendar_requests', lockKey: REENQUEUE_LOCK_KEY, touched: ['created_dttm', 'started_dttm', 'enqueued_at'], orderBy: 'seq', also: ['kind'] }, olderThanMs, limit);
 }
 
 /** What the calendar service reads and writes, as one object: a test passes a fake. */

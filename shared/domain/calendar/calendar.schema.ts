@@ -1,9 +1,15 @@
 import { z } from 'zod';
-import { calendarDate, checkDateRange, commaList, isCalendarDate } from '../../infra/http/wire.js';
-import { unavailableReasons } from './calendar.view.js';
+import { calendarDate, checkDateRange, commaList, isCalendarDate, uidValue } from '../../infra/http/wire.js';
 import { MAX_MIN_STAY, MAX_NOTES_LENGTH, MAX_PRICE, NUMERIC_STRING, readBatchDays, type BatchDay } from './calendar.days.js';
 
 export { MAX_NOTES_LENGTH, MAX_PRICE, WARNING_NO_CURRENCY, WARNING_NOTHING, WARNING_PAST } from './calendar.days.js';
+
+/** Why a date is closed, as get-calendar-data (and set-availability) say it. */
+export const BLOCKED_BY_RESERVATION = 'Blocked by reservation';
+export const BLOCKED_BY_HOST = 'Blocked by host';
+export const NOT_BLOCKED = 'Not blocked';
+export const unavailableReasons = [NOT_BLOCKED, BLOCKED_BY_RESERVATION, BLOCKED_BY_HOST] as const;
+export type UnavailableReason = (typeof unavailableReasons)[number];
 
 const numberOrNumericString = (extra: Record<string, unknown>) => ({
   anyOf: [
@@ -58,7 +64,7 @@ function readDays(days: BatchDay[], ctx: z.RefinementCtx) {
 
 export function setCalendarBatchBodySchema(maxDays: number) {
   return z.object({
-    property_uid: z.string().min(1).max(100),
+    property_uid: uidValue(),
     days: z
       .array(batchDaySchema)
       .max(maxDays, `at most ${maxDays} days per request; split the batch`)
@@ -79,16 +85,38 @@ export const setCalendarBatchResponseSchema = z.object({
 });
 export type SetCalendarBatchResponse = z.infer<typeof setCalendarBatchResponseSchema>;
 
-/** What calendar_requests.status holds; `paused` is only ever answered (a queued request while the queue is paused). */
-export const storedRequestStatuses = ['queued', 'processing', 'completed', 'error'] as const;
-export const requestStatuses = [...storedRequestStatuses, 'paused'] as const;
+/**
+ * What calendar_requests.status holds. `paused`: a proposal awaiting the manager's review (also
+ * answered for a queued request while an operator has paused the queue); `disabled`: a proposal
+ * rejected or expired, never applied.
+ */
+export const storedRequestStatuses = ['queued', 'processing', 'completed', 'error', 'paused', 'disabled'] as const;
+export const requestStatuses = storedRequestStatuses;
 export type RequestStatus = (typeof requestStatuses)[number];
+/** The statuses a request never leaves: a long poll stops waiting for it, retention may drop it. */
+export const finalRequestStatuses = ['completed', 'error', 'disabled'] as const satisfies readonly RequestStatus[];
+
+/**
+ * What a request changes: `calendar` (days of a batch, a range or an approved proposal) or
+ * `listing_status` (set-listing-status). Both kinds share the table, the submission sequence, the
+ * queue and get-request-status; each has its own job.
+ */
+export const requestKinds = ['calendar', 'listing_status'] as const;
+export type RequestKind = (typeof requestKinds)[number];
+
+/**
+ * A proposal (shared/domain/proposals): pending while awaiting review; approved, partly_approved or
+ * rejected once the manager decided; expired when nobody did in time. Here, beside the request
+ * statuses, because the table's schema reads it.
+ */
+export const proposalStatuses = ['pending', 'approved', 'partly_approved', 'rejected', 'expired'] as const;
+export type ProposalStatus = (typeof proposalStatuses)[number];
 
 export const MAX_WAIT_SECONDS = 30;
 
 export const requestStatusQuerySchema = z
   .object({
-    request_uid: z.string().min(1).max(100).optional(),
+    request_uid: uidValue().optional(),
     request_uids: commaList(100).optional(),
     /** Long-poll: hold the answer until every asked request is final, for at most this many seconds. */
     wait: z.coerce.number().min(0).max(MAX_WAIT_SECONDS).optional(),
@@ -102,10 +130,15 @@ const utcDateTime = z.string().describe('UTC, YYYY-MM-DD HH:MM:SS');
 
 export const requestStatusSchema = z.object({
   request_uid: z.string(),
-  request_status: z.enum(requestStatuses),
+  request_status: z
+    .enum(requestStatuses)
+    .describe(
+      'queued, processing, completed, error; paused while an operator has paused the queue or while a proposal awaits the ' +
+        "manager's review; disabled for a proposal the manager rejected or that expired (final, never applied)",
+    ),
   request_error: z.string().optional().describe('Present only when request_status is error'),
   property_uid: z.string(),
-  days_total: z.number().int(),
+  days_total: z.number().int().describe('Days of the request; for a listing-status request, the listings it changes'),
   days_applied: z.number().int().nullable(),
   warnings: z.record(z.string(), z.string()),
   attempts: z.number().int(),
@@ -117,7 +150,7 @@ export type RequestStatusView = z.infer<typeof requestStatusSchema>;
 
 export const calendarDataQuerySchema = z
   .object({
-    property_uid: z.string().min(1).max(100),
+    property_uid: uidValue(),
     from_date: calendarDate,
     to_date: calendarDate,
   })

@@ -1,17 +1,28 @@
 import type { Infra } from '../../infra/infra.js';
 import { notFound, shown } from '../../infra/errors.js';
 import { countAcceptedBatch } from '../../infra/metrics/calendar-metrics.js';
-import { idempotent, type IdempotencyKey } from '../idempotency/idempotency.js';
-import { unknownProperty, type PropertiesService } from '../properties/property.service.js';
+import { idempotent, type IdempotencyKey } from '../idempotency/index.js';
+import { unknownProperty, type PropertiesService } from '../properties/index.js';
 import { BaseService } from '../service.js';
 import { type AvailabilityDay, type SetAvailabilityAnswer, type SetAvailabilityBody } from './availability.schema.js';
 import { WARNING_PAST, type RequestDay } from './calendar.days.js';
-import { calendarRepository, type ApplyOutcome, type CalendarRepository, type CalendarRequestRow } from './calendar.repository.js';
+import { calendarRepository, type ApplyOutcome, type CalendarRepository, type CalendarRequestRow, type StaleRequest } from './calendar.repository.js';
+import { rangeDays, type SetCalendarDataAnswer, type SetCalendarDataBody } from './calendar-range.schema.js';
+import type { Db, Executor } from '../../infra/db/client.js';
+import type { JobsOf } from '../../infra/queue/registry.js';
 import { applyDayRules, assignWarnings, chunk, type Warnings } from './calendar.rules.js';
 import { datesOf, localDate } from '../../infra/time.js';
-import type { CalendarDayView, RequestStatusView, SetCalendarBatchBody, SetCalendarBatchResponse } from './calendar.schema.js';
 import { toStatusView } from './calendar.status.js';
-import { BLOCKED_BY_HOST, BLOCKED_BY_RESERVATION } from './calendar.view.js';
+import { calendarDayToWire } from './calendar.view.js';
+import {
+  BLOCKED_BY_HOST,
+  BLOCKED_BY_RESERVATION,
+  type CalendarDayView,
+  type RequestKind,
+  type RequestStatusView,
+  type SetCalendarBatchBody,
+  type SetCalendarBatchResponse,
+} from './calendar.schema.js';
 import { RequestStatusWaits } from './calendar-wait.js';
 import type { RequestWaitsOptions } from './request-waits.js';
 
@@ -20,6 +31,16 @@ export interface Submitter {
   tokenUid: string;
   appUid?: string;
 }
+
+/** What a store of the submission path wrote: the answer, every request it wrote, the ones to queue now. */
+export interface StoredRequests<A> {
+  answer: A;
+  uids: string[];
+  queue: string[];
+}
+
+/** The job that applies a request of each kind (one queue, one pipeline). */
+export const jobOfKind = { calendar: 'apply-calendar-request', listing_status: 'apply-listing-status' } as const satisfies Record<RequestKind, JobsOf<'calendar'>>;
 
 /** Days judged and ready to store: the kept days (sorted by date) and one warning per skipped date. */
 export interface JudgedDays {
@@ -84,13 +105,20 @@ export class CalendarService extends BaseService {
     return { success: true, availability, errors: [], request_uids: uids };
   }
 
+  /** POST /set-calendar-data: every date of the range a day with the body's fields, judged and submitted as a batch. */
+  async submitRange(companyUid: string, body: SetCalendarDataBody, by: Submitter, idempotencyKey?: string): Promise<SetCalendarDataAnswer> {
+    const property = await this.properties.require(companyUid, body.property_uid);
+    const judged = applyDayRules(rangeDays(body), localDate(property.timeZone));
+    const key = idempotencyKey === undefined ? undefined : { tokenUid: by.tokenUid, companyUid, key: idempotencyKey, body };
+    const { answer } = await this.submit(companyUid, property.uid, judged, by, (uids) => ({ data: { request_uid: uids[0] ?? null, request_uids: uids, warnings: judged.warnings } }), key);
+    return answer;
+  }
+
   /**
-   * The one submission path. Judged days are split into chunks of CALENDAR_CHUNK_DAYS, each a
-   * `queued` request with its share of the warnings, all stored in one statement (with an
-   * Idempotency-Key: in one transaction with the key) and given submission sequence numbers; only
-   * after the commit are they queued. A queue that cannot be reached does not fail the answer: the
-   * requests are durable and the re-enqueue sweep adds them later. `answer` builds what the
-   * method answers from the uids (stored with the key, replayed as it was).
+   * Calendar days through the one submission path: split into chunks of CALENDAR_CHUNK_DAYS, each
+   * a request with its share of the warnings, all stored in one statement and given submission
+   * sequence numbers. `paused` (a proposal's days) stores them without queueing. `answer` builds
+   * what the method answers from the uids (stored with the key, replayed as it was).
    */
   async submit<A>(
     companyUid: string,
@@ -99,24 +127,45 @@ export class CalendarService extends BaseService {
     by: Submitter,
     answer: (uids: string[]) => A,
     key?: IdempotencyKey,
+    proposalUid?: string,
   ): Promise<{ answer: A; uids: string[] }> {
     const chunks = chunk(kept, this.config.calendar.chunkDays);
     const chunkWarnings = assignWarnings(chunks, warnings);
-    let uids: string[] = [];
-    const outcome = await idempotent(this.db, this.config.idempotency.ttlHours, key, async (tx) => {
-      uids = await this.repo.insertRequests(tx, companyUid, propertyUid, chunks, chunkWarnings, by.appUid);
-      return answer(uids);
-    });
-    if (outcome.replayed) return { answer: outcome.answer, uids: [] };
-    countAcceptedBatch(kept.length, warnings);
+    const paused = proposalUid !== undefined;
+    const opts = paused ? { status: 'paused' as const, proposalUid } : {};
+    const outcome = await this.submitStored(async (tx) => {
+      const uids = await this.repo.insertRequests(tx, companyUid, propertyUid, chunks, chunkWarnings, by.appUid, opts);
+      return { answer: answer(uids), uids, queue: paused ? [] : uids };
+    }, key);
+    if (outcome.uids.length > 0) countAcceptedBatch(kept.length, warnings);
+    return outcome;
+  }
+
+  /**
+   * The one submission path of every request, whatever its kind (calendar days, listing statuses,
+   * a proposal stored or approved). `store` writes in one transaction (with the Idempotency-Key,
+   * if any) and says which of its requests to queue; only after the commit are they queued. A
+   * queue that cannot be reached does not fail the answer: the requests are durable and the
+   * re-enqueue sweep adds them later. A replayed key answers as before and queues nothing.
+   */
+  async submitStored<A>(store: (tx: Executor) => Promise<StoredRequests<A>>, key?: IdempotencyKey, kind: RequestKind = 'calendar'): Promise<{ answer: A; uids: string[] }> {
+    let stored: StoredRequests<A> | undefined;
+    const write = async (tx: Executor) => {
+      stored = await store(tx);
+      return stored.answer;
+    };
+    // Without a key `idempotent` runs the write on the pool: a store of several statements gets its own transaction.
+    const outcome = await idempotent(this.db, this.config.idempotency.ttlHours, key, key ? write : (db) => (db as Db).transaction(write));
+    if (outcome.replayed || !stored) return { answer: outcome.answer, uids: [] };
+    const queue = stored.queue;
     try {
       // No enqueued_at write here: it would cost a second commit per batch. The re-enqueuer asks
       // the queue itself whether a job exists before re-adding it.
-      await this.infra.jobs.calendar.enqueue(uids);
+      await this.infra.jobs.calendar.enqueue(queue, jobOfKind[kind]);
     } catch (err) {
-      this.logger.warn({ err, requestUids: uids }, 'queue unreachable after commit; the re-enqueuer will add these requests');
+      this.logger.warn({ err, requestUids: queue }, 'queue unreachable after commit; the re-enqueuer will add these requests');
     }
-    return { answer: outcome.answer, uids };
+    return { answer: outcome.answer, uids: stored.uids };
   }
 
   /**
@@ -147,23 +196,7 @@ export class CalendarService extends BaseService {
     const rows = await this.repo.readCalendarView(this.db, companyUid, property_uid, from_date, to_date);
     // The range always holds a date, so no row means the property is not the company's.
     if (rows.length === 0) throw unknownProperty(property_uid);
-    return rows.map((r) => ({
-      listing_uid: r.listing_uid,
-      platform_type: r.platform_type,
-      property_uid,
-      date: r.date,
-      is_available: r.is_available,
-      unavailable_reason: r.unavailable_reason,
-      rate_id: '0',
-      currency: r.currency,
-      price: r.price,
-      min_stay: r.min_stay,
-      notes: r.notes,
-      base_price: r.price,
-      base_min_stay: r.min_stay,
-      updated_dttm: r.updated_dttm,
-      request_uid: r.request_uid,
-    }));
+    return rows.map((r) => calendarDayToWire(property_uid, r));
   }
 
   /**
@@ -175,7 +208,7 @@ export class CalendarService extends BaseService {
     const marked = await this.repo.markProcessing(this.db, requestUid);
     if (!marked) return { status: 'missing', daysApplied: 0, pastWarnings: {} };
     if (marked.status === 'completed' || marked.status === 'error') return { status: 'already-final', finalStatus: marked.status, daysApplied: 0, pastWarnings: {} };
-    return this.repo.applyRequest(this.db, requestUid, WARNING_PAST);
+    return this.repo.applyRequest(this.db, requestUid, WARNING_PAST, this.config.changes.enabled);
   }
 
   /** Worker: the request failed for good; answers the webhook event written with it, if any. */
@@ -184,7 +217,7 @@ export class CalendarService extends BaseService {
   }
 
   /** The re-enqueue sweep's claim: requests whose job may be lost (see claimStaleRequests). */
-  claimStale(limit: number): Promise<{ uid: string; status: string }[]> {
+  claimStale(limit: number): Promise<StaleRequest[]> {
     return this.repo.claimStaleRequests(this.db, this.config.queue.reenqueueAfterMs, limit);
   }
 

@@ -1,6 +1,6 @@
 import { utcDateTime, utcDateTimeOrNull } from '../../infra/time.js';
 import type { CalendarRequestRow } from './calendar.repository.js';
-import type { RequestStatusView } from './calendar.schema.js';
+import { finalRequestStatuses, type RequestStatusView } from './calendar.schema.js';
 
 /** The columns a status view is made of (the webhook delivery reads only these). */
 export type StatusViewRow = Pick<
@@ -26,4 +26,4 @@ export function toStatusView(r: StatusViewRow, paused: boolean): RequestStatusVi
   };
 }
 
-export const isFinalStatus = (s: RequestStatusView) => s.request_status === 'completed' || s.request_status === 'error';
+export const isFinalStatus = (s: RequestStatusView) => (finalRequestStatuses as readonly string[]).includes(s.request_status);

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { holdingStatuses } from '../bookings/holding.js';
+import { holdingStatuses } from '../bookings/index.js';
 import type { Db } from '../../infra/db/client.js';
+import { BLOCKED_BY_HOST, BLOCKED_BY_RESERVATION, NOT_BLOCKED, type CalendarDayView, type UnavailableReason } from './calendar.schema.js';
 
 /*
  * The calendar as a client reads it: per date, what the requests stored, what holding bookings
@@ -8,12 +9,6 @@ import type { Db } from '../../infra/db/client.js';
  * is written when a booking changes status), so a cancelled booking's nights are free on the next
  * read and an `is_available: 1` stored while the night was held applies from then on.
  */
-
-export const BLOCKED_BY_RESERVATION = 'Blocked by reservation';
-export const BLOCKED_BY_HOST = 'Blocked by host';
-export const NOT_BLOCKED = 'Not blocked';
-export const unavailableReasons = [NOT_BLOCKED, BLOCKED_BY_RESERVATION, BLOCKED_BY_HOST] as const;
-export type UnavailableReason = (typeof unavailableReasons)[number];
 
 export type CalendarViewRow = {
   date: string;
@@ -82,4 +77,25 @@ export function calendarViewQuery(companyUid: string, propertyUid: string, from:
       left join calendar_days c on c.property_uid = ${propertyUid} and c.company_uid = ${companyUid} and c.date = g.day::date
       left join held h on h.day = g.day::date
      order by g.day`;
+}
+
+/** A date as get-calendar-data shows it (and the change feed's calendar_day object). */
+export function calendarDayToWire(propertyUid: string, r: CalendarViewRow): CalendarDayView {
+  return {
+    listing_uid: r.listing_uid,
+    platform_type: r.platform_type,
+    property_uid: propertyUid,
+    date: r.date,
+    is_available: r.is_available,
+    unavailable_reason: r.unavailable_reason,
+    rate_id: '0',
+    currency: r.currency,
+    price: r.price,
+    min_stay: r.min_stay,
+    notes: r.notes,
+    base_price: r.price,
+    base_min_stay: r.min_stay,
+    updated_dttm: r.updated_dttm,
+    request_uid: r.request_uid,
+  };
 }

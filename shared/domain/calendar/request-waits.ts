@@ -11,6 +11,12 @@ const SAFETY_RECHECK_MS = 5_000;
 export interface RequestWaitsOptions {
   /** The safety net's period; tests lengthen it so that only the NOTIFY path can answer them. */
   safetyRecheckMs?: number;
+  /**
+   * The NOTIFY channel whose payload is a key waiters are registered under (default: calendar
+   * requests finishing). One hub per kind of thing waited for: messages use message_finished, the
+   * change feed's waits are keyed by company uid on `changes_stamped`.
+   */
+  channel?: string;
 }
 
 export interface Wait {
@@ -44,7 +50,8 @@ interface Waiter {
 export type FindFinished = (companyUid: string, uids: readonly string[]) => Promise<string[]>;
 
 /**
- * Long-poll hub of one API process: waiters keyed by request uid, woken by Postgres NOTIFY on ONE
+ * Long-poll hub of one API process (calendar requests, messages: one hub per kind, told by its
+ * NOTIFY channel): waiters keyed by uid, woken by Postgres NOTIFY on ONE
  * dedicated connection (postgres.js `sql.listen`), opened on the first wait. A waiting client costs
  * a map entry and a timer, no query and no connection. Notifications are not durable (one sent
  * while the listen connection was down is lost), so every (re)connect re-checks the waited
@@ -57,6 +64,7 @@ export function createRequestWaits(sql: Sql, findFinished: FindFinished, logger:
   let listening: Promise<unknown> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
   let safety: NodeJS.Timeout | undefined;
+  const channel = opts.channel ?? REQUEST_FINISHED_CHANNEL;
 
   const markFinal = (uid: string) => {
     const set = byUid.get(uid);
@@ -89,7 +97,7 @@ export function createRequestWaits(sql: Sql, findFinished: FindFinished, logger:
   const ensureListening = () => {
     // postgres.js re-listens on its own after a reconnect and calls onlisten again: that is when
     // notifications may have been lost, hence the re-check there.
-    listening ??= sql.listen(REQUEST_FINISHED_CHANNEL, markFinal, recheckLogged).then(
+    listening ??= sql.listen(channel, markFinal, recheckLogged).then(
       (r) => {
         unlisten = () => r.unlisten();
       },
@@ -102,7 +110,7 @@ export function createRequestWaits(sql: Sql, findFinished: FindFinished, logger:
       if (waiters.size === 0) return;
       // A re-listen that failed during a reconnect is dropped silently by postgres.js: try again.
       const channels = (sql.listen as unknown as { channels?: Record<string, unknown> }).channels;
-      if (listening && channels && !(REQUEST_FINISHED_CHANNEL in channels)) listening = undefined;
+      if (listening && channels && !(channel in channels)) listening = undefined;
       if (!listening) ensureListening();
       recheckLogged();
     }, opts.safetyRecheckMs ?? SAFETY_RECHECK_MS);

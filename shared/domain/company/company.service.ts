@@ -10,6 +10,19 @@ export class CompanyService extends BaseService {
   async get(companyUid: string): Promise<{ data: Company }> {
     const [row] = await this.db.select().from(companies).where(eq(companies.uid, companyUid));
     if (!row) throw notFound('company_uid', 'Unknown company');
-    return { data: { company_uid: row.uid, company_name: row.name, email: row.email, phone: row.phone, website: row.website } };
+    return {
+      data: {
+        company_uid: row.uid,
+        company_name: row.name,
+        company_location: row.location,
+        company_country: row.country,
+        contact_name: row.contactName,
+        contact_email: row.email,
+        contact_phone: row.phone,
+        email: row.email,
+        phone: row.phone,
+        website: row.website,
+      },
+    };
   }
 }

@@ -1,7 +1,8 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../infra/db/client.js';
 import { bookings, companies, guests, hosts, listings } from '../../infra/db/schema/index.js';
-import { holdingStatuses } from '../bookings/holding.js';
+import { holdingStatuses } from '../bookings/index.js';
+import { recordChange } from '../changes/index.js';
 
 export type { Tx } from '../../infra/db/client.js';
 export type BookingRow = typeof bookings.$inferSelect;
@@ -21,10 +22,12 @@ export async function directListingOf(tx: Tx, companyUid: string, propertyUid: s
   if (found) return found;
   const hostUid = await directHostOf(tx, companyUid);
   const uid = `li_direct_${propertyUid}`;
-  await tx
+  const created = await tx
     .insert(listings)
     .values({ uid, companyUid, propertyUid, platformType: 'airgms', name: propertyName, hostUid })
-    .onConflictDoNothing();
+    .onConflictDoNothing()
+    .returning({ uid: listings.uid });
+  if (created.length > 0) await recordChange(tx, { company: companyUid, kind: 'listing', objectUid: uid });
   const [made] = await tx
     .select({ uid: listings.uid, hostUid: listings.hostUid })
     .from(listings)

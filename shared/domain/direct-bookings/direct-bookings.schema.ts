@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarDate } from '../../infra/http/wire.js';
+import { calendarDate, uidValue } from '../../infra/http/wire.js';
 
 /** A number, or a numeric string as loosely typed clients send ("2", "310.5"). */
 const looseNumber = (what: string) =>
@@ -13,7 +13,7 @@ const looseNumber = (what: string) =>
  */
 export const bookPropertyBodySchema = z
   .object({
-    property_uid: z.string().min(1, 'must not be empty').max(200),
+    property_uid: uidValue(),
     checkin_date: calendarDate.describe('YYYY-MM-DD; not before today in the property time zone'),
     checkout_date: calendarDate.describe('YYYY-MM-DD; after checkin_date'),
     guest_name: z.string().trim().min(1, 'must not be empty').max(500),
@@ -26,6 +26,15 @@ export const bookPropertyBodySchema = z
       .trim()
       .regex(/^[A-Za-z]{3}$/, 'must be 3 letters')
       .transform((c) => c.toUpperCase()),
+    booking_status: z
+      .enum(['accepted', 'pending'], { error: 'must be accepted or pending' })
+      .default('accepted')
+      .describe(
+        'An extension: pending makes a reservation request, which holds its nights until accept-reservation, ' +
+          'decline-reservation, or its expiry RESERVATION_REQUEST_HOURS after it was made. With reservation_code ' +
+          'the booking takes this status too (default accepted); made pending again, its request clock restarts ' +
+          '(booked_dttm becomes now).',
+      ),
     description: z.string().max(10_000).nullish().describe('Kept with the booking; absent or null: none'),
     reservation_code: z
       .string()
@@ -33,8 +42,8 @@ export const bookPropertyBodySchema = z
       .nullish()
       .describe(
         'Updates that airgms booking of the company instead of creating one: its dates, property, price, ' +
-          'guest count, description and guest name are replaced and it becomes accepted again (also when it ' +
-          'was cancelled). Its uids stay. Unknown: 404; a booking of another platform: 400.',
+          'guest count, description and guest name are replaced and it becomes accepted again, or pending with ' +
+          'booking_status pending (also when it was cancelled). Its uids stay. Unknown: 404; a booking of another platform: 400.',
       ),
   })
   .superRefine((b, ctx) => {

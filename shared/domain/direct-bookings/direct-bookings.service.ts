@@ -2,11 +2,12 @@ import { and, eq } from 'drizzle-orm';
 import type { Infra } from '../../infra/infra.js';
 import { localDate, utcDateTime } from '../../infra/time.js';
 import { BaseService } from '../service.js';
-import type { PropertiesService } from '../properties/property.service.js';
+import type { PropertiesService } from '../properties/index.js';
 import { bookings } from '../../infra/db/schema/index.js';
 import { isOverlapRefusal, pgErrorOf } from '../../infra/db/pg-error.js';
-import { badParam, conflict, notFound } from '../../infra/errors.js';
+import { badParam, conflict, notFound, shown } from '../../infra/errors.js';
 import { newUid } from '../../infra/ids.js';
+import { recordChange } from '../changes/index.js';
 import { directBookingsRepository, type DirectBookingsRepository, type Tx } from './direct-bookings.repository.js';
 import type { BookPropertyBody, CancelBookingBody } from './direct-bookings.schema.js';
 
@@ -60,7 +61,7 @@ export class DirectBookingsService extends BaseService {
             propertyUid: property.uid,
             listingUid: listing.uid,
             hostUid: listing.hostUid,
-            bookingStatus: 'accepted' as const,
+            bookingStatus: body.booking_status,
             numberOfGuests: body.guests,
             localCheckinDttm: checkin,
             localCheckoutDttm: checkout,
@@ -75,7 +76,10 @@ export class DirectBookingsService extends BaseService {
           };
           if (existing) {
             await repo.renameGuest(tx, companyUid, existing.guestUid, body.guest_name);
-            await tx.update(bookings).set(fields).where(eq(bookings.bookingUid, existing.bookingUid));
+            // A request made again is a new request: its expiry clock (booked_dttm) restarts.
+            const rebooked = body.booking_status === 'pending' ? { bookedDttm: now } : {};
+            await tx.update(bookings).set({ ...fields, ...rebooked }).where(eq(bookings.bookingUid, existing.bookingUid));
+            await recordChange(tx, { company: companyUid, kind: 'booking', objectUid: existing.bookingUid, event: 'booking.updated' });
             return answer(existing.reservationCode, existing.bookingUid);
           }
           const guestUid = newUid('gu_');
@@ -92,8 +96,8 @@ export class DirectBookingsService extends BaseService {
             platformType: 'airgms',
             createdDttm: now,
             bookedDttm: now,
-            doorAccessCode: property.doorAccessCode,
           });
+          await recordChange(tx, { company: companyUid, kind: 'booking', objectUid: bookingUid, event: 'booking.created' });
           return answer(code, bookingUid);
         });
       } catch (err) {
@@ -116,6 +120,7 @@ export class DirectBookingsService extends BaseService {
         .update(bookings)
         .set({ bookingStatus: 'cancelled', updatedDttm: utcNow() })
         .where(and(eq(bookings.companyUid, companyUid), eq(bookings.bookingUid, booking.bookingUid)));
+      await recordChange(tx, { company: companyUid, kind: 'booking', objectUid: booking.bookingUid, event: 'booking.cancelled' });
     });
     return { status: 0 };
   }
@@ -132,9 +137,9 @@ const answer = (reservationCode: string, bookingUid: string) => ({
 async function airgmsBooking(repo: DirectBookingsRepository, tx: Tx, companyUid: string, code: string) {
   const rows = await repo.lockBookingsByCode(tx, companyUid, code);
   const first = rows[0];
-  if (!first) throw notFound('reservation_code', `Unknown reservation ${code}`);
+  if (!first) throw notFound('reservation_code', `Unknown reservation ${shown(code)}`);
   if (first.platformType !== 'airgms') {
-    throw badParam('reservation_code', `Reservation ${code} is a ${first.platformType} booking; only airgms (direct) bookings can be changed here`);
+    throw badParam('reservation_code', `Reservation ${shown(code)} is a ${first.platformType} booking; only airgms (direct) bookings can be changed here`);
   }
   return first;
 }

@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
+import { byUid, onePage } from '../../infra/db/page.js';
 import { hosts, listings, properties } from '../../infra/db/schema/index.js';
-import { PAGE_SIZE } from '../../infra/http/wire.js';
 import type { ListingsQuery } from './listings.schema.js';
 
 export interface ListingRow {
@@ -11,13 +11,13 @@ export interface ListingRow {
 }
 
 /** One page (plus one row) of the company's listings with their property and host, by uid. */
-export async function listListings(db: Db, companyUid: string, q: ListingsQuery): Promise<ListingRow[]> {
+export async function selectListings(db: Db, companyUid: string, q: ListingsQuery): Promise<ListingRow[]> {
   const where: SQL[] = [eq(listings.companyUid, companyUid)];
   if (q.listing_uids) where.push(inArray(listings.uid, q.listing_uids));
   if (q.listing_status) where.push(eq(listings.status, q.listing_status));
   if (q.property_status) where.push(eq(properties.isActive, q.property_status === 'active'));
   if (q.platform_type) where.push(inArray(listings.platformType, q.platform_type));
-  return db
+  const query = db
     .select({
       listing: listings,
       property: {
@@ -34,10 +34,9 @@ export async function listListings(db: Db, companyUid: string, q: ListingsQuery)
     .innerJoin(properties, and(eq(properties.companyUid, listings.companyUid), eq(properties.uid, listings.propertyUid)))
     .innerJoin(hosts, and(eq(hosts.companyUid, listings.companyUid), eq(hosts.uid, listings.hostUid)))
     .where(and(...where))
-    .orderBy(asc(sql`${listings.uid} collate "C"`))
-    .limit(PAGE_SIZE + 1)
-    .offset((q.page - 1) * PAGE_SIZE);
+    .$dynamic();
+  return onePage(query, q.page, byUid(listings.uid));
 }
 
-export const listingsRepository = { listListings };
+export const listingsRepository = { selectListings };
 export type ListingsRepository = typeof listingsRepository;

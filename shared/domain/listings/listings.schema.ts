@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { platformTypes } from '../bookings/bookings.schema.js';
-import { commaEnumList, commaList, oneOf, pageParam } from '../../infra/http/wire.js';
+import { platformTypes } from '../bookings/index.js';
+import { commaEnumList, commaList, oneOf, pageParam, uidValue } from '../../infra/http/wire.js';
 
 export const listingStatuses = ['listed', 'unlisted'] as const;
 export const propertyStatuses = ['active', 'disabled'] as const;
@@ -21,7 +21,7 @@ export type ListingsQuery = z.output<typeof listingsQuerySchema>;
  * ignored there (the property and host lines say them).
  */
 export const listingSchema = z.object({
-  listing_uid: z.string().min(1).max(200),
+  listing_uid: uidValue(),
   listing_name: z.string().min(1),
   listing_status: z.enum(listingStatuses),
   listing_thumbnail_url: z.string().nullable(),
@@ -34,8 +34,9 @@ export const listingSchema = z.object({
   property_status: z.enum(propertyStatuses),
   host_uid: z.string().min(1),
   host_name: z.string().nullable(),
-  lat: z.number().nullable(),
-  lng: z.number().nullable(),
-  is_cohosted: z.union([z.literal(0), z.literal(1)]),
+  lat: z.string().nullable().describe("The property's latitude as a string with six decimals (\"49.305770\"), as iGMS shows it; null if unknown"),
+  lng: z.string().nullable().describe("The property's longitude as a string with six decimals, as iGMS shows it; null if unknown"),
+  is_cohosted: z.boolean(),
+  widget_listing_uuid: z.string().nullable().describe('The booking widget uuid of the listing; null where it has none'),
 });
 export type Listing = z.infer<typeof listingSchema>;

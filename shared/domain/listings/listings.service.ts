@@ -14,6 +14,9 @@ export function zoneOffsetMinutes(timeZone: string, at = new Date()): number {
   return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
 }
 
+/** A coordinate as iGMS writes it on a listing: a string with six decimals. */
+const coordinate = (v: number | null) => (v === null ? null : v.toFixed(6));
+
 export function listingToWire(row: ListingRow, now = new Date()): Listing {
   const l = row.listing;
   return {
@@ -30,23 +33,21 @@ export function listingToWire(row: ListingRow, now = new Date()): Listing {
     property_status: row.property.isActive ? 'active' : 'disabled',
     host_uid: l.hostUid,
     host_name: row.hostName,
-    lat: row.property.lat,
-    lng: row.property.lng,
-    is_cohosted: l.isCohosted ? 1 : 0,
+    lat: coordinate(row.property.lat),
+    lng: coordinate(row.property.lng),
+    is_cohosted: l.isCohosted,
+    widget_listing_uuid: l.widgetListingUuid,
   };
 }
 
 /** The company's listings as the list method shows them. */
 export class ListingsService extends BaseService {
-  constructor(
-    infra: Infra,
-    private readonly repo: ListingsRepository = listingsRepository,
-  ) {
+  constructor(infra: Infra, private readonly repo: ListingsRepository = listingsRepository) {
     super(infra);
   }
 
   async list(companyUid: string, query: ListingsQuery): Promise<{ data: Listing[]; meta: PageMeta }> {
-    const page = pageOf(await this.repo.listListings(this.db, companyUid, query), query.page);
+    const page = pageOf(await this.repo.selectListings(this.db, companyUid, query), query.page);
     const now = new Date();
     return { data: page.data.map((r) => listingToWire(r, now)), meta: page.meta };
   }

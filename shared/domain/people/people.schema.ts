@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { platformTypes } from '../bookings/bookings.schema.js';
-import { commaEnumList, commaList, pageParam } from '../../infra/http/wire.js';
+import { platformTypes } from '../bookings/index.js';
+import { commaEnumList, commaList, pageParam, uidValue } from '../../infra/http/wire.js';
 
 /*
  * Hosts and guests share one shape; only the name of the uid field differs (host_uid / guest_uid).
@@ -32,8 +32,9 @@ const fields = {
   email: z.array(z.string()).describe('Every e-mail address known, possibly none'),
   phone_number: z.array(z.string()).describe('Every phone number known, possibly none'),
   platform_type: z.enum(platformTypes),
+  thumbnail_url: z.string().nullable().describe('A picture of the person; null where none is known'),
 };
-export const hostSchema = z.object({ host_uid: z.string().min(1).max(200), ...fields });
-export const guestSchema = z.object({ guest_uid: z.string().min(1).max(200), ...fields });
+export const hostSchema = z.object({ host_uid: uidValue(), ...fields });
+export const guestSchema = z.object({ guest_uid: uidValue(), ...fields });
 export type Host = z.infer<typeof hostSchema>;
 export type Guest = z.infer<typeof guestSchema>;

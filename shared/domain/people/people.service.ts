@@ -10,6 +10,7 @@ const fields = (row: PersonRow) => ({
   email: row.emails,
   phone_number: row.phones,
   platform_type: row.platformType as Host['platform_type'],
+  thumbnail_url: row.thumbnailUrl,
 });
 
 export const hostToWire = (row: PersonRow): Host => ({ host_uid: row.uid, ...fields(row) });
@@ -25,13 +26,13 @@ export class PeopleService extends BaseService {
   }
 
   async listHosts(companyUid: string, q: z.output<typeof hostsQuerySchema>): Promise<{ data: Host[]; meta: PageMeta }> {
-    const rows = await this.repo.listPeople(this.db, companyUid, 'host', { uids: q.host_uids, platform_type: q.platform_type, page: q.page });
+    const rows = await this.repo.selectPeople(this.db, companyUid, 'host', { uids: q.host_uids, platform_type: q.platform_type, page: q.page });
     const page = pageOf(rows, q.page);
     return { data: page.data.map(hostToWire), meta: page.meta };
   }
 
   async listGuests(companyUid: string, q: z.output<typeof guestsQuerySchema>): Promise<{ data: Guest[]; meta: PageMeta }> {
-    const rows = await this.repo.listPeople(this.db, companyUid, 'guest', { uids: q.guest_uids, platform_type: q.platform_type, page: q.page });
+    const rows = await this.repo.selectPeople(this.db, companyUid, 'guest', { uids: q.guest_uids, platform_type: q.platform_type, page: q.page });
     const page = pageOf(rows, q.page);
     return { data: page.data.map(guestToWire), meta: page.meta };
   }

@@ -1,8 +1,8 @@
-import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
+import { byUid, onePage } from '../../infra/db/page.js';
 import { preparedPer } from '../../infra/db/prepared.js';
 import { properties } from '../../infra/db/schema/index.js';
-import { PAGE_SIZE } from '../../infra/http/wire.js';
 
 export interface PropertyRef {
   uid: string;
@@ -38,19 +38,18 @@ const listingUidsOf = sql<string[]>`coalesce(array(
  * One page (plus one row to prove a next page) of the company's properties, in byte order of uid:
  * a total order, the same on every server whatever its locale.
  */
-export async function listProperties(db: Db, companyUid: string, page: number, uids?: string[]): Promise<PropertyRow[]> {
+export async function selectProperties(db: Db, companyUid: string, page: number, uids?: string[]): Promise<PropertyRow[]> {
   const where = [eq(properties.companyUid, companyUid)];
   if (uids) where.push(inArray(properties.uid, uids));
-  return db
+  const query = db
     .select({ ...getTableColumns(properties), listingUids: listingUidsOf })
     .from(properties)
     .where(and(...where))
-    .orderBy(asc(sql`${properties.uid} collate "C"`))
-    .limit(PAGE_SIZE + 1)
-    .offset((page - 1) * PAGE_SIZE);
+    .$dynamic();
+  return onePage(query, page, byUid(properties.uid));
 }
 
-export async function getProperty(db: Db, companyUid: string, propertyUid: string): Promise<PropertyRow | undefined> {
+export async function selectProperty(db: Db, companyUid: string, propertyUid: string): Promise<PropertyRow | undefined> {
   const rows = await db
     .select({ ...getTableColumns(properties), listingUids: listingUidsOf })
     .from(properties)
@@ -58,5 +57,5 @@ export async function getProperty(db: Db, companyUid: string, propertyUid: strin
   return rows[0];
 }
 
-export const propertyRepository = { findProperty, listProperties, getProperty };
+export const propertyRepository = { findProperty, selectProperties, selectProperty };
 export type PropertyRepository = typeof propertyRepository;

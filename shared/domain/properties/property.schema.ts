@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageParam } from '../../infra/http/wire.js';
+import { pageParam, uidValue } from '../../infra/http/wire.js';
 
 /** Query of GET /api/v1/property. Unknown parameters are ignored. */
 export const propertiesQuerySchema = z.object({
@@ -25,7 +25,7 @@ export const propertyLocationSchema = z.object({
  * line of `cli import`). Flags are 0/1 as in iGMS; a value the service does not know is null.
  */
 export const propertySchema = z.object({
-  property_uid: z.string().min(1).max(200),
+  property_uid: uidValue(),
   name: z.string().min(1),
   address: z.string().nullable(),
   checkin_time: hour.describe('Check-in hour of the day, as a string ("15")'),
@@ -52,10 +52,13 @@ export const propertySchema = z.object({
   base_price: z.number().min(0).nullable().describe('Ours: the nightly price where the calendar has none (null: none)'),
   default_min_stay: z.number().int().min(1).describe('Ours: the minimum stay where the calendar has none'),
   door_access_code: z.string().nullable().optional().describe('Present only when the token has the smart-locks scope'),
-  calendar_control_allowed: flag.optional().describe('Present only when the token has the pricing-management scope'),
+  calendar_control_allowed: z
+    .boolean()
+    .optional()
+    .describe('A boolean, as iGMS shows it: whether pricing apps may change the calendar directly (else their proposals await review). Present only when the token has the pricing-management scope'),
 });
 export type Property = z.infer<typeof propertySchema>;
 
 export const propertyPathSchema = z.object({
-  property_uid: z.string().min(1).max(200),
+  property_uid: uidValue(),
 });

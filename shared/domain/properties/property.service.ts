@@ -1,4 +1,4 @@
-import type { Scope } from '../auth/scopes.js';
+import type { Scope } from '../auth/index.js';
 import type { Infra } from '../../infra/infra.js';
 import { notFound, shown } from '../../infra/errors.js';
 import { BaseService } from '../service.js';
@@ -57,7 +57,7 @@ export function propertyToWire(row: PropertyRow, view: PropertyView): Property {
     default_min_stay: row.defaultMinStay,
   };
   if (view.doorCode) p.door_access_code = row.doorAccessCode;
-  if (view.calendarControl) p.calendar_control_allowed = flag(row.calendarControlAllowed);
+  if (view.calendarControl) p.calendar_control_allowed = row.calendarControlAllowed;
   return p;
 }
 
@@ -77,14 +77,14 @@ export class PropertiesService extends BaseService {
   }
 
   async list(companyUid: string, query: PropertiesQuery, scopes: readonly Scope[]): Promise<{ data: Property[]; meta: PageMeta }> {
-    const page = pageOf(await this.repo.listProperties(this.db, companyUid, query.page), query.page);
+    const page = pageOf(await this.repo.selectProperties(this.db, companyUid, query.page), query.page);
     const view = viewOfScopes(scopes);
     return { data: page.data.map((r) => propertyToWire(r, view)), meta: page.meta };
   }
 
   /** Another company's property answers exactly as an unknown one. */
   async get(companyUid: string, propertyUid: string, scopes: readonly Scope[]): Promise<{ data: Property }> {
-    const row = await this.repo.getProperty(this.db, companyUid, propertyUid);
+    const row = await this.repo.selectProperty(this.db, companyUid, propertyUid);
     if (!row) throw unknownProperty(propertyUid);
     return { data: propertyToWire(row, viewOfScopes(scopes)) };
   }
@@ -110,7 +110,7 @@ export class PropertiesService extends BaseService {
 
   /** The whole row (name, hours, door code...), uncached: for writes that copy from it. */
   async requireRow(companyUid: string, propertyUid: string): Promise<PropertyRow> {
-    const row = await this.repo.getProperty(this.db, companyUid, propertyUid);
+    const row = await this.repo.selectProperty(this.db, companyUid, propertyUid);
     if (!row) throw unknownProperty(propertyUid);
     return row;
   }
@@ -118,5 +118,5 @@ export class PropertiesService extends BaseService {
 
 /** The one answer to a property that is not the company's: 404 code 11 naming property_uid. */
 export function unknownProperty(propertyUid: string, message?: (uid: string) => string) {
-  return notFound('property_uid', message ? message(propertyUid) : `Unknown property ${shown(propertyUid)}`);
+  return notFound('property_uid', message ? message(shown(propertyUid)) : `Unknown property ${shown(propertyUid)}`);
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 
 /**
- * Deletes at most `batchRows` finished (completed or error) calendar requests that finished more
+ * Deletes at most `batchRows` finished (completed, error or disabled) calendar requests that finished more
  * than `olderThanDays` ago, oldest first; returns how many went. Live requests (queued,
  * processing) are never candidates. One short statement over the partial index of finished
  * requests; rows locked elsewhere are skipped, never waited for.
@@ -14,7 +14,7 @@ export async function deleteFinishedRequests(db: Db, olderThanDays: number, batc
   const r = await db.execute(sql`
     delete from calendar_requests where uid in (
       select uid from calendar_requests
-       where status in ('completed', 'error')
+       where status in ('completed', 'error', 'disabled')
          and finished_dttm < now() - make_interval(secs => ${olderThanDays * 86_400})
        order by finished_dttm limit ${batchRows}
          for update skip locked)`);

@@ -1,7 +1,8 @@
 import { and, asc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../../infra/db/client.js';
+import { onePage } from '../../infra/db/page.js';
 import { properties, tasks, teamMembers } from '../../infra/db/schema/index.js';
-import { lowerBound, PAGE_SIZE, upperBound } from '../../infra/http/wire.js';
+import { lowerBound, upperBound } from '../../infra/http/wire.js';
 import type { TasksQuery } from './tasks.schema.js';
 
 export type TaskRow = typeof tasks.$inferSelect;
@@ -12,20 +13,19 @@ export type TaskPatch = Partial<
 >;
 
 /** One page (plus one row to prove a next page) of the company's tasks, filtered and ordered. */
-export async function listTasks(db: Db, companyUid: string, q: TasksQuery): Promise<TaskRow[]> {
+export async function selectTasks(db: Db, companyUid: string, q: TasksQuery): Promise<TaskRow[]> {
   const where: SQL[] = [eq(tasks.companyUid, companyUid)];
   if (q.task_uids) where.push(inArray(tasks.taskUid, q.task_uids));
   if (q.property_uids) where.push(inArray(tasks.propertyUid, q.property_uids));
   // Both bounds are on the start: hide tasks starting before from_date / after to_date.
-  if (q.from_date) where.push(gte(tasks.localStartDttm, lowerBound(q.from_date)));
-  if (q.to_date) where.push(lte(tasks.localStartDttm, upperBound(q.to_date)));
-  return db
+  if (q.from_date) where.push(gte(tasks.localStartDttm, lowerBound(q.from_date, 'local')));
+  if (q.to_date) where.push(lte(tasks.localStartDttm, upperBound(q.to_date, 'local')));
+  const query = db
     .select()
     .from(tasks)
     .where(and(...where))
-    .orderBy(asc(tasks.localStartDttm), asc(tasks.taskUid))
-    .limit(PAGE_SIZE + 1)
-    .offset((q.page - 1) * PAGE_SIZE);
+    .$dynamic();
+  return onePage(query, q.page, asc(tasks.localStartDttm), asc(tasks.taskUid));
 }
 
 /**
@@ -68,5 +68,5 @@ export async function updateTaskRow(tx: Tx, companyUid: string, taskUid: string,
   return row;
 }
 
-export const tasksRepository = { listTasks, lockTask, isActiveTeamMember, isCompanyProperty, updateTaskRow };
+export const tasksRepository = { selectTasks, lockTask, isActiveTeamMember, isCompanyProperty, updateTaskRow };
 export type TasksRepository = typeof tasksRepository;

@@ -1,5 +1,6 @@
 import type { Infra } from '../../infra/infra.js';
 import { BaseService } from '../service.js';
+import { recordChange } from '../changes/index.js';
 import { badParam, conflict, notFound, shown } from '../../infra/errors.js';
 import { pageOf, type PageMeta } from '../../infra/http/wire.js';
 import { tasksRepository, type TaskPatch, type TaskRow, type TasksRepository } from './tasks.repository.js';
@@ -88,16 +89,8 @@ export function planSchedule(cur: TaskRow, body: UpdateTaskBody, patch: TaskPatc
 
 /** Cleaning and maintenance tasks: the list and update-task. */
 export class TasksService extends BaseService {
-  constructor(
-    infra: Infra,
-    private readonly repo: TasksRepository = tasksRepository,
-  ) {
+  constructor(infra: Infra, private readonly repo: TasksRepository = tasksRepository) {
     super(infra);
-  }
-
-  async list(companyUid: string, query: TasksQuery): Promise<{ data: Task[]; meta: PageMeta }> {
-    const page = pageOf(await this.repo.listTasks(this.db, companyUid, query), query.page);
-    return { data: page.data.map(taskToWire), meta: page.meta };
   }
 
   /**
@@ -126,8 +119,15 @@ export class TasksService extends BaseService {
       }
 
       if (Object.keys(patch).length === 0) return cur;
-      return repo.updateTaskRow(tx, companyUid, cur.taskUid, patch);
+      const updated = await repo.updateTaskRow(tx, companyUid, cur.taskUid, patch);
+      await recordChange(tx, { company: companyUid, kind: 'task', objectUid: cur.taskUid, event: 'task.updated' });
+      return updated;
     });
     return { data: [taskToWire(row)], meta: { page: 1, has_next_page: false } };
+  }
+
+  async list(companyUid: string, query: TasksQuery): Promise<{ data: Task[]; meta: PageMeta }> {
+    const page = pageOf(await this.repo.selectTasks(this.db, companyUid, query), query.page);
+    return { data: page.data.map(taskToWire), meta: page.meta };
   }
 }

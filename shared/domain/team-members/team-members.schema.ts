@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { memberRoles } from '../../infra/db/schema/index.js';
-import { commaEnumList, commaList, oneOf, pageParam } from '../../infra/http/wire.js';
+import { commaEnumList, commaList, oneOf, pageParam, uidValue } from '../../infra/http/wire.js';
 
 export { memberRoles };
 export const memberStatuses = ['pending', 'active'] as const;
@@ -17,7 +17,7 @@ export const teamMembersQuerySchema = z.object({
 export type TeamMembersQuery = z.output<typeof teamMembersQuerySchema>;
 
 export const teamMemberSchema = z.object({
-  team_member_uid: z.string().min(1).max(200),
+  team_member_uid: uidValue(),
   name: z.string().min(1),
   email: z.string().nullable(),
   phone: z.string().nullable(),

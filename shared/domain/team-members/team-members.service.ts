@@ -17,15 +17,12 @@ export function teamMemberToWire(row: TeamMemberRow): TeamMember {
 
 /** The company's team as the list method shows it. */
 export class TeamMembersService extends BaseService {
-  constructor(
-    infra: Infra,
-    private readonly repo: TeamMembersRepository = teamMembersRepository,
-  ) {
+  constructor(infra: Infra, private readonly repo: TeamMembersRepository = teamMembersRepository) {
     super(infra);
   }
 
   async list(companyUid: string, query: TeamMembersQuery): Promise<{ data: TeamMember[]; meta: PageMeta }> {
-    const page = pageOf(await this.repo.listTeamMembers(this.db, companyUid, query), query.page);
+    const page = pageOf(await this.repo.selectTeamMembers(this.db, companyUid, query), query.page);
     return { data: page.data.map(teamMemberToWire), meta: page.meta };
   }
 }

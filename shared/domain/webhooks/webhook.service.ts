@@ -1,4 +1,4 @@
-import { toStatusView } from '../calendar/calendar.status.js';
+import { toStatusView } from '../calendar/index.js';
 import { utcDateTime } from '../../infra/time.js';
 import { BaseService } from '../service.js';
 import { postWebhook } from './webhook.http.js';

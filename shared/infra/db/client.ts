@@ -34,8 +34,11 @@ export interface Database {
  *   properties of null (reading 'write')` outside any promise, which kills the process (the API
  *   and every worker at every Postgres restart under load, and a process migrating at start);
  * - inside `sql.begin` a query is handed straight to the transaction's connection, whatever its
- *   state: a transaction that awaits something else between two queries (the re-enqueue sweep asks
- *   Redis while it holds its lock) writes its next query to the null socket, the same way.
+ *   state: a transaction that awaits something else between two queries writes its next query to
+ *   the null socket, the same way. No transaction does that today (the sweeps claim their rows in
+ *   one statement and call the queue after it, shared/infra/db/claim-stale.ts); the guard is one
+ *   check per query and keeps the next such transaction from crashing the process (its test:
+ *   test/faults/service-resilience.test.ts).
  * `begin` rejects the transaction as soon as its connection closes, in the same tick as the failed
  * query, and only then while the callback runs. So once it has rejected, every further query of
  * that transaction rejects with CONNECTION_CLOSED (a "database unavailable" error) instead of being

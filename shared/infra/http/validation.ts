@@ -69,7 +69,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefi
     if (bad) {
       const param = pathToParam(bad, prefix);
       const message = 'must be valid Unicode text without NUL characters';
-      return badParamThrow(param, `Invalid parameter ${param}: ${message}`, [{ path: param, message }]);
+      throw badParam(param, `Invalid parameter ${param}: ${message}`, [{ path: param, message }]);
     }
     return result.data;
   }
@@ -79,9 +79,5 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefi
   }));
   // Stryker disable next-line all: zod never fails a parse without an issue; the fallback only satisfies the types
   const first = details[0] ?? { path: prefix ?? 'body', message: 'Invalid input' };
-  return badParamThrow(first.path, `Invalid parameter ${first.path}: ${first.message}`, details);
-}
-
-function badParamThrow(param: string, message: string, details: ErrorDetail[]): never {
-  throw badParam(param, message, details);
+  throw badParam(first.path, `Invalid parameter ${first.path}: ${first.message}`, details);
 }

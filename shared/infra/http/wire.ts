@@ -61,44 +61,92 @@ export function checkDateRange(from: string, to: string, toKey: string, ctx: z.R
 export const calendarDate = z.string().refine(isCalendarDate, 'must be a real date YYYY-MM-DD');
 
 export interface DateBound {
-  /** `YYYY-MM-DD HH:MM:SS` */
+  /** `YYYY-MM-DD HH:MM:SS` as written (an offset dropped): compared with a local (`local_*`) field. */
   value: string;
+  /** The same instant in UTC: compared with a UTC field (`created_dttm`, `updated_dttm`, `booked_dttm`). */
+  utc: string;
   dateOnly: boolean;
 }
 
-/** `YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS`, both checked to be real. */
-export function parseDateBound(s: string): DateBound | undefined {
-  if (DATE_PATTERN.test(s)) return isCalendarDate(s) ? { value: `${s} 00:00:00`, dateOnly: true } : undefined;
-  const m = DATE_TIME_PATTERN.exec(s);
-  if (
-    m &&
-    isRealDate(Number(m[1]), Number(m[2]), Number(m[3])) &&
-    Number(m[4]) <= 23 &&
-    Number(m[5]) <= 59 &&
-    Number(m[6]) <= 59
-  ) {
-    return { value: s, dateOnly: false };
-  }
-  return undefined;
+/**
+ * ISO 8601 date-times as JavaScript (`toISOString`) and luxon (`toISO`) write them: `T`, seconds,
+ * an optional fraction, and `Z`, `+HH:MM`, `+HHMM`, `+HH` or no offset (read as UTC).
+ */
+const ISO_DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** `+05:30` / `-0400` / `+05` / `Z` -> minutes east of UTC. */
+function offsetMinutes(offset: string): number {
+  if (offset === 'Z') return 0;
+  const digits = offset.slice(1).replace(':', '');
+  const minutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || '0');
+  return offset.startsWith('-') ? -minutes : minutes;
 }
+
+/** A wall-clock date-time moved by `minutes`, in years 1-9999 only (else undefined). */
+function shiftedUtc(y: number, mo: number, d: number, h: number, mi: number, s: number, minutes: number): string | undefined {
+  const t = new Date(0);
+  t.setUTCFullYear(y, mo - 1, d);
+  t.setUTCHours(h, mi - minutes, s, 0);
+  const year = t.getUTCFullYear();
+  if (year < 1 || year > 9999) return undefined;
+  return `${pad(year, 4)}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())} ${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}`;
+}
+
+const isRealTime = (h: number, mi: number, s: number) => h <= 23 && mi <= 59 && s <= 59;
+
+/**
+ * `YYYY-MM-DD`, `YYYY-MM-DD HH:MM:SS` or an ISO 8601 date-time (see ISO_DATE_TIME_PATTERN), each
+ * checked to be real. A fraction of a second is dropped (the compared columns hold whole seconds).
+ */
+export function parseDateBound(s: string): DateBound | undefined {
+  if (DATE_PATTERN.test(s)) return isCalendarDate(s) ? { value: `${s} 00:00:00`, utc: `${s} 00:00:00`, dateOnly: true } : undefined;
+  const m = DATE_TIME_PATTERN.exec(s) ?? ISO_DATE_TIME_PATTERN.exec(s);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, sec] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
+  if (!isRealDate(y, mo, d) || !isRealTime(h, mi, sec)) return undefined;
+  const offset = m[7];
+  if (offset !== undefined && (Math.abs(offsetMinutes(offset)) > 18 * 60 || Number(offset.slice(-2)) > 59)) return undefined;
+  const value = `${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}:${m[6]}`;
+  const utc = offset === undefined ? value : shiftedUtc(y, mo, d, h, mi, sec, offsetMinutes(offset));
+  return utc === undefined ? undefined : { value, utc, dateOnly: false };
+}
+
+const DATE_BOUND_MESSAGE = 'must be a real date YYYY-MM-DD, a date-time YYYY-MM-DD HH:MM:SS or an ISO 8601 date-time (2024-05-15T00:00:00.000-04:00)';
 
 export const dateOrDateTime = queryValue().transform((s, ctx): DateBound => {
   const bound = parseDateBound(s);
   if (bound) return bound;
   // Stryker disable next-line StringLiteral: zod's issue kind; only path and message reach the wire
-  ctx.addIssue({ code: 'custom', message: 'must be a real date YYYY-MM-DD or date-time YYYY-MM-DD HH:MM:SS' });
+  ctx.addIssue({ code: 'custom', message: DATE_BOUND_MESSAGE });
   return z.NEVER;
 });
 
-/** The lower bound as given; an inclusive upper bound covers a date-only value's whole day. */
-export const lowerBound = (b: DateBound) => b.value;
+/** Which clock a bound is compared with: a `local_*` field (the date as written) or a UTC field. */
+export type BoundClock = 'local' | 'utc';
+
+/** The lower bound as given (on the field's clock). */
+export const lowerBound = (b: DateBound, clock: BoundClock) => (clock === 'utc' ? b.utc : b.value);
 // Exact because the `*_dttm` columns are timestamp(0): nothing lies between 23:59:59 and midnight.
-export const upperBound = (b: DateBound) => (b.dateOnly ? `${b.value.slice(0, 10)} 23:59:59` : b.value);
+export const upperBound = (b: DateBound, clock: BoundClock) =>
+  b.dateOnly ? `${b.value.slice(0, 10)} 23:59:59` : lowerBound(b, clock);
+
+/**
+ * Conventions: an optional query parameter sent empty (`guest_uids=`, `from_date=`) is the same as
+ * the parameter absent. Applied by the router to every query before its schema reads it, so every
+ * list method follows the one rule. A repeated parameter (an array) is left for the schema to refuse.
+ */
+export function withoutEmptyParams(query: unknown): unknown {
+  if (typeof query !== 'object' || query === null) return query;
+  return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== ''));
+}
 
 /**
  * `a,b,c` -> ['a','b','c'], blanks and repeats dropped, at most `max` entries of at most
- * UID_MAX_LENGTH characters each. A list with no value at all (`booking_uids=`) is an error rather than "no
- * filter": a client that sends an empty list of uids must not get every booking back.
+ * UID_MAX_LENGTH characters each. A parameter sent empty (`booking_uids=`) never gets here: it is the
+ * parameter absent (withoutEmptyParams). A list of blanks only (`,`) is an error rather than "no
+ * filter": a client that sends a list of uids must not get every booking back.
  *
  * Problems are reported on the parameter itself (`platform_type`), not on a position inside it,
  * since a query parameter has no `[1]` a client could look up.

@@ -3,12 +3,12 @@ import { queueEnqueueFailing } from '../metrics/metrics.js';
 import { cachedFlag } from './cached-flag.js';
 import type { QueueConnection } from './connection.js';
 import { jobOf, openQueue, type RegisteredQueue } from './producer.js';
-import type { JobRegistry } from './registry.js';
+import type { JobRegistry, JobsOf } from './registry.js';
 
 /** The producer side of the calendar queue, as the API and the re-enqueuer see it. */
 export interface CalendarJobs {
-  /** Adds one job per request uid, jobId = uid, so adding a uid twice is a no-op. */
-  enqueue(uids: readonly string[]): Promise<void>;
+  /** Adds one job per request uid, jobId = uid, so adding a uid twice is a no-op; `job` applies the requests' kind. */
+  enqueue(uids: readonly string[], job?: JobsOf<'calendar'>): Promise<void>;
   jobState(uid: string): Promise<string>;
   failedReason(uid: string): Promise<{ reason: string; attempts: number } | undefined>;
   remove(uid: string): Promise<void>;
@@ -38,9 +38,9 @@ export function createCalendarJobs(conn: QueueConnection, registry: JobRegistry,
   const paused = cachedFlag(() => withTimeout(queue.isPaused(), timeoutMs, 'isPaused'), PAUSED_MAX_AGE_MS);
   return {
     queue,
-    async enqueue(uids) {
+    async enqueue(uids, job = 'apply-calendar-request') {
       if (uids.length === 0) return;
-      const jobs = uids.map((uid) => jobOf(registry, 'apply-calendar-request', { requestUid: uid }, { jobId: uid }));
+      const jobs = uids.map((uid) => jobOf(registry, job, { requestUid: uid }, { jobId: uid }));
       try {
         await withTimeout(queue.addBulk(jobs), timeoutMs, 'enqueue');
       } catch (err) {

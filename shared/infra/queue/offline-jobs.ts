@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.js';
 import type { CalendarJobs } from './calendar-jobs.js';
+import type { MessageJobs } from './message-jobs.js';
 import type { WebhookJobs } from './webhook-jobs.js';
 
 const noQueue = () => Promise.reject(new Error('this process has no queue connection'));
@@ -9,7 +10,7 @@ const noQueue = () => Promise.reject(new Error('this process has no queue connec
  * Postgres already, and a worker's re-enqueue sweep (which reads Postgres, not the queue) queues it
  * within REENQUEUE_AFTER_MS plus one sweep. Reads of the queue's state fail.
  */
-export function offlineJobs(logger: Logger): CalendarJobs & WebhookJobs {
+export function offlineJobs(logger: Logger): CalendarJobs & WebhookJobs & MessageJobs {
   return {
     async enqueue(uids) {
       if (uids.length > 0) logger.debug({ uids }, 'no queue connection: the re-enqueue sweep will queue these');

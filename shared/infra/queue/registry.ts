@@ -1,6 +1,7 @@
 import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
 import type { Config } from '../config.js';
+import { uidValue } from '../http/wire.js';
 
 /*
  * The job registry: every queue and every job of the service, with its payload schema, its result
@@ -19,15 +20,22 @@ import type { Config } from '../config.js';
  * - request: a chunk stored durably as a `calendar_requests` row with a submission sequence
  *            number; its uid is what the client polls and is the BullMQ jobId.
  * - warning: a skipped day's date -> message, kept on the request (never an exception).
+ * - kind:    what a request changes: calendar days, or listing statuses (set-listing-status);
+ *            one table, one sequence, one queue, one job per kind.
+ * - proposal: days a pricing app proposed for a property without calendar control, kept in
+ *            `paused` requests until approved (then queued) or rejected / expired (`disabled`).
  *
  * - event:   a webhook event (outbox row) telling an app that one of its requests finished; its
  *            uid is the delivery job's id.
  *
+ * - message: an outbound text to a guest (messages row); its uid is the send-message job's id.
+ *
  * Payloads carry ids, not data: Postgres holds the request, the queue holds the pointer.
  */
 
-const applyCalendarRequestPayload = z.object({ requestUid: z.string().min(1).max(100) });
+const applyCalendarRequestPayload = z.object({ requestUid: uidValue() });
 const applyCalendarRequestResult = z.object({ daysApplied: z.number().int(), skippedPast: z.number().int() });
+const applyListingStatusResult = z.object({ listingsChanged: z.number().int() });
 
 export const deliverWebhookPayload = z.object({ eventUid: z.string().min(1).max(120) });
 export type DeliverWebhookPayload = z.infer<typeof deliverWebhookPayload>;
@@ -46,9 +54,13 @@ function webhookAttempts(backoffMs: number, maxAgeMs: number): number {
   return Math.ceil(Math.log2(maxAgeMs / backoffMs + 1)) + 1;
 }
 
+export const sendMessagePayload = z.object({ messageUid: z.string().min(1).max(120) });
+const sendMessageResult = z.object({ outcome: z.enum(['completed', 'error', 'skipped']), reason: z.string().optional() });
+
 /** Scheduled maintenance carries nothing: it works on whatever is due when it runs. */
 const noPayload = z.object({});
 const prunedRows = z.object({ deleted: z.number().int() });
+const expiredRows = z.object({ expired: z.number().int() });
 
 interface QueueDefinition {
   /** Jobs of this queue one worker process runs at once. */
@@ -76,6 +88,8 @@ export function jobRegistry(config: Config) {
     // Deliveries wait on other people's servers: their own queue and concurrency, so a slow
     // receiver never takes a slot from the calendar apply.
     webhooks: { concurrency: config.webhooks.concurrency },
+    // Messages wait on SMTP servers and connectors: their own queue, like webhooks.
+    messages: { concurrency: config.messaging.concurrency },
   } as const satisfies Record<string, QueueDefinition>;
 
   // A failed prune is simply run again at its next period; keep a little history to look at.
@@ -94,6 +108,21 @@ export function jobRegistry(config: Config) {
         removeOnFail: { age: 7 * 24 * 3600, count: 20000 },
       },
     },
+    /**
+     * Applies one set-listing-status request (a second kind of request, same table, queue, status
+     * method and re-enqueue sweep as the calendar's).
+     */
+    'apply-listing-status': {
+      queue: 'calendar',
+      payload: applyCalendarRequestPayload,
+      result: applyListingStatusResult,
+      options: {
+        attempts: config.queue.attempts,
+        backoff: { type: 'exponential', delay: config.queue.backoffMs },
+        removeOnComplete: { age: 3600, count: 5000 },
+        removeOnFail: { age: 7 * 24 * 3600, count: 20000 },
+      },
+    },
     /** POSTs one webhook event to its app's callback; retried with backoff up to WEBHOOK_MAX_AGE_MS. */
     'deliver-webhook': {
       queue: 'webhooks',
@@ -106,14 +135,33 @@ export function jobRegistry(config: Config) {
         removeOnFail: { age: 7 * 24 * 3600, count: 20000 },
       },
     },
+    /**
+     * Sends one outbound message (its uid: the jobId) through its channel; transient failures are
+     * retried with backoff up to MESSAGE_MAX_AGE_MS, permanent ones end the message in `error`.
+     */
+    'send-message': {
+      queue: 'messages',
+      payload: sendMessagePayload,
+      result: sendMessageResult,
+      options: {
+        attempts: webhookAttempts(config.messaging.backoffMs, config.messaging.maxAgeMs),
+        backoff: { type: 'exponential', delay: config.messaging.backoffMs },
+        removeOnComplete: { age: 3600, count: 5000 },
+        removeOnFail: { age: 7 * 24 * 3600, count: 20000 },
+      },
+    },
     /** Forgets Idempotency-Key answers past IDEMPOTENCY_TTL_HOURS, in batches of PRUNE_BATCH_ROWS. */
     'prune-idempotency-keys': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
     /** Deletes finished calendar requests past REQUEST_RETENTION_DAYS, in batches of PRUNE_BATCH_ROWS. */
     'prune-finished-requests': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
     /** Deletes settled webhook events and their delivery attempts past WEBHOOK_RETENTION_DAYS. */
     'prune-webhook-events': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
+    /** Deletes change-feed records past CHANGE_RETENTION_DAYS (a cursor below them then answers 410). */
+    'prune-changes': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
     /** Drops the Postgres rate-limit windows that have ended (the Redis ones expire by themselves). */
     'prune-rate-limit-windows': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: 60_000 },
+    /** Pending reservation requests booked more than RESERVATION_REQUEST_HOURS ago become expired (their nights free). */
+    'expire-reservation-requests': { queue: 'maintenance', payload: noPayload, result: expiredRows, options: maintenanceOptions, every: 60_000 },
   } as const satisfies Record<string, JobDefinition<keyof typeof queues>>;
 
   return { queues, jobs };

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Cluster, Redis } from 'ioredis';
 import type { Db } from '../db/client.js';
+import { withTimeout } from '../timeout.js';
 
 /*
  * A sliding limit of `limit` requests per minute per key, as GCRA (the generic cell rate
@@ -54,29 +55,16 @@ return {1, tostring(tat)}`;
 
 /**
  * Shared by every API process that points at the same Redis. Takes its client (a Redis or a
- * Cluster) from the caller and opens no connection itself. While Redis cannot count (down, or full
- * and answering OOM to the write) each process enforces the limit on its own, in memory, rather
- * than letting everything through: give it a client built with enableOfflineQueue false so it
- * errs at once. `onError` hears every such failure.
+ * Cluster) from the caller and opens no connection itself; give it a client built with
+ * enableOfflineQueue false so it errs at once while Redis is away. A failure (down, or full and
+ * answering OOM to the write) rejects: withLocalFallback is what counts then.
  */
-export function redisRateLimiter(
-  redis: Redis | Cluster,
-  defaultLimit: number,
-  prefix: string,
-  onError: (err: unknown) => void = () => {},
-  now: () => number = Date.now,
-): RateLimiter {
-  const fallback = memoryRateLimiter(defaultLimit, now);
+export function redisRateLimiter(redis: Redis | Cluster, defaultLimit: number, prefix: string, now: () => number = Date.now): RateLimiter {
   return {
     async hit(key, limit = defaultLimit) {
       const t = now();
-      try {
-        const [ok, tat] = (await redis.eval(GCRA_SCRIPT, 1, `${prefix}:rl:${key}`, t, PERIOD_MS / limit, PERIOD_MS)) as [number, string];
-        return gcraResult(ok === 1, Number(tat), t, limit);
-      } catch (err) {
-        onError(err);
-        return fallback.hit(key, limit);
-      }
+      const [ok, tat] = (await redis.eval(GCRA_SCRIPT, 1, `${prefix}:rl:${key}`, t, PERIOD_MS / limit, PERIOD_MS)) as [number, string];
+      return gcraResult(ok === 1, Number(tat), t, limit);
     },
   };
 }
@@ -109,7 +97,7 @@ export function postgresRateLimiter(db: Db, defaultLimit: number, now: () => num
 
 /**
  * The same in this process's memory: what an API process enforces on its own while the shared
- * counter cannot be reached (Redis full or down). Bounded: stale keys are dropped.
+ * counter cannot be reached (see withLocalFallback). Bounded: stale keys are dropped.
  */
 export function memoryRateLimiter(defaultLimit: number, now: () => number = Date.now): RateLimiter {
   const tats = new Map<string, number>();
@@ -122,6 +110,41 @@ export function memoryRateLimiter(defaultLimit: number, now: () => number = Date
       if (tat + interval - PERIOD_MS > t) return Promise.resolve(gcraResult(false, tat, t, limit));
       tats.set(key, tat + interval);
       return Promise.resolve(gcraResult(true, tat + interval, t, limit));
+    },
+  };
+}
+
+/**
+ * How long a hit waits for the shared counter. The Redis client of the queue queues commands while
+ * Redis is away (it must, for BullMQ), and Postgres may hang: without a bound a request would wait
+ * for as long as the outage lasts.
+ */
+export const SHARED_LIMITER_TIMEOUT_MS = 2000;
+
+export interface FallbackOptions {
+  timeoutMs?: number;
+  /** Hears every failure or timeout of the shared counter. */
+  onError?: (err: unknown) => void;
+  now?: () => number;
+}
+
+/**
+ * The one fallback of the rate limits (per token, and failed authentications per address): a hit
+ * on the shared counter, or, when it fails or does not answer within the bound, on this process's
+ * own memory. An outage neither stops the API nor switches the limits off, and a single API
+ * process still enforces them. The composition root wraps the runtime's limiter in it.
+ */
+export function withLocalFallback(shared: RateLimiter, defaultLimit: number, opts: FallbackOptions = {}): RateLimiter {
+  const local = memoryRateLimiter(defaultLimit, opts.now);
+  const timeoutMs = opts.timeoutMs ?? SHARED_LIMITER_TIMEOUT_MS;
+  return {
+    async hit(key, limit) {
+      try {
+        return await withTimeout(shared.hit(key, limit), timeoutMs, 'the shared rate limiter');
+      } catch (err) {
+        opts.onError?.(err);
+        return local.hit(key, limit);
+      }
     },
   };
 }

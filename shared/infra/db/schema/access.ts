@@ -1,29 +1,39 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { tstz } from './columns.js';
-import { companies } from './inventory.js';
+import { createdAt, tstz, uidKey } from './columns.js';
+import { companyUidColumn } from './inventory.js';
+import { oauthClients } from './oauth.js';
 
-/** Apps installed on a company and their access tokens. */
+/**
+ * Apps installed on a company and their access tokens. An app made by the OAuth flow is "this
+ * client installed on this company" (client_uid set, one per client and company); one made by the
+ * CLI (`token issue`) has no client.
+ */
 export const apps = pgTable(
   'apps',
   {
-    uid: text('uid').primaryKey(),
-    companyUid: text('company_uid')
-      .notNull()
-      .references(() => companies.uid),
+    uid: uidKey(),
+    companyUid: companyUidColumn(),
     name: text('name').notNull(),
     disabled: boolean('disabled').notNull().default(false),
-    createdAt: tstz('created_at').notNull().defaultNow(),
+    clientUid: text('client_uid').references(() => oauthClients.uid),
+    /** Set by "Uninstall" in the console (every token revoked); cleared when authorized again. */
+    uninstalledAt: tstz('uninstalled_at'),
+    createdAt: createdAt(),
   },
-  (t) => [index('apps_company_idx').on(t.companyUid)],
+  (t) => [
+    index('apps_company_idx').on(t.companyUid),
+    uniqueIndex('apps_client_company_idx')
+      .on(t.clientUid, t.companyUid)
+      .where(sql`${t.clientUid} is not null`),
+  ],
 );
 
 export const accessTokens = pgTable(
   'access_tokens',
   {
-    uid: text('uid').primaryKey(),
-    companyUid: text('company_uid')
-      .notNull()
-      .references(() => companies.uid),
+    uid: uidKey(),
+    companyUid: companyUidColumn(),
     appUid: text('app_uid')
       .notNull()
       .references(() => apps.uid),
@@ -31,8 +41,10 @@ export const accessTokens = pgTable(
     tokenHash: text('token_hash').notNull(),
     scopes: text('scopes').array().notNull(),
     revoked: boolean('revoked').notNull().default(false),
-    createdAt: tstz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
     revokedAt: tstz('revoked_at'),
+    /** Written at most once a minute per token (api/middleware/auth.ts). */
+    lastUsedAt: tstz('last_used_at'),
   },
   (t) => [uniqueIndex('access_tokens_hash_idx').on(t.tokenHash), index('access_tokens_company_idx').on(t.companyUid)],
 );

@@ -1,16 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { boolean, foreignKey, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { boolean, foreignKey, index, integer, pgTable, text, unique } from 'drizzle-orm/pg-core';
 import { bookingStatuses, platformTypes } from '../../../domain/bookings/bookings.schema.js';
 import { money, ts } from './columns.js';
-import { companies, guests, hosts, listings, properties } from './inventory.js';
+import { companyUidColumn, guests, hosts, listings, properties } from './inventory.js';
 
 export const bookings = pgTable(
   'bookings',
   {
     bookingUid: text('booking_uid').primaryKey(),
-    companyUid: text('company_uid')
-      .notNull()
-      .references(() => companies.uid),
+    companyUid: companyUidColumn(),
     propertyUid: text('property_uid').notNull(),
     listingUid: text('listing_uid').notNull(),
     guestUid: text('guest_uid').notNull(),
@@ -55,6 +53,8 @@ export const bookings = pgTable(
     foreignKey({ name: 'bookings_guest_fk', columns: [t.companyUid, t.guestUid], foreignColumns: [guests.companyUid, guests.uid] }),
     foreignKey({ name: 'bookings_host_fk', columns: [t.companyUid, t.hostUid], foreignColumns: [hosts.companyUid, hosts.uid] }),
     index('bookings_company_reservation_idx').on(t.companyUid, t.reservationCode),
+    // The target of composite foreign keys from tenant tables (message threads).
+    unique('bookings_company_uid_key').on(t.companyUid, t.bookingUid),
     /*
      * What GET /api/v1/bookings needs (plans in bench/bookings-explain.ts). The company leads every
      * index (the tenant filter). The two paging orders end in booking_uid collate "C", exactly the
@@ -79,5 +79,9 @@ export const bookings = pgTable(
     // The updated / booked windows (created has the paging index above).
     index('bookings_company_updated_idx').on(t.companyUid, t.updatedDttm),
     index('bookings_company_booked_idx').on(t.companyUid, t.bookedDttm),
+    // Reservation requests: the expiry job's due rows and the console's pending list, kept tiny.
+    index('bookings_pending_requests_idx')
+      .on(t.bookedDttm)
+      .where(sql`${t.bookingStatus} = 'pending' and ${t.platformType} = 'airgms'`),
   ],
 );

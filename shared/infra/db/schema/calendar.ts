@@ -1,8 +1,38 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, date, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { storedRequestStatuses } from '../../../domain/calendar/calendar.schema.js';
-import { money, tstz } from './columns.js';
-import { companies, properties } from './inventory.js';
+import { proposalStatuses, requestKinds, storedRequestStatuses } from '../../../domain/calendar/calendar.schema.js';
+import { money, tstz, uidKey } from './columns.js';
+import { companyUidColumn, properties } from './inventory.js';
+
+/*
+ * The calendar's tables reference properties.uid alone, not (company_uid, property_uid): see the
+ * tenancy note in index.ts.
+ */
+
+/**
+ * A calendar change proposed by a pricing app for a property that does not allow calendar control
+ * (calendar-batch, calendar): its days wait in its `paused` requests until the manager approves
+ * (all or some days: submitted then) or rejects them, or the proposal expires.
+ */
+export const calendarProposals = pgTable(
+  'calendar_proposals',
+  {
+    uid: uidKey(),
+    companyUid: companyUidColumn(),
+    propertyUid: text('property_uid')
+      .notNull()
+      .references(() => properties.uid),
+    status: text('status', { enum: proposalStatuses }).notNull().default('pending'),
+    /** iGMS's is_user_action: the change was asked for by a person in the app, not computed. */
+    isUserAction: boolean('is_user_action').notNull().default(false),
+    appUid: text('app_uid'),
+    createdDttm: tstz('created_dttm').notNull().defaultNow(),
+    decidedDttm: tstz('decided_dttm'),
+    /** Who decided (a console user, `cli`) or `expiry`. */
+    decidedBy: text('decided_by'),
+  },
+  (t) => [index('calendar_proposals_pending_idx').on(t.companyUid, t.createdDttm).where(sql`status = 'pending'`)],
+);
 
 /** Submission order of calendar requests across every API process. */
 export const calendarRequestSeq = pgSequence('calendar_request_seq', { startWith: 1 });
@@ -10,10 +40,8 @@ export const calendarRequestSeq = pgSequence('calendar_request_seq', { startWith
 export const calendarRequests = pgTable(
   'calendar_requests',
   {
-    uid: text('uid').primaryKey(),
-    companyUid: text('company_uid')
-      .notNull()
-      .references(() => companies.uid),
+    uid: uidKey(),
+    companyUid: companyUidColumn(),
     propertyUid: text('property_uid')
       .notNull()
       .references(() => properties.uid),
@@ -21,6 +49,10 @@ export const calendarRequests = pgTable(
       .notNull()
       .default(sql`nextval('calendar_request_seq')`),
     status: text('status', { enum: storedRequestStatuses }).notNull().default('queued'),
+    /** What the request changes (calendar days or listing statuses): which job applies it. */
+    kind: text('kind', { enum: requestKinds }).notNull().default('calendar'),
+    /** The proposal this request belongs to (calendar-batch / calendar without calendar control); null otherwise. */
+    proposalUid: text('proposal_uid').references(() => calendarProposals.uid),
     /** The chunk's days as accepted (merged, validated), in date order. */
     days: jsonb('days').notNull(),
     daysTotal: integer('days_total').notNull(),
@@ -45,7 +77,10 @@ export const calendarRequests = pgTable(
     // Retention: the prune finds the oldest finished requests without scanning live ones.
     index('calendar_requests_finished_idx')
       .on(t.finishedDttm)
-      .where(sql`status in ('completed', 'error')`),
+      .where(sql`status in ('completed', 'error', 'disabled')`),
+    index('calendar_requests_proposal_idx')
+      .on(t.proposalUid)
+      .where(sql`proposal_uid is not null`),
   ],
 );
 
@@ -57,9 +92,7 @@ export const calendarRequests = pgTable(
 export const calendarDays = pgTable(
   'calendar_days',
   {
-    companyUid: text('company_uid')
-      .notNull()
-      .references(() => companies.uid),
+    companyUid: companyUidColumn(),
     propertyUid: text('property_uid')
       .notNull()
       .references(() => properties.uid),

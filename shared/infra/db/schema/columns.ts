@@ -1,4 +1,4 @@
-import { numeric, timestamp } from 'drizzle-orm/pg-core';
+import { numeric, text, timestamp } from 'drizzle-orm/pg-core';
 
 /*
  * Column kinds shared by the schema files. Wire timestamps (`*_dttm`) are `timestamp(0)` without
@@ -8,3 +8,7 @@ import { numeric, timestamp } from 'drizzle-orm/pg-core';
 export const ts = (name: string) => timestamp(name, { precision: 0, mode: 'string' });
 export const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 export const money = (name: string) => numeric(name, { precision: 12, scale: 2 });
+/** A table's own uid, its primary key. */
+export const uidKey = () => text('uid').primaryKey();
+/** When the row was made (bookkeeping, never on the wire). */
+export const createdAt = () => tstz('created_at').notNull().defaultNow();

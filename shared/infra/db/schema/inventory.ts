@@ -1,22 +1,33 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, doublePrecision, foreignKey, index, integer, numeric, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { money, tstz } from './columns.js';
+import { bigint, boolean, check, doublePrecision, foreignKey, index, integer, numeric, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, money, uidKey } from './columns.js';
 
 /*
  * The inventory a token can walk: the company, its properties, the listings of those on each
  * platform, the hosts and guests behind listings and bookings, the team. Every table holding tenant
- * data carries company_uid, and every reference between tenant tables is a composite foreign key
- * on (company_uid, x_uid): a row can only point at a row of its own company.
+ * data carries company_uid, and every reference between these tables (and from bookings and tasks)
+ * is a composite foreign key on (company_uid, x_uid): a row can only point at a row of its own
+ * company. The calendar tables are the exception the index of this folder explains.
  */
 
 export const companies = pgTable('companies', {
-  uid: text('uid').primaryKey(),
+  uid: uidKey(),
   name: text('name').notNull(),
   email: text('email'),
   phone: text('phone'),
   website: text('website'),
-  createdAt: tstz('created_at').notNull().defaultNow(),
+  /** The iGMS company fields: a free-text location (city, region), an ISO country code, the contact person. */
+  location: text('location'),
+  country: text('country'),
+  contactName: text('contact_name'),
+  createdAt: createdAt(),
 });
+
+/** The company a tenant row belongs to. */
+export const companyUidColumn = () =>
+  text('company_uid')
+    .notNull()
+    .references(() => companies.uid);
 
 /**
  * A property, with the iGMS fields and ours (`base_price`, `default_min_stay`: what the calendar
@@ -26,10 +37,8 @@ export const companies = pgTable('companies', {
 export const properties = pgTable(
   'properties',
   {
-    uid: text('uid').primaryKey(),
-    companyUid: text('company_uid')
-      .notNull()
-      .references(() => companies.uid),
+    uid: uidKey(),
+    companyUid: companyUidColumn(),
     name: text('name').notNull(),
     /** IANA zone; "past" for the calendar is judged in it. */
     timeZone: text('time_zone').notNull(),
@@ -64,7 +73,7 @@ export const properties = pgTable(
     /** Nightly price where the calendar has none; null: no price known. */
     basePrice: money('base_price'),
     defaultMinStay: integer('default_min_stay').notNull().default(1),
-    createdAt: tstz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex('properties_company_uid_idx').on(t.companyUid, t.uid)],
 );
@@ -85,14 +94,13 @@ const personTable = <N extends string>(name: N) =>
     name,
     {
       uid: text('uid').notNull(),
-      companyUid: text('company_uid')
-        .notNull()
-        .references(() => companies.uid),
+      companyUid: companyUidColumn(),
       name: text('name'),
       emails: text('emails').array().notNull().default(sql`'{}'::text[]`),
       phones: text('phones').array().notNull().default(sql`'{}'::text[]`),
       platformType: text('platform_type').notNull(),
-      createdAt: tstz('created_at').notNull().defaultNow(),
+      thumbnailUrl: text('thumbnail_url'),
+      createdAt: createdAt(),
     },
     (t) => [primaryKey({ columns: [t.companyUid, t.uid] })],
   );
@@ -105,19 +113,21 @@ export const listings = pgTable(
   'listings',
   {
     uid: text('uid').notNull(),
-    companyUid: text('company_uid')
-      .notNull()
-      .references(() => companies.uid),
+    companyUid: companyUidColumn(),
     propertyUid: text('property_uid').notNull(),
     platformType: text('platform_type').notNull(),
     name: text('name').notNull(),
     /** listed | unlisted */
     status: text('status').notNull().default('listed'),
+    /** Submission sequence of the set-listing-status request that last set `status` (0: none): a later submission wins. */
+    statusSeq: bigint('status_seq', { mode: 'number' }).notNull().default(0),
     url: text('url'),
     thumbnailUrl: text('thumbnail_url'),
     hostUid: text('host_uid').notNull(),
     isCohosted: boolean('is_cohosted').notNull().default(false),
-    createdAt: tstz('created_at').notNull().defaultNow(),
+    /** The iGMS booking widget's uuid of the listing; null where it has none. */
+    widgetListingUuid: text('widget_listing_uuid'),
+    createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.companyUid, t.uid] }),
@@ -158,10 +168,8 @@ export const memberRoles = [
 export const teamMembers = pgTable(
   'team_members',
   {
-    uid: text('uid').primaryKey(),
-    companyUid: text('company_uid')
-      .notNull()
-      .references(() => companies.uid),
+    uid: uidKey(),
+    companyUid: companyUidColumn(),
     name: text('name').notNull(),
     email: text('email'),
     phone: text('phone'),
@@ -174,7 +182,7 @@ export const teamMembers = pgTable(
      * onto `roles`). Not on the wire; null for members created since.
      */
     legacyRole: text('role'),
-    createdAt: tstz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('team_members_company_uid_idx').on(t.companyUid, t.uid),

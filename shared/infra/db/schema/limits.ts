@@ -1,5 +1,5 @@
 import { doublePrecision, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { tstz } from './columns.js';
+import { createdAt } from './columns.js';
 
 /** Idempotency-Key answers and rate-limit counters: what the API keeps to answer repeated or excessive requests. */
 export const idempotencyKeys = pgTable(
@@ -11,7 +11,7 @@ export const idempotencyKeys = pgTable(
     bodyHash: text('body_hash').notNull(),
     status: integer('status').notNull(),
     response: jsonb('response').notNull(),
-    createdAt: tstz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.tokenUid, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );

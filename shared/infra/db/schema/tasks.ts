@@ -1,15 +1,13 @@
 import { foreignKey, index, pgTable, text } from 'drizzle-orm/pg-core';
 import { taskStatuses, taskTypes } from '../../../domain/tasks/tasks.schema.js';
-import { ts, tstz } from './columns.js';
-import { companies, properties, teamMembers } from './inventory.js';
+import { createdAt, ts, tstz } from './columns.js';
+import { companyUidColumn, properties, teamMembers } from './inventory.js';
 
 export const tasks = pgTable(
   'tasks',
   {
     taskUid: text('task_uid').primaryKey(),
-    companyUid: text('company_uid')
-      .notNull()
-      .references(() => companies.uid),
+    companyUid: companyUidColumn(),
     propertyUid: text('property_uid').notNull(),
     teamMemberUid: text('team_member_uid'),
     taskType: text('task_type', { enum: taskTypes }).notNull(),
@@ -17,7 +15,7 @@ export const tasks = pgTable(
     description: text('description'),
     localStartDttm: ts('local_start_dttm').notNull(),
     localEndDttm: ts('local_end_dttm').notNull(),
-    createdAt: tstz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),
   },
   (t) => [

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { tstz } from './columns.js';
-import { companies } from './inventory.js';
+import { createdAt, tstz, uidKey } from './columns.js';
+import { companyUidColumn } from './inventory.js';
 import { apps } from './access.js';
 
 /** An app's callback (at most one). The secret signs deliveries, so it is kept as given, not hashed. */
@@ -9,12 +9,10 @@ export const webhooks = pgTable('webhooks', {
   appUid: text('app_uid')
     .primaryKey()
     .references(() => apps.uid),
-  companyUid: text('company_uid')
-    .notNull()
-    .references(() => companies.uid),
+  companyUid: companyUidColumn(),
   url: text('url').notNull(),
   secret: text('secret').notNull(),
-  createdAt: tstz('created_at').notNull().defaultNow(),
+  createdAt: createdAt(),
 });
 
 /**
@@ -25,13 +23,13 @@ export const webhooks = pgTable('webhooks', {
 export const webhookEvents = pgTable(
   'webhook_events',
   {
-    uid: text('uid').primaryKey(),
+    uid: uidKey(),
     companyUid: text('company_uid').notNull(),
     appUid: text('app_uid').notNull(),
     requestUid: text('request_uid').notNull(),
     status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
-    createdAt: tstz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
     finishedAt: tstz('finished_at'),
     enqueuedAt: tstz('enqueued_at'),
   },
@@ -54,7 +52,7 @@ export const webhookDeliveries = pgTable(
     statusCode: integer('status_code'),
     error: text('error'),
     durationMs: integer('duration_ms').notNull(),
-    createdAt: tstz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index('webhook_deliveries_event_idx').on(t.eventUid, t.attempt), index('webhook_deliveries_created_idx').on(t.createdAt)],
 );

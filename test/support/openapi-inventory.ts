@@ -2,8 +2,8 @@ import { request } from 'node:http';
 import { expect } from 'vitest';
 import type { Db } from '../../shared/infra/db/client.js';
 import { localDate as todayIn } from '../../shared/infra/time.js';
-import type { TestApi } from '../support/api.js';
-import { bookingRow, createBookings, createToken } from '../support/factories.js';
+import type { TestApi } from './api.js';
+import { bookingRow, createBookings, createToken } from './factories.js';
 
 /*
  * The inventory and direct-booking operations for the OpenAPI test (openapi.test.ts): the guarded

@@ -1,0 +1,63 @@
+import path from 'node:path';
+import express, { Router, type ErrorRequestHandler } from 'express';
+import type { AppContext } from '../../shared/app/context.js';
+import { pageContext } from './guard.js';
+import { MessagePage } from './layout.js';
+import { consentRoutes } from './pages/consent.js';
+import { homeRoutes } from './pages/home.js';
+import { loginRoutes } from './pages/login.js';
+import { render } from './render.js';
+import { consoleHeaders, csrfProtection, noStore } from './security.js';
+import { absoluteExpiry, consoleSession } from './session.js';
+
+/*
+ * The console: server-rendered pages under /app/ (README "The console"). Order matters:
+ * headers first (every answer, errors included, forbids framing and inline script), the static
+ * files, then body, session, CSRF (every POST), then the pages. A page module exports a function
+ * building its Router; list it in PAGES.
+ */
+
+export const CONSOLE_PATH = '/app';
+
+/** Every page module of the console; a new page adds its line. */
+const PAGES: readonly ((ctx: AppContext) => Router)[] = [loginRoutes, homeRoutes, consentRoutes];
+
+export function consoleRouter(ctx: AppContext): Router {
+  const router = Router();
+  router.use(consoleHeaders);
+  router.use('/static', express.static(path.join(import.meta.dirname, 'static'), { index: false, fallthrough: false, maxAge: '1h' }));
+  router.use(noStore);
+  router.use(express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 100 }));
+  router.use(express.json({ limit: '64kb' }));
+  router.use(consoleSession(ctx), absoluteExpiry, csrfProtection);
+  for (const page of PAGES) router.use(page(ctx));
+  router.use(async (req, res) => {
+    await render(res, <MessagePage ctx={pageContext(req, res)} title="Not found" message="There is no such page." />, 404);
+  });
+  router.use(consoleErrors(ctx));
+  return router;
+}
+
+/** Errors as pages: a refused CSRF token is 403, a body too large 413, anything else 500 (logged, never shown). */
+function consoleErrors(ctx: AppContext): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    const e = err as { code?: unknown; status?: unknown; expose?: unknown; message?: unknown };
+    let status = 500;
+    let message = 'Something went wrong on our side; it has been logged.';
+    if (e?.code === 'EBADCSRFTOKEN') {
+      status = 403;
+      message = String(e.message);
+    } else if (e?.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+      status = e.status;
+      message = 'The request could not be read.';
+    } else {
+      ctx.logger.error({ err, method: req.method, path: req.path }, 'console error');
+    }
+    const ctxPage = { user: undefined, csrf: '', path: req.path };
+    void render(res, <MessagePage ctx={ctxPage} title={status === 403 ? 'Refused' : 'Error'} message={message} />, status).catch(next);
+  };
+}

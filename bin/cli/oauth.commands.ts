@@ -1,0 +1,37 @@
+import { listOf, nonEmpty, scopeList, UsageError, type Command } from './commands.js';
+
+/* Developer apps (OAuth clients), docs/api.md "Apps connect themselves". */
+
+/** A redirect URI as registered: absolute http(s), no fragment. */
+export function redirectUri(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--redirect-uri "${text}" is not an absolute URL`);
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.hash) {
+    throw new UsageError(`--redirect-uri "${text}" must be an http(s) URL without a #fragment`);
+  }
+  return text;
+}
+
+export const oauthCommands: Record<string, Command> = {
+  'oauth-client create': {
+    usage: 'oauth-client create --name <name> --redirect-uri <url> [--redirect-uri <url> ...] [--scopes a,b|all] [--with-secret]',
+    options: { name: { required: true }, 'redirect-uri': { required: true, multiple: true }, scopes: {}, 'with-secret': { flag: true } },
+    prepare(v) {
+      const name = nonEmpty(v, 'name');
+      const uris = listOf(v, 'redirect-uri').map(redirectUri);
+      const granted = v.scopes === undefined ? undefined : scopeList(v.scopes);
+      return async ({ services }, io) => {
+        const made = await services.oauth.createClient({ name, redirectUris: uris, scopes: granted, withSecret: v['with-secret'] === 'true' });
+        io.result(`client_id: ${made.clientId}`);
+        if (made.clientSecret) {
+          io.result(`client_secret: ${made.clientSecret}`);
+          io.note('The client secret is shown this once: only its hash is stored.');
+        }
+      };
+    },
+  },
+};

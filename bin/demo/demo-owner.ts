@@ -1,0 +1,65 @@
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { generatePassword, hashPassword, verifyPassword } from '../../shared/domain/accounts/index.js';
+import { findUserByEmail, insertUser, updateUserByEmail } from '../../shared/domain/accounts/index.js';
+import { scopes } from '../../shared/domain/auth/index.js';
+import type { Db } from '../../shared/infra/db/client.js';
+import { oauthClients } from '../../shared/infra/db/schema/index.js';
+
+/*
+ * The demo owner `npm start` prints beside the demo token (docs/api.md "Accounts and the
+ * console"): its password is kept in DATA_DIR/demo-password (mode 0600), so every start prints the
+ * same sign-in; a password that no longer matches (reset, another database) is replaced.
+ */
+
+export const DEMO_OWNER_EMAIL = 'owner@demo.example';
+
+export function demoPasswordPath(dataDir: string): string {
+  return path.join(dataDir, 'demo-password');
+}
+
+export interface DemoSignIn {
+  email: string;
+  password: string;
+}
+
+export async function prepareDemoOwner(db: Db, companyUid: string, dataDir: string): Promise<DemoSignIn> {
+  const file = demoPasswordPath(dataDir);
+  let saved: string | undefined;
+  try {
+    saved = readFileSync(file, 'utf8').trim() || undefined;
+  } catch {
+    saved = undefined;
+  }
+  const user = await findUserByEmail(db, DEMO_OWNER_EMAIL);
+  if (user && saved && !user.disabled && (await verifyPassword(user.passwordHash, saved))) return { email: DEMO_OWNER_EMAIL, password: saved };
+  const password = generatePassword();
+  const passwordHash = await hashPassword(password);
+  if (user) await updateUserByEmail(db, DEMO_OWNER_EMAIL, { passwordHash, disabled: false });
+  else {
+    try {
+      await insertUser(db, { companyUid, email: DEMO_OWNER_EMAIL, name: 'Demo Owner', role: 'owner', passwordHash });
+    } catch (err) {
+      // Another process sharing the database made it first: set the password this one prints.
+      if (!(await findUserByEmail(db, DEMO_OWNER_EMAIL))) throw err;
+      await updateUserByEmail(db, DEMO_OWNER_EMAIL, { passwordHash, disabled: false });
+    }
+  }
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return { email: DEMO_OWNER_EMAIL, password };
+}
+
+/** The demo developer app: a client with a localhost redirect URI, so a newcomer can walk the OAuth flow. */
+export const DEMO_CLIENT_ID = 'cli_demo';
+export const demoRedirectUri = (port: number) => `http://localhost:${port}/oauth-demo/callback`;
+
+export async function prepareDemoClient(db: Db, port: number): Promise<{ clientId: string; redirectUri: string }> {
+  const redirectUri = demoRedirectUri(port);
+  await db
+    .insert(oauthClients)
+    .values({ uid: DEMO_CLIENT_ID, name: 'Demo integration', redirectUris: [redirectUri], scopes: [...scopes] })
+    .onConflictDoUpdate({ target: oauthClients.uid, set: { redirectUris: [redirectUri] } });
+  return { clientId: DEMO_CLIENT_ID, redirectUri };
+}

@@ -1,0 +1,1 @@
+CREATE INDEX "bookings_pending_requests_idx" ON "bookings" USING btree ("booked_dttm") WHERE "bookings"."booking_status" = 'pending' and "bookings"."platform_type" = 'airgms';

@@ -1,0 +1,90 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../infra/db/client.js';
+import { signInThrottle, users, type UserRole } from '../../infra/db/schema/index.js';
+import { newUid } from '../../infra/ids.js';
+
+export interface UserRow {
+  uid: string;
+  companyUid: string;
+  email: string;
+  name: string;
+  role: UserRole;
+  passwordHash: string;
+  disabled: boolean;
+}
+
+export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
+  const rows = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`)
+    .limit(1);
+  return rows[0];
+}
+
+export async function findUser(db: Executor, uid: string): Promise<UserRow | undefined> {
+  const rows = await db.select().from(users).where(eq(users.uid, uid)).limit(1);
+  return rows[0];
+}
+
+export async function insertUser(
+  db: Executor,
+  user: { companyUid: string; email: string; name: string; role: UserRole; passwordHash: string },
+): Promise<string> {
+  const uid = newUid('usr_');
+  await db.insert(users).values({ uid, ...user });
+  return uid;
+}
+
+export async function updateUserByEmail(
+  db: Executor,
+  email: string,
+  set: { passwordHash?: string; disabled?: boolean },
+): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(sql`lower(${users.email}) = lower(${email})`)
+    .returning({ uid: users.uid });
+  return rows.length > 0;
+}
+
+export async function usersOfCompany(db: Executor, companyUid: string): Promise<UserRow[]> {
+  return db.select().from(users).where(and(eq(users.companyUid, companyUid))).orderBy(users.email);
+}
+
+/** The lock of an email, if one is in force. */
+export async function lockedUntil(db: Executor, emailKey: string): Promise<Date | undefined> {
+  const rows = await db
+    .select({ until: signInThrottle.lockedUntil })
+    .from(signInThrottle)
+    .where(and(eq(signInThrottle.email, emailKey), sql`${signInThrottle.lockedUntil} > now()`));
+  return rows[0]?.until ?? undefined;
+}
+
+/**
+ * Counts a failed sign-in of the email in one statement (racing processes add up): a window older
+ * than `windowSeconds` starts over; the `max`-th failure within it locks the email for
+ * `lockSeconds`.
+ */
+export async function recordFailure(
+  db: Executor,
+  emailKey: string,
+  limits: { max: number; windowSeconds: number; lockSeconds: number },
+): Promise<void> {
+  const window = sql`make_interval(secs => ${limits.windowSeconds})`;
+  await db.execute(sql`
+    insert into sign_in_throttle as t (email, failures, window_started_at, locked_until)
+    values (${emailKey}, 1, now(), case when ${limits.max} <= 1 then now() + make_interval(secs => ${limits.lockSeconds}) end)
+    on conflict (email) do update set
+      failures = case when t.window_started_at < now() - ${window} then 1 else t.failures + 1 end,
+      window_started_at = case when t.window_started_at < now() - ${window} then now() else t.window_started_at end,
+      locked_until = case
+        when (case when t.window_started_at < now() - ${window} then 1 else t.failures + 1 end) >= ${limits.max}
+          then now() + make_interval(secs => ${limits.lockSeconds})
+        else t.locked_until end`);
+}
+
+export async function clearFailures(db: Executor, emailKey: string): Promise<void> {
+  await db.delete(signInThrottle).where(eq(signInThrottle.email, emailKey));
+}

@@ -1,0 +1,34 @@
+/*
+ * calendar: set-calendar-batch, set-availability, get-request-status and get-calendar-data. The
+ * public surface of the noun; code outside this folder imports from here.
+ *
+ * A day flows one way: calendar.schema.ts (zod: only the date must parse) -> calendar.days.ts
+ * (duplicates merge, values read, per-day warnings) -> calendar.rules.ts (past dates in the
+ * property's zone, chunks, warnings per chunk) -> calendar.repository.ts (one request row per
+ * chunk; the worker applies it in SQL) -> calendar.view.ts (what a read shows).
+ *
+ *   calendar.schema.ts      wire schemas of the batch, the request status and the calendar read
+ *   availability.schema.ts  wire schemas of set-availability (the v2 range)
+ *   calendar-range.schema.ts a range with fields (set-calendar-data, the range proposal) as batch days
+ *   calendar.days.ts        reading a batch's days; the warning texts and value caps
+ *   calendar.rules.ts       the date-dependent rules, chunking and warnings per chunk
+ *   calendar.service.ts     CalendarService: the one submission path (submit), status reads and
+ *                           waits, the calendar read
+ *   calendar.repository.ts  calendar_requests and calendar_days: insert, mark, apply, claim stale
+ *   calendar.status.ts      a request row as get-request-status (and the webhook) shows it
+ *   calendar.failure.ts     the client-safe request_error made from a failed job's reason
+ *   calendar.view.ts        the calendar as read: stored days, holding bookings, defaults
+ *   request-waits.ts        the LISTEN/NOTIFY hub long polls wait on
+ *   calendar-wait.ts        (internal) the service's batched reads after a wake-up
+ */
+export * from './calendar.schema.js';
+export * from './availability.schema.js';
+export * from './calendar-range.schema.js';
+export * from './calendar.days.js';
+export * from './calendar.rules.js';
+export * from './calendar.service.js';
+export * from './calendar.repository.js';
+export * from './calendar.status.js';
+export * from './calendar.failure.js';
+export * from './calendar.view.js';
+export * from './request-waits.js';

@@ -1,0 +1,129 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../infra/db/client.js';
+import { holdingStatuses } from '../bookings/index.js';
+import { utc } from './console-lists.repository.js';
+import { BLOCKED_BY_HOST, BLOCKED_BY_RESERVATION, NOT_BLOCKED, type UnavailableReason } from '../calendar/index.js';
+
+/*
+ * The console's reads of a property's calendar: a month grid (one statement) and the provenance of
+ * one date (one statement). They read the same tables as get-calendar-data (calendar.view.ts) and
+ * add what a person needs beside the values: who holds a night, what is proposed, who set what.
+ */
+
+/** One night of the month grid. */
+export type MonthDayRow = {
+  date: string;
+  price: number | null;
+  currency: string;
+  min_stay: number;
+  is_available: 0 | 1;
+  unavailable_reason: UnavailableReason;
+  notes: string | null;
+  /** The holding booking of the night (the earliest, if a legacy overlap holds two). */
+  booking_uid: string | null;
+  reservation_code: string | null;
+  booking_status: string | null;
+  guest_name: string | null;
+  /** The date is a day of a proposal awaiting review (a `paused` request). */
+  proposed: boolean;
+};
+
+const HOLDING = sql.raw(holdingStatuses.map((s) => `'${s}'`).join(', '));
+
+/**
+ * Every date of [from, to] of a property of the company ([] when it is not the company's): values
+ * as get-calendar-data reads them, the holding booking and its guest, and whether a pending
+ * proposal names the date. Every table is filtered by the parameters themselves (see
+ * calendarViewQuery for why).
+ */
+export async function selectMonthDays(db: Db, companyUid: string, propertyUid: string, from: string, to: string): Promise<MonthDayRow[]> {
+  const rows = await db.execute<MonthDayRow>(sql`
+    with p as (
+      select uid, currency, base_price, default_min_stay
+        from properties where company_uid = ${companyUid} and uid = ${propertyUid}
+    ), held as (
+      select distinct on (night) night::date as day, b.booking_uid, b.reservation_code, b.booking_status, g.name as guest_name
+        from bookings b
+        left join guests g on g.company_uid = b.company_uid and g.uid = b.guest_uid
+       cross join generate_series(greatest(b.local_checkin_dttm::date, ${from}::date),
+                                  least(b.local_checkout_dttm::date - 1, ${to}::date), interval '1 day') as night
+       where b.company_uid = ${companyUid} and b.property_uid = ${propertyUid}
+         and b.booking_status in (${HOLDING})
+         and b.local_checkin_dttm < ${to}::date + 1
+         and b.local_checkout_dttm::date > ${from}::date
+       order by night, b.local_checkin_dttm, b.booking_uid
+    ), proposed as (
+      select distinct (d->>'date')::date as day
+        from calendar_requests r cross join jsonb_array_elements(r.days) d
+       where r.company_uid = ${companyUid} and r.property_uid = ${propertyUid} and r.status = 'paused'
+         and (d->>'date')::date between ${from}::date and ${to}::date
+    )
+    select to_char(g.day, 'YYYY-MM-DD') as date,
+           coalesce(c.price, p.base_price)::float8 as price,
+           case when c.price is not null then c.currency else p.currency end as currency,
+           coalesce(c.min_stay, p.default_min_stay) as min_stay,
+           case when h.day is not null or c.is_available = false then 0 else 1 end as is_available,
+           case when h.day is not null then ${BLOCKED_BY_RESERVATION}
+                when c.is_available = false then ${BLOCKED_BY_HOST}
+                else ${NOT_BLOCKED} end as unavailable_reason,
+           c.notes, h.booking_uid, h.reservation_code, h.booking_status, h.guest_name,
+           pr.day is not null as proposed
+      from p
+     cross join generate_series(${from}::date, ${to}::date, interval '1 day') as g(day)
+      left join calendar_days c on c.property_uid = ${propertyUid} and c.company_uid = ${companyUid} and c.date = g.day::date
+      left join held h on h.day = g.day::date
+      left join proposed pr on pr.day = g.day::date
+     order by g.day`);
+  return [...rows];
+}
+
+/** The field groups a request writes separately (each keeps the sequence of its last writer). */
+export const provenanceFields = ['price', 'availability', 'min_stay', 'notes'] as const;
+export type ProvenanceField = (typeof provenanceFields)[number];
+
+/** Who last set one field group of a date: null request when never set (or pruned by retention). */
+export type ProvenanceRow = {
+  field: ProvenanceField;
+  /** The stored value (price as "<amount> <currency>", availability "1"/"0"), null when never set. */
+  value: string | null;
+  /** The writer's submission sequence; 0 when no request ever set the field. */
+  seq: number;
+  request_uid: string | null;
+  request_status: string | null;
+  request_error: string | null;
+  app_uid: string | null;
+  app_name: string | null;
+  /** UTC, YYYY-MM-DD HH:MM:SS. */
+  created_dttm: string | null;
+  finished_dttm: string | null;
+  days_total: number | null;
+  days_applied: number | null;
+  /** The request's warnings: date -> message. */
+  warnings: Record<string, string> | null;
+};
+
+/**
+ * Per field group of one date, the request that last set it and the app behind it, in one
+ * statement. The sequences kept on calendar_days (price_seq, ...) are the link: each names the
+ * request (calendar_requests.seq is unique) whose value the field holds now. No row for the date:
+ * every field reads as never set.
+ */
+export async function selectProvenance(db: Db, companyUid: string, propertyUid: string, date: string): Promise<ProvenanceRow[]> {
+  const rows = await db.execute<ProvenanceRow>(sql`
+    with d as (
+      select * from calendar_days where company_uid = ${companyUid} and property_uid = ${propertyUid} and date = ${date}::date
+    ), f(field, value, seq, ord) as (
+      select 'price', d.price::text || ' ' || d.currency, d.price_seq, 1 from d
+      union all select 'availability', case when d.is_available is null then null when d.is_available then '1' else '0' end, d.availability_seq, 2 from d
+      union all select 'min_stay', d.min_stay::text, d.min_stay_seq, 3 from d
+      union all select 'notes', d.notes, d.notes_seq, 4 from d
+    )
+    select f.field, case when f.seq > 0 then f.value end as value, f.seq::float8 as seq,
+           r.uid as request_uid, r.status as request_status, r.request_error, r.app_uid, a.name as app_name,
+           ${utc(sql`r.created_dttm`)} as created_dttm, ${utc(sql`r.finished_dttm`)} as finished_dttm, r.days_total, r.days_applied, r.warnings
+      from f
+      left join calendar_requests r on f.seq > 0 and r.seq = f.seq and r.company_uid = ${companyUid}
+      left join apps a on a.uid = r.app_uid and a.company_uid = ${companyUid}
+     order by f.ord`);
+  return [...rows].map((r) => ({ ...r, seq: Number(r.seq) }));
+}

@@ -1,0 +1,13 @@
+/*
+ * listings: get-listings. The public surface of the noun.
+ *   listings.schema.ts      the query and a listing as sent
+ *   listings.repository.ts  one page of listings
+ *   listings.service.ts     ListingsService, listingToWire, the zone offset a listing shows
+ *   listing-status.*        set-listing-status: a request kind of the calendar pipeline (schema,
+ *                           the apply statement, ListingStatusService)
+ */
+export * from './listings.schema.js';
+export * from './listings.repository.js';
+export * from './listings.service.js';
+export * from './listing-status.schema.js';
+export * from './listing-status.service.js';

@@ -1,0 +1,54 @@
+import { notFound, shown } from '../../infra/errors.js';
+import type { Infra } from '../../infra/infra.js';
+import { calendarRepository, type CalendarService, type Submitter } from '../calendar/index.js';
+import type { PropertiesService } from '../properties/index.js';
+import { BaseService } from '../service.js';
+import { applyListingStatusRequest, findListingTargets, type ListingStatusOutcome } from './listing-status.repository.js';
+import type { ListingStatusItem, SetListingStatusAnswer, SetListingStatusBody } from './listing-status.schema.js';
+
+/**
+ * set-listing-status: a second kind of request through the calendar's pipeline (one table, one
+ * submission sequence, one queue, get-request-status), applied by its own job.
+ */
+export class ListingStatusService extends BaseService {
+  constructor(
+    infra: Infra,
+    private readonly calendar: CalendarService,
+    private readonly properties: PropertiesService,
+  ) {
+    super(infra);
+  }
+
+  /** Resolves the listings (404 when there is none to name), stores one request and queues it. */
+  async submit(companyUid: string, body: SetListingStatusBody, by: Submitter): Promise<SetListingStatusAnswer> {
+    const listingUid = body.listing_uid ?? undefined;
+    const propertyUid = body.property_uid ?? undefined;
+    const targets = await findListingTargets(this.db, companyUid, listingUid !== undefined ? { listingUid } : { propertyUid });
+    let property = targets[0]?.propertyUid;
+    if (listingUid !== undefined && (property === undefined || (propertyUid !== undefined && property !== propertyUid))) {
+      throw notFound('listing_uid', `Unknown listing_uid ${shown(listingUid)}`);
+    }
+    if (property === undefined) {
+      // A property without listings: still a request (it changes nothing), if the property is the company's.
+      property = (await this.properties.require(companyUid, propertyUid ?? '')).uid;
+    }
+    const items: ListingStatusItem[] = targets.map((t) => ({ listing_uid: t.uid, status: body.status }));
+    const { answer } = await this.calendar.submitStored(
+      async (tx) => {
+        const uids = await calendarRepository.insertRequests(tx, companyUid, property, [items], [{}], by.appUid, { kind: 'listing_status' });
+        return { answer: { data: { request_uid: uids[0] as string } }, uids, queue: uids };
+      },
+      undefined,
+      'listing_status',
+    );
+    return answer;
+  }
+
+  /** Worker: marks the request processing, then applies it (a request already final is left alone). */
+  async apply(requestUid: string): Promise<ListingStatusOutcome> {
+    const marked = await calendarRepository.markProcessing(this.db, requestUid);
+    if (!marked) return { status: 'missing', listingsChanged: 0 };
+    if (marked.status !== 'processing') return { status: 'already-final', listingsChanged: 0 };
+    return applyListingStatusRequest(this.db, requestUid);
+  }
+}

@@ -1,0 +1,34 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db, Executor } from '../../infra/db/client.js';
+import { channelConnectors } from '../../infra/db/schema/index.js';
+
+export type ConnectorRow = typeof channelConnectors.$inferSelect;
+
+/** Registers (or replaces) the company's connector for a platform. */
+export async function upsertConnector(db: Executor, row: { companyUid: string; platform: string; url: string; secret: string }): Promise<void> {
+  await db
+    .insert(channelConnectors)
+    .values(row)
+    .onConflictDoUpdate({ target: [channelConnectors.companyUid, channelConnectors.platform], set: { url: row.url, secret: row.secret } });
+}
+
+export async function deleteConnector(db: Executor, companyUid: string, platform: string): Promise<boolean> {
+  const rows = await db
+    .delete(channelConnectors)
+    .where(and(eq(channelConnectors.companyUid, companyUid), eq(channelConnectors.platform, platform)))
+    .returning({ platform: channelConnectors.platform });
+  return rows.length > 0;
+}
+
+export async function findConnector(db: Db, companyUid: string, platform: string): Promise<ConnectorRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(channelConnectors)
+    .where(and(eq(channelConnectors.companyUid, companyUid), eq(channelConnectors.platform, platform)));
+  return row;
+}
+
+/** Every company's connector for a platform: an inbound POST is told apart by whose secret signed it. */
+export async function connectorsOfPlatform(db: Db, platform: string): Promise<ConnectorRow[]> {
+  return db.select().from(channelConnectors).where(eq(channelConnectors.platform, platform));
+}

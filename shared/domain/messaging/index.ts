@@ -1,0 +1,14 @@
+/*
+ * messaging: threads with guests, messages to them (sent by the send-message job), their statuses,
+ * and guest replies from channel connectors. The public surface of the noun.
+ *   messaging.schema.ts     the wire: get-threads (iGMS camelCase), message-booking-guest, message-status
+ *   messaging.wire.ts       get-threads' one filter, rows as the wire shows them
+ *   threads.repository.ts   threads: a page, their messages, the thread of a booking
+ *   messages.repository.ts  messages: append, status moves, the sweep's claim
+ *   messaging.service.ts    MessagingService
+ */
+export * from './messaging.schema.js';
+export * from './messaging.wire.js';
+export * from './threads.repository.js';
+export * from './messages.repository.js';
+export * from './messaging.service.js';

@@ -1,0 +1,136 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { claimStale } from '../../infra/db/claim-stale.js';
+import type { Db, Executor } from '../../infra/db/client.js';
+import { messages } from '../../infra/db/schema/index.js';
+import { newUid } from '../../infra/ids.js';
+import type { MessageChannel, MessageFile } from './messaging.schema.js';
+import type { MessageRow } from './threads.repository.js';
+
+/**
+ * Appends a message to a thread and moves the thread's last message time, in one statement.
+ * Outbound: `queued`, sent by the host, now. Inbound: `completed`, sent by the guest at `sentDttm`.
+ */
+export async function insertMessage(
+  tx: Executor,
+  companyUid: string,
+  threadId: number,
+  m: { direction: 'outbound' | 'inbound'; channel: MessageChannel; text: string; appUid?: string | undefined; sentDttm?: string; files?: MessageFile[] },
+): Promise<{ uid: string; id: number }> {
+  const uid = newUid('msg_');
+  const inbound = m.direction === 'inbound';
+  const when = m.sentDttm ? sql`${m.sentDttm}::timestamp` : sql`(now() at time zone 'utc')::timestamp(0)`;
+  const [row] = await tx.execute<{ id: number }>(sql`
+    with t as (
+      update message_threads
+         set last_message_dttm = greatest(last_message_dttm, ${when}), update_dttm = (now() at time zone 'utc')
+       where company_uid = ${companyUid} and id = ${threadId}
+      returning company_uid, id, host_uid, guest_uid
+    )
+    insert into messages (uid, company_uid, thread_id, direction, channel, sender_uid, message_text, message_dttm, files, status, app_uid, finished_at)
+    select ${uid}, t.company_uid, t.id, ${m.direction}, ${m.channel}, ${inbound ? sql`t.guest_uid` : sql`t.host_uid`}, ${m.text}, ${when},
+           ${JSON.stringify(m.files ?? [])}::jsonb, ${inbound ? 'completed' : 'queued'}, ${m.appUid ?? null}::text,
+           ${inbound ? sql`now()` : sql`null`}
+      from t
+    returning id`);
+  if (!row) throw new Error(`thread ${threadId} of ${companyUid} vanished while a message was added`);
+  return { uid, id: Number(row.id) };
+}
+
+export async function findMessage(db: Db, companyUid: string, uid: string): Promise<MessageRow | undefined> {
+  const [row] = await db.select().from(messages).where(and(eq(messages.companyUid, companyUid), eq(messages.uid, uid)));
+  return row;
+}
+
+/** Which of `uids` (of the company) are final: the long-poll's re-check after a lost notification. */
+export async function findFinishedMessageUids(db: Db, companyUid: string, uids: readonly string[]): Promise<string[]> {
+  if (uids.length === 0) return [];
+  const rows = await db
+    .select({ uid: messages.uid })
+    .from(messages)
+    .where(and(eq(messages.companyUid, companyUid), inArray(messages.uid, [...uids]), inArray(messages.status, ['completed', 'error'])));
+  return rows.map((r) => r.uid);
+}
+
+/** What the worker needs to send one outbound message: its text, channel, and whom it goes to. */
+export interface Outgoing {
+  uid: string;
+  status: string;
+  companyUid: string;
+  channel: MessageChannel;
+  messageText: string;
+  messageDttm: string;
+  threadId: number;
+  messageId: number;
+  platformType: string;
+  reservationCode: string;
+  bookingUid: string;
+  guestUid: string;
+  guestName: string | null;
+  guestEmails: string[];
+  hostName: string | null;
+}
+
+/**
+ * queued -> processing, counting the attempt, and answers what sending needs. A final message is
+ * answered as it is (the caller leaves it alone); undefined when there is no such message.
+ */
+export async function markSending(db: Db, uid: string): Promise<Outgoing | undefined> {
+  const [row] = await db.execute<Record<string, unknown>>(sql`
+    with m as (
+      update messages
+         set status = case when status in ('queued', 'processing', 'paused') then 'processing' else status end,
+             attempts = attempts + case when status in ('queued', 'processing', 'paused') then 1 else 0 end,
+             started_at = coalesce(started_at, now())
+       where uid = ${uid} and direction = 'outbound'
+      returning *
+    )
+    select m.uid, m.status, m.company_uid, m.channel, m.message_text, to_char(m.message_dttm, 'YYYY-MM-DD HH24:MI:SS') as message_dttm,
+           m.thread_id, m.id as message_id, t.platform_type, b.reservation_code, b.booking_uid, t.guest_uid,
+           g.name as guest_name, g.emails as guest_emails, h.name as host_name
+      from m join message_threads t on t.company_uid = m.company_uid and t.id = m.thread_id
+             join bookings b on b.company_uid = t.company_uid and b.booking_uid = t.booking_uid
+             join guests g on g.company_uid = t.company_uid and g.uid = t.guest_uid
+             join hosts h on h.company_uid = t.company_uid and h.uid = t.host_uid`);
+  if (!row) return undefined;
+  return {
+    uid: row.uid as string,
+    status: row.status as string,
+    companyUid: row.company_uid as string,
+    channel: row.channel as MessageChannel,
+    messageText: row.message_text as string,
+    messageDttm: row.message_dttm as string,
+    threadId: Number(row.thread_id),
+    messageId: Number(row.message_id),
+    platformType: row.platform_type as string,
+    reservationCode: row.reservation_code as string,
+    bookingUid: row.booking_uid as string,
+    guestUid: row.guest_uid as string,
+    guestName: row.guest_name as string | null,
+    guestEmails: row.guest_emails as string[],
+    hostName: row.host_name as string | null,
+  };
+}
+
+/** The message reached its channel. Never overrides a final message. */
+export async function markSent(db: Executor, uid: string): Promise<boolean> {
+  const rows = await db.execute(sql`
+    update messages set status = 'completed', message_error = null, finished_at = now()
+     where uid = ${uid} and status in ('queued', 'processing', 'paused') returning 1`);
+  return rows.length > 0;
+}
+
+/** The message will not be sent: `error` with a reason a client may read. Never overrides a final message. */
+export async function markFailed(db: Executor, uid: string, message: string): Promise<boolean> {
+  const rows = await db.execute(sql`
+    update messages set status = 'error', message_error = ${message.slice(0, 2000)}, finished_at = now()
+     where uid = ${uid} and status in ('queued', 'processing', 'paused') returning 1`);
+  return rows.length > 0;
+}
+
+/** The message sweep's advisory lock (the calendar sweep has its own: REENQUEUE_LOCK_KEY). */
+export const MESSAGE_SWEEP_LOCK_KEY = 724_310_022;
+
+/** Claims outbound messages not final and untouched for `olderThanMs` (claimStale: the calendar sweep's rule). */
+export function claimStaleMessages(db: Executor, olderThanMs: number, limit: number): Promise<{ uid: string; status: string }[]> {
+  return claimStale(db, { table: 'messages', lockKey: MESSAGE_SWEEP_LOCK_KEY, touched: ['created_at', 'started_at', 'enqueued_at'], orderBy: 'created_at' }, olderThanMs, limit);
+}

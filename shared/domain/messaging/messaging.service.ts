@@ -1,0 +1,171 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../../infra/db/client.js';
+import type { Infra } from '../../infra/infra.js';
+import { notFound, shown } from '../../infra/errors.js';
+import { PAGE_SIZE } from '../../infra/http/wire.js';
+import { createRequestWaits, type RequestWaits } from '../calendar/index.js';
+import { recordChanges } from '../changes/index.js';
+import { idempotent } from '../idempotency/index.js';
+import { BaseService } from '../service.js';
+import { newWebhookSecret } from '../webhooks/index.js';
+import { findConnector, upsertConnector, deleteConnector } from './connectors.repository.js';
+import { createChannels, type Channels, type SendOutcome } from './messaging.channels.js';
+import type { GetThreadsQuery, MessageBookingGuestAnswer, MessageBookingGuestBody, MessageStatusView, ThreadsPage } from './messaging.schema.js';
+import { threadFilterOf, threadsPage } from './messaging.wire.js';
+import { claimStaleMessages, findFinishedMessageUids, findMessage, insertMessage, markFailed, markSending, markSent } from './messages.repository.js';
+import { findThread, listThreads, messagesOfThreads, threadOfBooking } from './threads.repository.js';
+
+export const unknownThread = (threadId: number) => notFound('thread_id', `Unknown thread_id ${threadId}`);
+export const unknownBooking = (bookingUid: string) => notFound('booking_uid', `Unknown booking_uid ${shown(bookingUid)}`);
+
+/** The NOTIFY channel of the message_finished_notify trigger (drizzle, i22 custom migration). */
+export const MESSAGE_FINISHED_CHANNEL = 'message_finished';
+
+/** What one send attempt did, for the worker: `retry` asks the queue to run it again later. */
+export type DeliverResult = { outcome: 'completed' } | { outcome: 'error'; error: string } | { outcome: 'retry'; error: string } | { outcome: 'skipped'; reason: string };
+
+/**
+ * Messaging (docs/api.md "Messaging"): threads read back, messages to guests accepted durably and
+ * sent by the send-message job, statuses (with long-poll), connectors.
+ */
+export class MessagingService extends BaseService {
+  /** Long-poll waiters of message-status: the calendar's hub, on the messages' NOTIFY channel. */
+  readonly waits: RequestWaits;
+  private channels: Channels | undefined;
+
+  constructor(infra: Infra, opts: { safetyRecheckMs?: number } = {}) {
+    super(infra);
+    this.waits = createRequestWaits(infra.database.sql, (company, uids) => findFinishedMessageUids(this.db, company, uids), infra.logger, { ...opts, channel: MESSAGE_FINISHED_CHANNEL });
+  }
+
+  /** GET /get-threads: a page of 25 threads with every message of each, newest first. */
+  async listThreads(companyUid: string, q: GetThreadsQuery): Promise<ThreadsPage> {
+    const rows = await listThreads(this.db, companyUid, threadFilterOf(q), q.page);
+    const msgs = await messagesOfThreads(this.db, companyUid, rows.slice(0, PAGE_SIZE).map((t) => t.id));
+    return threadsPage(rows, msgs, q.page);
+  }
+
+  /**
+   * POST /message-booking-guest: the message is stored `queued` in its thread (thread_id wins over
+   * booking_uid; a booking's first message opens its thread), committed, and only then queued. A
+   * queue that cannot be reached does not fail the answer: the re-enqueue sweep adds it later.
+   */
+  async send(companyUid: string, body: MessageBookingGuestBody, by: { tokenUid: string; appUid?: string }, idempotencyKey?: string): Promise<MessageBookingGuestAnswer> {
+    const key = idempotencyKey === undefined ? undefined : { tokenUid: by.tokenUid, companyUid, key: idempotencyKey, body };
+    const write = async (tx: Executor) => {
+      const threadId = await this.resolveThread(tx, companyUid, body);
+      const { uid } = await insertMessage(tx, companyUid, threadId, { direction: 'outbound', channel: body.channel, text: body.message, appUid: by.appUid });
+      // The change feed, in the transaction that makes the change (after the write: see recordChange).
+      await recordChanges(tx, [
+        { company: companyUid, kind: 'thread', objectUid: String(threadId) },
+        { company: companyUid, kind: 'message', objectUid: uid, event: 'message.status' },
+      ]);
+      return { data: { message_uid: uid } };
+    };
+    // With a key, idempotent() opens the transaction; without one, it would run on the pool.
+    const outcome = await idempotent(this.db, this.config.idempotency.ttlHours, key, (ex) => (key ? write(ex) : this.db.transaction(write)));
+    if (!outcome.replayed) {
+      await this.infra.jobs.messages.enqueue([outcome.answer.data.message_uid]).catch((err: unknown) => {
+        this.logger.warn({ err, messageUid: outcome.answer.data.message_uid }, 'queue unreachable after commit; the re-enqueuer will add this message');
+      });
+    }
+    return outcome.answer;
+  }
+
+  private async resolveThread(tx: Executor, companyUid: string, body: MessageBookingGuestBody): Promise<number> {
+    if (body.thread_id !== undefined) {
+      const thread = await findThread(tx, companyUid, body.thread_id);
+      if (!thread) throw unknownThread(body.thread_id);
+      return thread.id;
+    }
+    const bookingUid = body.booking_uid as string;
+    // A racing first message of the same booking may have opened the thread after this
+    // statement's snapshot: the second look sees it.
+    const thread = (await threadOfBooking(tx, companyUid, { bookingUid })) ?? (await threadOfBooking(tx, companyUid, { bookingUid }));
+    if (!thread) throw unknownBooking(bookingUid);
+    return thread.id;
+  }
+
+  /** GET /message-status, read from Postgres (it survives the loss of the queue). */
+  async status(companyUid: string, messageUid: string): Promise<MessageStatusView> {
+    const m = await findMessage(this.db, companyUid, messageUid);
+    if (!m) throw notFound('message_uid', `Unknown message_uid ${shown(messageUid)}`);
+    const paused = m.status === 'queued' && (await this.infra.jobs.messages.isPaused().catch(() => false));
+    return {
+      message_uid: m.uid,
+      message_status: paused ? 'paused' : m.status,
+      ...(m.status === 'error' ? { message_error: m.messageError ?? 'error' } : {}),
+    };
+  }
+
+  /** message-status with `wait`: the calendar's long-poll rules (registered before the first read). */
+  async waitForStatus(companyUid: string, messageUid: string, waitSeconds: number, signal?: AbortSignal): Promise<MessageStatusView> {
+    if (waitSeconds <= 0) return this.status(companyUid, messageUid);
+    const wait = this.waits.register(companyUid, [messageUid]);
+    try {
+      const first = await this.status(companyUid, messageUid);
+      const final = first.message_status === 'completed' || first.message_status === 'error';
+      if (final) return first;
+      const why = await wait.done(waitSeconds * 1000, signal);
+      return why === 'aborted' ? first : await this.status(companyUid, messageUid);
+    } finally {
+      wait.cancel();
+    }
+  }
+
+  /**
+   * Worker: one send attempt. Marks the message processing, sends it through its channel, records
+   * the outcome. A message already final is left alone (a duplicate job, or a retry after the
+   * outcome was recorded). `lastAttempt`: a transient failure then ends the message in `error`.
+   */
+  async deliver(messageUid: string, lastAttempt: boolean): Promise<DeliverResult> {
+    const m = await markSending(this.db, messageUid);
+    if (!m) return { outcome: 'skipped', reason: 'message missing' };
+    if (m.status !== 'processing') return { outcome: 'skipped', reason: `already ${m.status}` };
+    this.channels ??= createChannels(this.config);
+    const sent: SendOutcome = m.channel === 'email' ? await this.channels.email(m) : await this.channels.platform(m, await findConnector(this.db, m.companyUid, m.platformType));
+    if (sent.kind === 'sent') {
+      await this.finish(m.companyUid, messageUid, (tx) => markSent(tx, messageUid));
+      return { outcome: 'completed' };
+    }
+    if (sent.kind === 'failed' || lastAttempt) {
+      await this.finish(m.companyUid, messageUid, (tx) => markFailed(tx, messageUid, sent.error));
+      return { outcome: 'error', error: sent.error };
+    }
+    return { outcome: 'retry', error: sent.error };
+  }
+
+  /** Worker: the job failed for good (its attempts ran out, or the queue gave up on it). */
+  async fail(messageUid: string, message: string): Promise<void> {
+    const [row] = await this.db.execute<{ company_uid: string }>(sql`select company_uid from messages where uid = ${messageUid}`);
+    if (row) await this.finish(row.company_uid, messageUid, (tx) => markFailed(tx, messageUid, message));
+  }
+
+  /** A final status, recorded for the change feed in the same transaction (only when it changed). */
+  private async finish(companyUid: string, messageUid: string, mark: (tx: Executor) => Promise<boolean>): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      if (await mark(tx)) await recordChanges(tx, [{ company: companyUid, kind: 'message', objectUid: messageUid, event: 'message.status' }]);
+    });
+  }
+
+  /** The re-enqueue sweep's claim: messages whose job may be lost. */
+  claimStale(limit: number): Promise<{ uid: string; status: string }[]> {
+    return claimStaleMessages(this.db, this.config.queue.reenqueueAfterMs, limit);
+  }
+
+  /** CLI `channel set`: registers the company's connector for a platform; answers its new secret. */
+  async setConnector(companyUid: string, platform: string, url: string): Promise<string> {
+    const secret = newWebhookSecret();
+    await upsertConnector(this.db, { companyUid, platform, url, secret });
+    return secret;
+  }
+
+  removeConnector(companyUid: string, platform: string): Promise<boolean> {
+    return deleteConnector(this.db, companyUid, platform);
+  }
+
+  async close(): Promise<void> {
+    this.channels?.close();
+    await this.waits.close();
+  }
+}

@@ -1,0 +1,127 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isScope, scopes as allScopes, type Scope } from '../auth/index.js';
+import { newToken, sha256 } from '../../infra/ids.js';
+import { BaseService } from '../service.js';
+import * as repo from './oauth.repository.js';
+
+/*
+ * The OAuth authorization-code flow as iGMS clients use it (docs/api.md "Apps connect
+ * themselves"): clients, the consent's decisions, codes and their exchange for a token.
+ */
+
+export const CODE_TTL_SECONDS = 10 * 60;
+
+/** The iGMS error texts of /auth/token, with their HTTP statuses. */
+export const TOKEN_ERRORS = {
+  credentials: { status: 401, text: 'Incorrect application credentials' },
+  code: { status: 400, text: 'Invalid authorization code' },
+  grant: { status: 400, text: 'Unsupported grant type' },
+} as const;
+export class TokenExchangeError extends Error {
+  constructor(readonly kind: keyof typeof TOKEN_ERRORS) {
+    super(TOKEN_ERRORS[kind].text);
+  }
+}
+
+/** What the consent page may show: the client, or why it must not redirect. */
+export type AuthorizationCheck =
+  | { ok: true; client: repo.ClientRow; redirectUri: string }
+  | { ok: false; reason: string };
+
+/** Reads a scope list: commas or spaces. Unknown names come back as such. */
+export function parseScopes(text: string): string[] {
+  return [...new Set(text.split(/[\s,]+/).filter(Boolean))];
+}
+
+const sameSecret = (given: string, hash: string) => timingSafeEqual(Buffer.from(sha256(given)), Buffer.from(hash));
+const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+
+export class OAuthService extends BaseService {
+  /** Registers a client; the secret (when asked for) is returned this once. */
+  async createClient(opts: { name: string; redirectUris: string[]; scopes?: Scope[]; withSecret: boolean; ownerCompanyUid?: string }) {
+    const secret = opts.withSecret ? randomBytes(32).toString('base64url') : undefined;
+    const clientId = await repo.insertClient(this.db, {
+      name: opts.name,
+      redirectUris: opts.redirectUris,
+      scopes: opts.scopes ?? [...allScopes],
+      secretHash: secret ? sha256(secret) : null,
+      ownerCompanyUid: opts.ownerCompanyUid ?? null,
+    });
+    return { clientId, clientSecret: secret };
+  }
+
+  clientsOf(companyUid: string) {
+    return repo.clientsOfCompany(this.db, companyUid);
+  }
+
+  findClient(clientId: string) {
+    return repo.findClient(this.db, clientId);
+  }
+
+  /** The client and redirect URI of an authorization request, matched exactly; never a redirect when not. */
+  async checkAuthorization(clientId: unknown, redirectUri: unknown): Promise<AuthorizationCheck> {
+    if (typeof clientId !== 'string' || clientId === '') return { ok: false, reason: 'The request names no client_id.' };
+    const client = await repo.findClient(this.db, clientId);
+    if (!client) return { ok: false, reason: 'No application has this client_id.' };
+    if (typeof redirectUri !== 'string' || !client.redirectUris.includes(redirectUri)) {
+      return { ok: false, reason: 'The redirect_uri is not one registered for this application.' };
+    }
+    return { ok: true, client, redirectUri };
+  }
+
+  /** The scopes asked for, when each is known and allowed to the client; else undefined (invalid_scope). */
+  grantableScopes(client: repo.ClientRow, asked: string): Scope[] | undefined {
+    const names = parseScopes(asked);
+    if (names.length === 0) return undefined;
+    if (!names.every((s) => isScope(s) && client.scopes.includes(s))) return undefined;
+    return names as Scope[];
+  }
+
+  /** Allow: installs the client on the company and makes a single-use code bound to everything. */
+  async allow(opts: { client: repo.ClientRow; redirectUri: string; userUid: string; companyUid: string; scopes: Scope[]; codeChallenge?: string }): Promise<string> {
+    const code = newToken();
+    await this.db.transaction(async (tx) => {
+      await repo.installApp(tx, opts.client.uid, opts.companyUid, opts.client.name);
+      await repo.insertCode(tx, code, {
+        clientUid: opts.client.uid,
+        redirectUri: opts.redirectUri,
+        userUid: opts.userUid,
+        companyUid: opts.companyUid,
+        scopes: opts.scopes,
+        codeChallenge: opts.codeChallenge ?? null,
+        expiresAt: new Date(Date.now() + CODE_TTL_SECONDS * 1000),
+      });
+    });
+    return code;
+  }
+
+  /**
+   * Exchanges a code for a token of the installation. A code presented a second time fails and
+   * revokes the token its first exchange issued (RFC 6749 10.5).
+   */
+  async exchange(p: { grantType?: string; code?: string; redirectUri?: string; clientId?: string; clientSecret?: string; codeVerifier?: string }) {
+    if (p.grantType !== 'authorization_code') throw new TokenExchangeError('grant');
+    const client = p.clientId ? await repo.findClient(this.db, p.clientId) : undefined;
+    if (!client) throw new TokenExchangeError('credentials');
+    if (client.secretHash ? !p.clientSecret || !sameSecret(p.clientSecret, client.secretHash) : p.clientSecret) {
+      throw new TokenExchangeError('credentials');
+    }
+    const result = await this.db.transaction(async (tx) => {
+      const row = p.code ? await repo.lockCode(tx, p.code) : undefined;
+      if (!row || row.clientUid !== client.uid) return 'invalid' as const;
+      if (row.usedAt) {
+        if (row.tokenUid) await repo.revokeTokenUid(tx, row.tokenUid);
+        return 'invalid' as const;
+      }
+      if (row.expiresAt.getTime() <= Date.now() || row.redirectUri !== p.redirectUri) return 'invalid' as const;
+      if (row.codeChallenge && (!p.codeVerifier || s256(p.codeVerifier) !== row.codeChallenge)) return 'invalid' as const;
+      const appUid = await repo.appOfCode(tx, client.uid, row.companyUid);
+      if (!appUid) return 'invalid' as const;
+      const issued = await repo.insertToken(tx, row.companyUid, appUid, row.scopes);
+      await repo.markCodeUsed(tx, row.codeHash, issued.tokenUid);
+      return { token: issued.token, scopes: row.scopes };
+    });
+    if (result === 'invalid') throw new TokenExchangeError('code');
+    return { access_token: result.token, token_type: 'bearer' as const, scope: result.scopes.join(',') };
+  }
+}

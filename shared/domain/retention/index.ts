@@ -1,0 +1,8 @@
+/*
+ * retention: the nightly pruning of finished requests, idempotency keys and settled webhook
+ * events. The public surface of the noun.
+ *   retention.repository.ts  batched deletes and VACUUM
+ *   retention.service.ts     RetentionService: prune everything due, in batches
+ */
+export * from './retention.repository.js';
+export * from './retention.service.js';

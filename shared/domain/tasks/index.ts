@@ -1,0 +1,11 @@
+/*
+ * tasks: get-tasks and update-task. The public surface of the noun.
+ *   tasks.schema.ts      types, statuses, the update body, the query and a task as sent
+ *   tasks.schedule.ts    wall-clock arithmetic on task times (no zone conversion)
+ *   tasks.repository.ts  list, lock, update a task; the checks update-task makes
+ *   tasks.service.ts     TasksService, taskToWire, planUpdate (body -> patch, no I/O)
+ */
+export * from './tasks.schema.js';
+export * from './tasks.schedule.js';
+export * from './tasks.repository.js';
+export * from './tasks.service.js';

@@ -1,0 +1,209 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { createCompany, createToken } from '../support/factories.js';
+import { createBookingFor } from '../support/messaging.js';
+import { startPipeline, type Pipeline } from '../support/pipeline.js';
+import { startDroppingSmtp, startSmtp } from '../support/smtp.js';
+
+/*
+ * message-booking-guest through the real queue and workers, to a real SMTP server started here:
+ * accepted at once, sent by the send-message job, reported by message-status (with wait).
+ */
+
+let tdb: TestDatabase;
+let p: Pipeline;
+let outbox: string;
+const w = {} as { company: string; token: string; calendarOnly: string; other: string; otherToken: string; booking: string; noEmail: string; otherBooking: string };
+const fast = { MESSAGE_BACKOFF_MS: '50', MESSAGE_MAX_AGE_MS: '300' };
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  outbox = await mkdtemp(join(tmpdir(), 'i22-outbox-'));
+  p = await startPipeline(tdb, 'redis', { ...fast, DATA_DIR: outbox });
+  const db = tdb.database.db;
+  w.company = await createCompany(db, 'Messaging Co');
+  w.other = await createCompany(db, 'Other Co');
+  w.token = (await createToken(db, w.company, ['messaging'])).token;
+  w.calendarOnly = (await createToken(db, w.company, ['calendar-control', 'listings', 'tasks'])).token;
+  w.otherToken = (await createToken(db, w.other, ['messaging'])).token;
+  const b = await createBookingFor(db, w.company);
+  w.booking = b.bookingUid!;
+  await db.execute(sql`update guests set emails = array['ana@guest.example'], name = 'Ana Guest' where company_uid = ${w.company} and uid = ${b.guestUid}`);
+  w.noEmail = (await createBookingFor(db, w.company)).bookingUid!;
+  w.otherBooking = (await createBookingFor(db, w.other)).bookingUid!;
+});
+afterAll(async () => {
+  await p?.close();
+  await tdb?.drop();
+  await rm(outbox, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  await p.stopWorkers();
+});
+
+const send = (body: unknown, token = w.token, headers: Record<string, string> = {}) => p.api.post('/api/v1/message-booking-guest', body, token, headers);
+const status = (uid: string, token = w.token, wait = 30) => p.api.get(`/api/v1/message-status?message_uid=${uid}&wait=${wait}`, token);
+
+async function finalStatus(uid: string) {
+  for (;;) {
+    const res = await status(uid);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    if (res.body.data.message_status === 'completed' || res.body.data.message_status === 'error') return res.body.data;
+  }
+}
+
+describe('message-booking-guest by email', () => {
+  it('is accepted queued at once and sent by a worker, its uid as Message-ID and X-Message-Id', async () => {
+    const smtp = await startSmtp();
+    try {
+      const res = await send({ booking_uid: w.booking, message: 'The door code is 4821.', channel: 'email' });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const uid = res.body.data.message_uid as string;
+      expect((await status(uid, w.token, 0)).body.data).toEqual({ message_uid: uid, message_status: 'queued' });
+      await p.startWorkers(1, { ...fast, SMTP_URL: smtp.url });
+      expect(await finalStatus(uid)).toEqual({ message_uid: uid, message_status: 'completed' });
+      expect(smtp.received).toHaveLength(1);
+      expect(smtp.received[0]).toContain(`Message-ID: <${uid}@property-ops>`);
+      expect(smtp.received[0]).toMatch(new RegExp(`^X-Message-Id: ${uid}\\r?$`, 'im'));
+      expect(smtp.received[0]).toContain('ana@guest.example');
+      expect(smtp.received[0]).toContain('The door code is 4821.');
+      // The change feed: the new message and its thread at acceptance, the message again when final.
+      const changes = await tdb.database.db.execute<{ kind: string; event: string | null }>(sql`
+        select kind, event from changes where company_uid = ${w.company} and (object_uid = ${uid} or kind = 'thread') order by id`);
+      expect(changes.map((c) => `${c.kind}:${c.event ?? ''}`)).toEqual(['thread:', 'message:message.status', 'message:message.status']);
+      const threads = await p.api.get(`/api/v1/get-threads?bookingsUids=${w.booking}`, w.token);
+      expect(threads.body.data[0].messages[0]).toMatchObject({ messageUid: uid, messageText: 'The door code is 4821.', direction: 'outbound', messageStatus: 'completed' });
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('retries an SMTP 4xx and completes', async () => {
+    const smtp = await startSmtp();
+    smtp.answers.push(451, 451);
+    try {
+      const uid = (await send({ booking_uid: w.booking, message: 'Retry me', channel: 'email' })).body.data.message_uid as string;
+      await p.startWorkers(1, { ...fast, SMTP_URL: smtp.url });
+      expect((await finalStatus(uid)).message_status).toBe('completed');
+      expect(smtp.attempts).toBe(3);
+      expect(smtp.received).toHaveLength(1);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('ends in error at once on an SMTP 5xx', async () => {
+    const smtp = await startSmtp();
+    smtp.answers.push(550, 550, 550);
+    try {
+      const uid = (await send({ booking_uid: w.booking, message: 'Refused', channel: 'email' })).body.data.message_uid as string;
+      await p.startWorkers(1, { ...fast, SMTP_URL: smtp.url });
+      const final = await finalStatus(uid);
+      expect(final.message_status).toBe('error');
+      expect(final.message_error).toMatch(/SMTP server refused the message: .*550/);
+      expect(smtp.attempts).toBe(1);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('retries a dropped connection until the attempts run out, then error', async () => {
+    const dropper = await startDroppingSmtp();
+    try {
+      const uid = (await send({ booking_uid: w.booking, message: 'Dropped', channel: 'email' })).body.data.message_uid as string;
+      await p.startWorkers(1, { ...fast, SMTP_URL: dropper.url });
+      const final = await finalStatus(uid);
+      expect(final.message_status).toBe('error');
+      expect(dropper.connections).toBeGreaterThan(1);
+      const [row] = await tdb.database.db.execute<{ attempts: number }>(sql`select attempts from messages where uid = ${uid}`);
+      expect(row!.attempts).toBeGreaterThan(1);
+    } finally {
+      await dropper.close();
+    }
+  });
+
+  it('without SMTP_URL writes the .eml to DATA_DIR/outbox/', async () => {
+    const uid = (await send({ booking_uid: w.booking, message: 'To the outbox', channel: 'email' })).body.data.message_uid as string;
+    await p.startWorkers(1, { ...fast, DATA_DIR: outbox });
+    expect((await finalStatus(uid)).message_status).toBe('completed');
+    const eml = await readFile(join(outbox, 'outbox', `${uid}.eml`), 'utf8');
+    expect(eml).toContain(`Message-ID: <${uid}@property-ops>`);
+    expect(eml).toContain('To the outbox');
+  });
+
+  it('ends in error naming a guest without an email address', async () => {
+    const uid = (await send({ booking_uid: w.noEmail, message: 'Hello', channel: 'email' })).body.data.message_uid as string;
+    await p.startWorkers(1, { ...fast, DATA_DIR: outbox });
+    expect((await finalStatus(uid)).message_error).toMatch(/^guest .+ has no email address$/);
+  });
+});
+
+describe('message-booking-guest on the platform channel', () => {
+  it('without a connector for the platform ends in error naming it', async () => {
+    const res = await send({ booking_uid: w.booking, message: 'Via the platform' });
+    const uid = res.body.data.message_uid as string;
+    await p.startWorkers(1, fast);
+    expect(await finalStatus(uid)).toEqual({ message_uid: uid, message_status: 'error', message_error: 'no channel connector for platform airbnb' });
+  });
+});
+
+describe('message-booking-guest refusals', () => {
+  it.each([
+    [{ booking_uid: 'x', message: '   ' }, 'message', 'must not be blank'],
+    [{ message: 'hi' }, 'thread_id', 'thread_id or booking_uid is required'],
+    [{ booking_uid: 'x', message: 'hi', channel: 'sms' }, 'channel', 'must be one of: platform, email'],
+    [{ booking_uid: 'x', message: 'x'.repeat(5001) }, 'message', 'must be at most 5000 characters'],
+    [{ thread_id: 'abc', message: 'hi' }, 'thread_id', 'must be a thread id (a positive integer)'],
+    [{ booking_uid: 'x', message: 'nul\u0000' }, 'message', 'must be valid Unicode text without NUL characters'],
+  ])('refuses a bad body with code 11 naming %s (%s)', async (body, param, message) => {
+    const res = await send(body);
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 11, param, message: `Invalid parameter ${param}: ${message}` });
+  });
+
+  it('counts characters, not UTF-16 units: 5,000 emoji are one message', async () => {
+    const res = await send({ booking_uid: w.booking, message: '😀'.repeat(5000) });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  });
+
+  it('keeps the tenant wall: another company\'s booking, thread and message are unknown (404)', async () => {
+    expect((await send({ booking_uid: w.otherBooking, message: 'hi' })).status).toBe(404);
+    const theirs = await send({ booking_uid: w.otherBooking, message: 'theirs' }, w.otherToken);
+    expect(theirs.status).toBe(200);
+    const thread = await p.api.get(`/api/v1/get-threads?bookingsUids=${w.otherBooking}`, w.otherToken);
+    const threadId = thread.body.data[0].threadId as number;
+    const res = await send({ thread_id: threadId, message: 'hi' });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatchObject({ code: 11, param: 'thread_id' });
+    const st = await status(theirs.body.data.message_uid as string, w.token, 0);
+    expect(st.status).toBe(404);
+    expect(st.body.error).toMatchObject({ code: 11, param: 'message_uid' });
+  });
+
+  it('refuses tokens without the messaging scope (code 14)', async () => {
+    expect((await send({ booking_uid: w.booking, message: 'hi' }, w.calendarOnly)).body.error.code).toBe(14);
+    expect((await p.api.get('/api/v1/message-status?message_uid=msg_x', w.calendarOnly)).body.error.code).toBe(14);
+  });
+
+  it('replays an Idempotency-Key: the same message, stored once', async () => {
+    const body = { booking_uid: w.booking, message: 'Once only' };
+    const a = await send(body, w.token, { 'Idempotency-Key': 'k-1' });
+    const b = await send(body, w.token, { 'Idempotency-Key': 'k-1' });
+    expect(b.body).toEqual(a.body);
+    const [row] = await tdb.database.db.execute<{ n: number }>(sql`select count(*)::int as n from messages where message_text = 'Once only'`);
+    expect(row!.n).toBe(1);
+    expect((await send({ ...body, message: 'Other' }, w.token, { 'Idempotency-Key': 'k-1' })).status).toBe(409);
+  });
+
+  it('thread_id wins over booking_uid', async () => {
+    const thread = (await p.api.get(`/api/v1/get-threads?bookingsUids=${w.booking}`, w.token)).body.data[0].threadId as number;
+    const res = await send({ thread_id: String(thread), booking_uid: w.noEmail, message: 'By thread' });
+    expect(res.status).toBe(200);
+    const [row] = await tdb.database.db.execute<{ thread_id: number }>(sql`select thread_id from messages where uid = ${res.body.data.message_uid}`);
+    expect(row!.thread_id).toBe(thread);
+  });
+});

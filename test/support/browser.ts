@@ -1,0 +1,67 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { repoRoot } from './cli.js';
+
+/*
+ * Real-browser tests: Debian's chromium (apt-get install -y chromium; .ci/run installs it when
+ * missing) driven by playwright-core, which downloads no browser of its own. A missing browser
+ * fails the test naming the step; nothing is skipped.
+ */
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOT_DIR = path.join(repoRoot, '.data', 'screenshots');
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`browser test step "launch chromium": ${CHROMIUM_PATH} is missing; install it with \`apt-get install -y chromium\` (.ci/run does)`);
+  }
+  try {
+    return await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-dev-shm-usage'],
+    });
+  } catch (err) {
+    throw new Error(`browser test step "launch chromium" (${CHROMIUM_PATH}) failed: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** A page of a fresh context (its own cookies); failed requests and console errors are collected. */
+export async function newPage(browser: Browser): Promise<Page & { problems: string[] }> {
+  const context = await browser.newContext();
+  const page = (await context.newPage()) as Page & { problems: string[] };
+  page.problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') page.problems.push(`console: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => page.problems.push(`page error: ${err.message}`));
+  return page;
+}
+
+/** Runs one named step; a failure says which step it was. */
+export async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw new Error(`browser test step "${name}" failed: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** Signs in through the form at /app/login.html (or the one the page is on already). */
+export async function signIn(page: Page, baseUrl: string, email: string, password: string, opts: { alreadyOnForm?: boolean } = {}): Promise<void> {
+  await step('sign in', async () => {
+    if (!opts.alreadyOnForm) await page.goto(`${baseUrl}/app/login.html`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Sign in' }).click()]);
+    if (page.url().includes('/app/login.html')) throw new Error(`still on the sign-in page: ${await page.locator('.error').textContent()}`);
+  });
+}
+
+/** Writes .data/screenshots/<name>.png (for a person to look at; never compared). */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}

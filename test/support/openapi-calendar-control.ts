@@ -1,0 +1,41 @@
+import type { Db } from '../../shared/infra/db/client.js';
+import type { TestApi } from './api.js';
+import { createToken } from './factories.js';
+import { createInventory } from './inventory.js';
+import { futureDates } from './pipeline.js';
+
+/*
+ * The operations of docs/api.md "Calendar ranges, calendar control and proposals" and
+ * set-listing-status for the OpenAPI test (openapi.test.ts): the guarded calls its loops make, and
+ * one call per other answer.
+ */
+
+type Res = { status: number; body: any; headers: Headers };
+type Call = (target: TestApi, method: 'GET' | 'POST', path: string, opts?: { token?: string; body?: string; headers?: Record<string, string> }) => Promise<Res>;
+type Expect = (method: string, path: string, res: Res, status?: number) => void;
+
+const rangePath = '/api/v1/set-calendar-data';
+const listingPath = '/api/v1/set-listing-status';
+
+export const calendarControlGuardedOps: Array<{ method: 'GET' | 'POST'; path: string; body?: unknown; wrongScope?: 'calendarOnly' | 'tasksOnly' }> = [
+  { method: 'POST', path: rangePath, body: { property_uid: 'x', start_date: '2030-01-01', end_date: '2030-01-02', is_available: 0 }, wrongScope: 'tasksOnly' },
+  { method: 'POST', path: listingPath, body: { listing_uid: 'x', status: 'listed' }, wrongScope: 'calendarOnly' },
+];
+
+export async function exerciseCalendarControl(api: TestApi, db: Db, companyUid: string, propertyUid: string, call: Call, expectDeclared: Expect) {
+  const token = (await createToken(db, companyUid, ['calendar-control', 'listings', 'pricing-management'])).token;
+  const post = (path: string, body: string, headers: Record<string, string> = {}) => call(api, 'POST', path, { token, body, headers });
+  const [from, to] = futureDates(2, 60);
+  const range = JSON.stringify({ property_uid: propertyUid, start_date: from, end_date: to, price: 90, currency: 'EUR' });
+  expectDeclared('post', rangePath, await post(rangePath, range, { 'idempotency-key': 'range-k' }), 200);
+  expectDeclared('post', rangePath, await post(rangePath, JSON.stringify({ property_uid: propertyUid, start_date: from, end_date: to, min_stay: 3 }), { 'idempotency-key': 'range-k' }), 409);
+  expectDeclared('post', rangePath, await post(rangePath, JSON.stringify({ property_uid: propertyUid, start_date: to, end_date: from })), 400);
+  expectDeclared('post', rangePath, await post(rangePath, JSON.stringify({ property_uid: 'pr_nope', start_date: from, end_date: to })), 404);
+  expectDeclared('post', rangePath, await post(rangePath, JSON.stringify({ property_uid: propertyUid, start_date: from, end_date: to, notes: 'x'.repeat(5000) })), 413);
+  expectDeclared('post', rangePath, await post(rangePath, range, { 'content-encoding': 'x-squash' }), 415);
+
+  await createInventory(db, companyUid, 1, 'oa');
+  expectDeclared('post', listingPath, await post(listingPath, JSON.stringify({ listing_uid: 'li_oa000', status: 'unlisted' })), 200);
+  expectDeclared('post', listingPath, await post(listingPath, JSON.stringify({ listing_uid: 'li_oa000', status: 'gone' })), 400);
+  expectDeclared('post', listingPath, await post(listingPath, JSON.stringify({ listing_uid: 'li_nope', status: 'listed' })), 404);
+}
