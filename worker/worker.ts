@@ -3,7 +3,7 @@ import type { AppContext } from '../shared/app/context.js';
 import { withLogContext } from '../shared/infra/logger.js';
 import type { QueueConnection } from '../shared/infra/queue/connection.js';
 import { openQueue, upsertSchedulers } from '../shared/infra/queue/producer.js';
-import { jobRegistry, registeredQueues, type JobName, type JobRegistry } from '../shared/infra/queue/registry.js';
+import { cappedBackoffStrategy, jobRegistry, registeredQueues, type JobName, type JobRegistry } from '../shared/infra/queue/registry.js';
 import { TimeoutError, withTimeout } from '../shared/infra/timeout.js';
 import { jobHandlers } from './handlers.js';
 import { assertEveryJobHandled, runJob, type JobHandler, type JobHandlers } from './job-handler.js';
@@ -61,6 +61,8 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection, handle
       lockDuration: ctx.config.queue.lockMs,
       stalledInterval: ctx.config.queue.stalledIntervalMs,
       maxStalledCount: 3,
+      // Deliveries and sends back off exponentially up to a cap (the registry's `capped` type).
+      settings: { backoffStrategy: cappedBackoffStrategy(registry) },
     });
     // While stopping, connections being cut (a database going down with us) are expected noise.
     worker.on('error', (err) =>

@@ -117,6 +117,8 @@ const envSchema = z.object({
   WEBHOOK_CONCURRENCY: int(16, 1),
   /** First retry delay; each further one doubles, until WEBHOOK_MAX_AGE_MS after the event. */
   WEBHOOK_BACKOFF_MS: int(10_000, 1),
+  /** The longest wait between two delivery attempts (the doubling stops there). */
+  WEBHOOK_BACKOFF_MAX_MS: int(3600_000, 1),
   WEBHOOK_MAX_AGE_MS: int(24 * 3600_000, 1),
   /** A receiver answering later than this counts as a failed attempt. */
   WEBHOOK_TIMEOUT_MS: int(10_000, 100),
@@ -125,6 +127,8 @@ const envSchema = z.object({
   MESSAGE_CONCURRENCY: int(8, 1),
   /** First retry delay of a transient send failure; each further one doubles, until MESSAGE_MAX_AGE_MS. */
   MESSAGE_BACKOFF_MS: int(10_000, 1),
+  /** The longest wait between two send attempts (the doubling stops there). */
+  MESSAGE_BACKOFF_MAX_MS: int(3600_000, 1),
   MESSAGE_MAX_AGE_MS: int(24 * 3600_000, 1),
   /** SMTP server for the email channel (smtp://user:pass@host:port, smtps://...). Unset: .eml files in DATA_DIR/outbox/. */
   SMTP_URL: z
@@ -181,14 +185,14 @@ function shape(env: Env) {
     calendar: { maxDays: env.CALENDAR_MAX_DAYS, chunkDays: env.CALENDAR_CHUNK_DAYS },
     webhooks: {
       concurrency: env.WEBHOOK_CONCURRENCY,
-      backoffMs: env.WEBHOOK_BACKOFF_MS,
+      backoff: { delayMs: env.WEBHOOK_BACKOFF_MS, maxMs: Math.max(env.WEBHOOK_BACKOFF_MS, env.WEBHOOK_BACKOFF_MAX_MS) },
       maxAgeMs: env.WEBHOOK_MAX_AGE_MS,
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
       allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
     },
     messaging: {
       concurrency: env.MESSAGE_CONCURRENCY,
-      backoffMs: env.MESSAGE_BACKOFF_MS,
+      backoff: { delayMs: env.MESSAGE_BACKOFF_MS, maxMs: Math.max(env.MESSAGE_BACKOFF_MS, env.MESSAGE_BACKOFF_MAX_MS) },
       maxAgeMs: env.MESSAGE_MAX_AGE_MS,
       timeoutMs: env.MESSAGE_TIMEOUT_MS,
       smtpUrl: env.SMTP_URL,

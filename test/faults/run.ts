@@ -10,6 +10,8 @@
  */
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import path from 'node:path';
 import { issueToken } from '../../shared/domain/auth/index.js';
 import { connectDatabase } from '../../shared/infra/db/client.js';
@@ -26,7 +28,7 @@ import { renderReport } from './report.js';
 import { submitStream } from './stream.js';
 import { verify, waitForFinal } from './verify.js';
 import { newWebhookSecret, setWebhook } from '../../shared/domain/webhooks/index.js';
-import { FaultReceiver, renderWebhookReport, verifyWebhooks, waitForWebhooks } from './webhooks.js';
+import { describePendingEvents, FaultReceiver, renderWebhookReport, verifyWebhooks, waitForWebhooks } from './webhooks.js';
 
 const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
 const SEED = num('FAULTS_SEED', Date.now() % 1_000_000);
@@ -74,7 +76,7 @@ const log = (m: string) => process.stdout.write(`${m}\n`);
  * down. (The production default, 8 attempts from 1 s, rides out about 2 minutes the same way.)
  */
 /*
- * Webhooks: a hung receiver is cut after 1 s, retries start at 500 ms and double; the maximum age
+ * Webhooks: a hung receiver is cut after 1 s, retries start at 500 ms and double up to 8 s; the maximum age
  * is an hour, so within the run no event may end failed: each must be delivered.
  */
 function serviceEnv(databaseUrl: string, redisUrl: string, apiPort: number): Record<string, string> {
@@ -101,6 +103,9 @@ function serviceEnv(databaseUrl: string, redisUrl: string, apiPort: number): Rec
     METRICS_PORT: '0',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_BACKOFF_MS: '500',
+    // Capped well inside the settle window: an event unlucky through several outages and 500s
+    // (each an attempt) must not wait out a 64 s doubling past the suite's end.
+    WEBHOOK_BACKOFF_MAX_MS: '8000',
     WEBHOOK_TIMEOUT_MS: '1000',
     WEBHOOK_MAX_AGE_MS: '3600000',
   };
@@ -204,6 +209,18 @@ async function main(): Promise<boolean> {
     const drainedAt = Date.now();
     const webhooksSettled = await waitForWebhooks(db.sql, WEBHOOK_SETTLE_TIMEOUT_MS);
     const webhookSettleMs = Date.now() - drainedAt;
+    if (!webhooksSettled.settled) {
+      const inspect = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+      const webhookQueue = new Queue('webhooks', { connection: inspect, prefix: QUEUE_PREFIX });
+      for (const line of await describePendingEvents(db.sql)) {
+        const uid = line.slice(0, line.indexOf(' '));
+        const job = await webhookQueue.getJob(uid).catch(() => undefined);
+        const state = job ? await job.getState().catch(() => 'unreadable') : 'no job';
+        log(`  pending: ${line}; job ${state}${job ? `, attemptsMade ${job.attemptsMade}, delay ${job.delay} ms` : ''}`);
+      }
+      await webhookQueue.close().catch(() => {});
+      inspect.disconnect();
+    }
     const hooks = await verifyWebhooks(db.sql, receiver, webhookSecret, uids);
     await receiver.stop();
     const verdict = await verify(client, db.sql, stream, propertyUids, { today, chunkDays: CHUNK_DAYS });

@@ -69,6 +69,21 @@ export async function waitForWebhooks(sql: Sql, timeoutMs: number): Promise<{ se
   }
 }
 
+/**
+ * What a failed run needs to be read: each event still pending with its attempts so far, the last
+ * attempt's outcome and when it was made (the queue's state of its job is printed beside it).
+ */
+export async function describePendingEvents(sql: Sql, limit = 10): Promise<string[]> {
+  const rows = await sql<{ uid: string; request_uid: string; attempts: number; created_at: Date; enqueued_at: Date | null; last_at: Date | null; last: string | null }[]>`
+    select e.uid, e.request_uid, e.attempts, e.created_at, e.enqueued_at,
+           d.created_at as last_at, coalesce(d.status_code::text, d.error) as last
+      from webhook_events e
+      left join lateral (select * from webhook_deliveries where event_uid = e.uid order by attempt desc limit 1) d on true
+     where e.status = 'pending' order by e.created_at limit ${limit}`.catch(() => []);
+  const iso = (d: Date | null) => (d ? d.toISOString().slice(11, 23) : '-');
+  return rows.map((r) => `${r.uid} (request ${r.request_uid}): ${r.attempts} attempts, created ${iso(r.created_at)}, swept ${iso(r.enqueued_at)}, last attempt ${iso(r.last_at)} -> ${r.last ?? '-'}`);
+}
+
 export interface WebhookVerdict {
   finished: number;
   /** Finished requests whose event reached the receiver, answered 2xx, with a valid signature. */
@@ -82,6 +97,8 @@ export interface WebhookVerdict {
   hung: number;
   eventsFailed: number;
   attemptsRecorded: number;
+  /** The most attempts one event took (each failed one doubled its next wait, up to the cap). */
+  mostAttempts: number;
 }
 
 export async function verifyWebhooks(sql: Sql, receiver: FaultReceiver, secret: string, requestUids: readonly string[]): Promise<WebhookVerdict> {
@@ -100,9 +117,10 @@ export async function verifyWebhooks(sql: Sql, receiver: FaultReceiver, secret: 
     if (body.event_uid !== r.headers['x-webhook-id'] || finalStatus.get(body.data.request_uid) !== body.data.request_status) wrongData++;
     if (r.answered === 200) okByRequest.set(body.data.request_uid, (okByRequest.get(body.data.request_uid) ?? 0) + 1);
   }
-  const [events] = await sql<{ failed: number; attempts: number }[]>`
+  const [events] = await sql<{ failed: number; attempts: number; most: number }[]>`
     select (select count(*)::int from webhook_events where status = 'failed') as failed,
-           (select count(*)::int from webhook_deliveries) as attempts`;
+           (select count(*)::int from webhook_deliveries) as attempts,
+           (select coalesce(max(attempts), 0)::int from webhook_events) as most`;
   return {
     finished: finished.length,
     delivered: finished.filter((r) => (okByRequest.get(r.uid) ?? 0) > 0).length,
@@ -114,6 +132,7 @@ export async function verifyWebhooks(sql: Sql, receiver: FaultReceiver, secret: 
     hung: receiver.received.filter((r) => r.answered === 'hung').length,
     eventsFailed: events?.failed ?? -1,
     attemptsRecorded: events?.attempts ?? -1,
+    mostAttempts: events?.most ?? -1,
   };
 }
 
@@ -126,6 +145,7 @@ export function renderWebhookReport(v: WebhookVerdict, receiver: FaultReceiver, 
     row('webhooks: bad signatures / wrong data', `${v.badSignatures} / ${v.wrongData}`),
     row('webhooks: receiver 500s / hangs / down windows', `${v.answered500} / ${v.hung} / ${receiver.downWindows}`),
     row('webhooks: attempts recorded / events failed', `${v.attemptsRecorded} / ${v.eventsFailed}`),
+    row('webhooks: most attempts of one event', v.mostAttempts),
     row('webhooks: settled after the requests drained', `${(settleMs / 1000).toFixed(1)} s`),
     '-'.repeat(64),
   ].join('\n');

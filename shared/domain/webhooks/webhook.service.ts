@@ -1,4 +1,5 @@
 import { toStatusView } from '../calendar/index.js';
+import { retryDelayMs } from '../../infra/queue/registry.js';
 import { utcDateTime } from '../../infra/time.js';
 import { BaseService } from '../service.js';
 import { postWebhook } from './webhook.http.js';
@@ -26,7 +27,7 @@ export class WebhooksService extends BaseService {
    * delivered or failed is left alone, so a duplicate job (or a redelivery after a worker was killed
    * mid-attempt) sends nothing more; a crash between the POST and the record only means the receiver
    * may get the same event_uid twice. `retriesSoFar` is the job's attemptsMade: the next retry waits
-   * backoff * 2^retriesSoFar, and when that would land past the event's maximum age the event is
+   * backoff * 2^retriesSoFar (capped at WEBHOOK_BACKOFF_MAX_MS), and when that would land past the event's maximum age the event is
    * marked failed now instead.
    */
   async deliver(eventUid: string, retriesSoFar: number): Promise<DeliveryResult> {
@@ -58,7 +59,7 @@ export class WebhooksService extends BaseService {
       allowPrivateTargets: this.config.webhooks.allowPrivateTargets,
     });
     const durationMs = performance.now() - started;
-    const nextRetryAt = Date.now() + this.config.webhooks.backoffMs * 2 ** retriesSoFar;
+    const nextRetryAt = Date.now() + retryDelayMs(this.config.webhooks.backoff, retriesSoFar);
     const expired = nextRetryAt > event.createdAt.getTime() + this.config.webhooks.maxAgeMs;
     const outcome = result.ok ? 'delivered' : expired ? 'failed' : 'retry';
     await this.repo.recordAttempt(this.db, {

@@ -47,11 +47,44 @@ const deliverWebhookResult = z.object({
 });
 
 /**
- * BullMQ attempts for a delivery: enough exponential retries to span the maximum age. The handler
- * itself marks the event failed once the next retry would fall past that age, so this is a ceiling.
+ * Retry delays of deliveries and sends: exponential from the first delay, doubling per retry, never
+ * above the cap (a receiver back after an hour's outage gets its events within the cap, not after
+ * a day-long doubling). BullMQ calls `cappedBackoffStrategy` for the `capped` backoff type; the
+ * handlers use `retryDelayMs` to decide whether the next retry still falls inside the maximum age.
  */
-function webhookAttempts(backoffMs: number, maxAgeMs: number): number {
-  return Math.ceil(Math.log2(maxAgeMs / backoffMs + 1)) + 1;
+export interface CappedBackoff {
+  delayMs: number;
+  maxMs: number;
+}
+
+export function retryDelayMs(b: CappedBackoff, retriesSoFar: number): number {
+  return Math.min(b.maxMs, b.delayMs * 2 ** Math.min(retriesSoFar, 52));
+}
+
+/**
+ * BullMQ attempts for a delivery: enough capped exponential retries to span the maximum age (plus
+ * the first attempt). The handler itself marks the event failed once the next retry would fall past
+ * that age, so this is a ceiling.
+ */
+export function attemptsToSpan(b: CappedBackoff, maxAgeMs: number): number {
+  let attempts = 1;
+  for (let waited = 0; waited < maxAgeMs; attempts++) waited += retryDelayMs(b, attempts - 1);
+  return attempts;
+}
+
+export const CAPPED_BACKOFF = 'capped';
+
+/** The worker's backoff strategy for jobs whose backoff type is `capped` (BullMQ: attemptsMade >= 1). */
+export function cappedBackoffStrategy(registry: JobRegistry) {
+  return (attemptsMade: number, type: string | undefined, _err: Error | undefined, job: { name: string } | undefined): number => {
+    const definition = job ? (registry.jobs as Record<string, { backoff?: CappedBackoff }>)[job.name] : undefined;
+    if (type !== CAPPED_BACKOFF || !definition?.backoff) throw new Error(`no backoff strategy ${String(type)} for job ${job?.name ?? '?'}`);
+    return retryDelayMs(definition.backoff, attemptsMade - 1);
+  };
+}
+
+function cappedRetries(b: CappedBackoff, maxAgeMs: number): Pick<JobsOptions, 'attempts' | 'backoff'> {
+  return { attempts: attemptsToSpan(b, maxAgeMs), backoff: { type: CAPPED_BACKOFF, delay: b.delayMs } };
 }
 
 export const sendMessagePayload = z.object({ messageUid: z.string().min(1).max(120) });
@@ -72,6 +105,8 @@ interface JobDefinition<Q extends string> {
   payload: z.ZodType;
   result: z.ZodType;
   options: JobsOptions;
+  /** The retry delays of a job whose options' backoff type is CAPPED_BACKOFF. */
+  backoff?: CappedBackoff;
   /**
    * Runs every `every` ms as a BullMQ job scheduler (id = the job name), upserted by each worker
    * at start: whichever worker takes the job runs it, once per period across all of them, on Redis
@@ -126,11 +161,11 @@ export function jobRegistry(config: Config) {
     /** POSTs one webhook event to its app's callback; retried with backoff up to WEBHOOK_MAX_AGE_MS. */
     'deliver-webhook': {
       queue: 'webhooks',
+      backoff: config.webhooks.backoff,
       payload: deliverWebhookPayload,
       result: deliverWebhookResult,
       options: {
-        attempts: webhookAttempts(config.webhooks.backoffMs, config.webhooks.maxAgeMs),
-        backoff: { type: 'exponential', delay: config.webhooks.backoffMs },
+        ...cappedRetries(config.webhooks.backoff, config.webhooks.maxAgeMs),
         removeOnComplete: { age: 3600, count: 5000 },
         removeOnFail: { age: 7 * 24 * 3600, count: 20000 },
       },
@@ -141,11 +176,11 @@ export function jobRegistry(config: Config) {
      */
     'send-message': {
       queue: 'messages',
+      backoff: config.messaging.backoff,
       payload: sendMessagePayload,
       result: sendMessageResult,
       options: {
-        attempts: webhookAttempts(config.messaging.backoffMs, config.messaging.maxAgeMs),
-        backoff: { type: 'exponential', delay: config.messaging.backoffMs },
+        ...cappedRetries(config.messaging.backoff, config.messaging.maxAgeMs),
         removeOnComplete: { age: 3600, count: 5000 },
         removeOnFail: { age: 7 * 24 * 3600, count: 20000 },
       },
