@@ -1,27 +1,22 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/hooks.js';
 import { startTestApi, type TestApi } from '../support/api.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createToken } from '../support/factories.js';
 
 /** Failed authentications are throttled per client address (AUTH_FAILURES_PER_MINUTE). */
 
-let tdb: TestDatabase;
-let api: TestApi;
+const world = useTestApi({ env: { AUTH_FAILURES_PER_MINUTE: '3' } });
 let proxied: TestApi;
 let token: string;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  api = await startTestApi(tdb, { env: { AUTH_FAILURES_PER_MINUTE: '3' } });
   // Behind a proxy on the loopback: X-Forwarded-For names the client.
-  proxied = await startTestApi(tdb, { env: { AUTH_FAILURES_PER_MINUTE: '3', TRUST_PROXY: 'loopback' } });
-  token = (await createToken(tdb.database.db, await createCompany(tdb.database.db), ['tasks'])).token;
+  proxied = await startTestApi(world.tdb, { env: { AUTH_FAILURES_PER_MINUTE: '3', TRUST_PROXY: 'loopback' } });
+  token = (await createToken(world.tdb.database.db, await createCompany(world.tdb.database.db), ['tasks'])).token;
 });
 afterAll(async () => {
-  await api?.close();
   await proxied?.close();
-  await tdb?.drop();
 });
 
 /** GET from a given loopback address (127.0.0.0/8 all reach the server on Linux). */
@@ -33,7 +28,7 @@ function getFrom(
   const headers = o.forwardedFor ? { 'x-forwarded-for': o.forwardedFor } : {};
   return new Promise((resolve, reject) => {
     http
-      .get(`${(o.target ?? api).baseUrl}${path}`, { localAddress, headers }, (res) => {
+      .get(`${(o.target ?? world.api).baseUrl}${path}`, { localAddress, headers }, (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) }));

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../support/hooks.js';
 import type { Runtime } from '../../shared/app/runtime.js';
 import { recordChange } from '../../shared/domain/changes/index.js';
 import { connectDatabase, type Database } from '../../shared/infra/db/client.js';
 import { createTestRuntime } from '../support/api.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany } from '../support/factories.js';
 
 /*
@@ -20,23 +20,21 @@ import { createCompany } from '../support/factories.js';
  */
 
 const WRITERS = 12;
-let tdb: TestDatabase;
+const t = useTestDatabase();
 let writersDb: Database;
 let rt: Runtime;
 let company: string;
 const figures = { runs: 0, transactions: 0, committedChanges: 0, pages: 0 };
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  writersDb = connectDatabase(tdb.url, { max: WRITERS + 2 });
-  rt = await createTestRuntime(tdb);
-  company = await createCompany(tdb.database.db);
+  writersDb = connectDatabase(t.tdb.url, { max: WRITERS + 2 });
+  rt = await createTestRuntime(t.tdb);
+  company = await createCompany(t.tdb.database.db);
 });
 afterAll(async () => {
   console.log(`change-feed ordering proof: ${JSON.stringify(figures)}`);
   await rt?.close();
   await writersDb?.close();
-  await tdb?.drop();
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -115,7 +113,7 @@ describe('change feed ordering under concurrent writers', () => {
         await reader;
 
         // change_uid -> (object, version), read once everything is stamped.
-        const rows = (await tdb.database.db.execute(
+        const rows = (await t.tdb.database.db.execute(
           sql`select pos, object_uid, event from changes where object_uid like ${run + '%'} and pos is not null`,
         )) as unknown as Array<{ pos: number; object_uid: string; event: string }>;
         const byUid = new Map(rows.map((r) => [`ch_${r.pos}`, r]));

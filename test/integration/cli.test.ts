@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/hooks.js';
 import { runCli } from '../../bin/cli/main.js';
-import { startTestApi, type TestApi } from '../support/api.js';
 import { runCliProcess, type CliRun } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 /*
  * The CLI against this file's own database. Most cases call its entry point in this process (a
@@ -12,25 +11,24 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
  */
 
 describe('npm run cli', { timeout: 60_000 }, () => {
-  let tdb: TestDatabase;
-  let api: TestApi;
+  const t = useTestApi();
 
   const cli = async (...args: string[]): Promise<CliRun> => {
     let stdout = '';
     let stderr = '';
     const code = await runCli(args, {
-      env: { DATABASE_URL: tdb.url },
+      env: { DATABASE_URL: t.tdb.url },
       io: { result: (l) => (stdout += `${l}\n`), note: (l) => (stderr += `${l}\n`) },
     });
     return { code, stdout, stderr };
   };
   const cliProcess = (...args: string[]) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: tdb.url };
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: t.tdb.url };
     delete env.REDIS_URL;
     return runCliProcess(args, env);
   };
   const count = async (table: string) => {
-    const [row] = (await tdb.database.db.execute(sql`select count(*)::int as n from ${sql.identifier(table)}`)) as unknown as Array<{ n: number }>;
+    const [row] = (await t.tdb.database.db.execute(sql`select count(*)::int as n from ${sql.identifier(table)}`)) as unknown as Array<{ n: number }>;
     return row!.n;
   };
   const createCompany = async () => {
@@ -39,19 +37,11 @@ describe('npm run cli', { timeout: 60_000 }, () => {
     return res.stdout.trim();
   };
 
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-    api = await startTestApi(tdb);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await tdb?.drop();
-  });
 
   it('creates a company and prints only its uid', async () => {
     const company = await createCompany();
     expect(company).toMatch(/^co_\w+$/);
-    const rows = (await tdb.database.db.execute(sql`select name from companies where uid = ${company}`)) as unknown as Array<{ name: string }>;
+    const rows = (await t.tdb.database.db.execute(sql`select name from companies where uid = ${company}`)) as unknown as Array<{ name: string }>;
     expect(rows).toEqual([{ name: 'Acme Stays' }]);
   });
 
@@ -60,11 +50,11 @@ describe('npm run cli', { timeout: 60_000 }, () => {
     const issued = await cliProcess('token', 'issue', '--company', company, '--scopes', 'messaging,tasks', '--app-name', 'Channel manager');
     expect(issued.code, issued.stderr).toBe(0);
     const token = issued.stdout.trim();
-    expect((await api.get('/api/v1/bookings', token)).status).toBe(200);
+    expect((await t.api.get('/api/v1/bookings', token)).status).toBe(200);
 
     const revoked = await cliProcess('token', 'revoke', '--company', company, '--token', token);
     expect(revoked.code, revoked.stderr).toBe(0);
-    const after = await api.get('/api/v1/bookings', token);
+    const after = await t.api.get('/api/v1/bookings', token);
     expect(after.status).toBe(401);
     expect(after.body.error.code).toBe(12);
     // A second revoke finds no live token: exit 1 with a message.
@@ -75,9 +65,9 @@ describe('npm run cli', { timeout: 60_000 }, () => {
     const second = await cli('token', 'issue', '--company', company, '--scopes', 'all');
     const tokenUid = /token uid (tok_\w+)/.exec(second.stderr)?.[1];
     expect(tokenUid).toBeDefined();
-    expect((await api.get('/api/v1/bookings', second.stdout.trim())).status).toBe(200);
+    expect((await t.api.get('/api/v1/bookings', second.stdout.trim())).status).toBe(200);
     expect((await cli('token', 'revoke', '--company', company, '--token', tokenUid!)).code).toBe(0);
-    expect((await api.get('/api/v1/bookings', second.stdout.trim())).status).toBe(401);
+    expect((await t.api.get('/api/v1/bookings', second.stdout.trim())).status).toBe(401);
   });
 
   it('does not revoke a token from another company', async () => {
@@ -85,7 +75,7 @@ describe('npm run cli', { timeout: 60_000 }, () => {
     const token = (await cli('token', 'issue', '--company', theirs, '--scopes', 'messaging')).stdout.trim();
     const res = await cli('token', 'revoke', '--company', mine, '--token', token);
     expect(res.code).toBe(1);
-    expect((await api.get('/api/v1/bookings', token)).status).toBe(200);
+    expect((await t.api.get('/api/v1/bookings', token)).status).toBe(200);
   });
 
   it('disables and enables the app behind a token', async () => {
@@ -95,12 +85,12 @@ describe('npm run cli', { timeout: 60_000 }, () => {
     const appUid = /app uid (app_\w+)/.exec(issued.stderr)![1]!;
 
     expect((await cli('app', 'disable', '--company', company, '--app', appUid)).code).toBe(0);
-    const disabled = await api.get('/api/v1/bookings', token);
+    const disabled = await t.api.get('/api/v1/bookings', token);
     expect(disabled.status).toBe(403);
     expect(disabled.body.error.code).toBe(13);
 
     expect((await cli('app', 'enable', '--company', company, '--app', appUid)).code).toBe(0);
-    expect((await api.get('/api/v1/bookings', token)).status).toBe(200);
+    expect((await t.api.get('/api/v1/bookings', token)).status).toBe(200);
 
     const unknown = await cli('app', 'disable', '--company', company, '--app', 'app_nope');
     expect(unknown.code).toBe(1);
@@ -111,7 +101,7 @@ describe('npm run cli', { timeout: 60_000 }, () => {
     const company = await createCompany();
     const res = await cli('property', 'create', '--company', company, '--name', 'Alfama Terrace', '--time-zone', 'europe/lisbon');
     expect(res.code, res.stderr).toBe(0);
-    const rows = (await tdb.database.db.execute(
+    const rows = (await t.tdb.database.db.execute(
       sql`select time_zone from properties where uid = ${res.stdout.trim()} and company_uid = ${company}`,
     )) as unknown as Array<{ time_zone: string }>;
     expect(rows).toEqual([{ time_zone: 'Europe/Lisbon' }]);
@@ -172,7 +162,7 @@ describe('npm run cli', { timeout: 60_000 }, () => {
     const token = res.stdout.trim();
     const uids: string[] = [];
     for (let page = 1; ; page++) {
-      const list = await api.get(`/api/v1/bookings?page=${page}`, token);
+      const list = await t.api.get(`/api/v1/bookings?page=${page}`, token);
       expect(list.status).toBe(200);
       uids.push(...list.body.data.map((b: { booking_uid: string }) => b.booking_uid));
       if (!list.body.meta.has_next_page) break;

@@ -1,29 +1,21 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/hooks.js';
 import { scopes } from '../../shared/domain/auth/index.js';
 import { bookingStatuses, platformTypes } from '../../shared/domain/bookings/index.js';
 import { taskStatuses, taskTypes } from '../../bin/demo/demo-data.js';
 import { seedDemo, type DemoSeed } from '../../bin/demo/seed.js';
-import { startTestApi, type TestApi } from '../support/api.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 const now = new Date('2030-06-15T12:00:00Z');
 
 describe('demo seed', () => {
-  let tdb: TestDatabase;
-  let api: TestApi;
+  const t = useTestApi();
   let demo: DemoSeed;
   const progress: number[] = [];
-  const rows = async <T>(query: ReturnType<typeof sql>) => (await tdb.database.db.execute(query)) as unknown as T[];
+  const rows = async <T>(query: ReturnType<typeof sql>) => (await t.tdb.database.db.execute(query)) as unknown as T[];
 
   beforeAll(async () => {
-    tdb = await createTestDatabase();
-    api = await startTestApi(tdb);
-    demo = await seedDemo(tdb.database.db, { bookings: 1234, now, chunkSize: 500, onProgress: (done) => progress.push(done) });
-  });
-  afterAll(async () => {
-    await api?.close();
-    await tdb?.drop();
+    demo = await seedDemo(t.tdb.database.db, { bookings: 1234, now, chunkSize: 500, onProgress: (done) => progress.push(done) });
   });
 
   it('writes exactly the bookings asked for, in chunks, reporting progress after each', async () => {
@@ -84,7 +76,7 @@ describe('demo seed', () => {
   it('returns a token with every scope that reads the demo bookings over the API', async () => {
     const [token] = await rows<{ scopes: string[] }>(sql`select scopes from access_tokens where uid = ${demo.tokenUid}`);
     expect([...token!.scopes].sort()).toEqual([...scopes].sort());
-    const res = await api.get('/api/v1/bookings', demo.token);
+    const res = await t.api.get('/api/v1/bookings', demo.token);
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(25);
     expect(res.body.meta).toEqual({ page: 1, has_next_page: true });
@@ -98,9 +90,9 @@ describe('demo seed', () => {
       rows<{ s: string }>(sql`
         select booking_status || ' ' || platform_type || ' ' || local_checkin_dttm || ' ' || price_total || ' ' || currency as s
         from bookings where company_uid = ${companyUid} order by 1`);
-    const a = await seedDemo(tdb.database.db, { bookings: 200, now, seed: 7 });
-    const b = await seedDemo(tdb.database.db, { bookings: 200, now, seed: 7 });
-    const c = await seedDemo(tdb.database.db, { bookings: 200, now, seed: 8 });
+    const a = await seedDemo(t.tdb.database.db, { bookings: 200, now, seed: 7 });
+    const b = await seedDemo(t.tdb.database.db, { bookings: 200, now, seed: 7 });
+    const c = await seedDemo(t.tdb.database.db, { bookings: 200, now, seed: 8 });
     expect(await shape(a.companyUid)).toEqual(await shape(b.companyUid));
     expect(await shape(a.companyUid)).not.toEqual(await shape(c.companyUid));
   });

@@ -1,14 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/hooks.js';
 import { localDate as todayIn } from '../../shared/infra/time.js';
 import { properties } from '../../shared/infra/db/schema/index.js';
 import { startTestApi, type TestApi } from '../support/api.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { until } from '../support/ops.fixture.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
 
-let tdb: TestDatabase;
-let api: TestApi;
+const t = useTestApi();
 let api2: TestApi;
 const w = {} as { company: string; other: string; property: string; token: string; otherToken: string; readToken: string };
 
@@ -18,17 +17,15 @@ const day = (n: number) => {
   d.setUTCDate(d.getUTCDate() + n);
   return d.toISOString().slice(0, 10);
 };
-const book = (o: Record<string, unknown> = {}, target = api, token = w.token) =>
+const book = (o: Record<string, unknown> = {}, target = t.api, token = w.token) =>
   target.post('/api/v1/book-property', { property_uid: w.property, checkin_date: day(30), checkout_date: day(33), guest_name: 'Elena Rossi', guests: 2, price_total: 310.5, currency: 'eur', ...o }, token);
 const count = async (table: string) =>
-  ((await tdb.database.db.execute(sql.raw(`select count(*)::int as n from ${table}`))) as unknown as Array<{ n: number }>)[0]!.n;
+  ((await t.tdb.database.db.execute(sql.raw(`select count(*)::int as n from ${table}`))) as unknown as Array<{ n: number }>)[0]!.n;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   // Two API instances on one database: two processes as far as the race is concerned.
-  api = await startTestApi(tdb);
-  api2 = await startTestApi(tdb);
-  const db = tdb.database.db;
+  api2 = await startTestApi(t.tdb);
+  const db = t.tdb.database.db;
   w.company = await createCompany(db, 'Direct Co');
   w.other = await createCompany(db, 'Other Co');
   w.property = await createProperty(db, w.company, { timeZone: 'UTC', name: 'Harbour Loft' });
@@ -38,9 +35,7 @@ beforeAll(async () => {
   w.otherToken = (await createToken(db, w.other, ['direct-bookings'])).token;
 });
 afterAll(async () => {
-  await api?.close();
   await api2?.close();
-  await tdb?.drop();
 });
 
 describe('POST /api/v1/book-property', () => {
@@ -48,17 +43,17 @@ describe('POST /api/v1/book-property', () => {
     const res = await book({ checkin_date: day(2), checkout_date: day(5), description: 'Late arrival' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toEqual({ reservation_code: expect.stringMatching(/^AG[A-Z0-9]{10}$/), platform_type: 'airgms', booking_uid: expect.stringMatching(/^bk_/) });
-    const b = (await api.get(`/api/v1/bookings?booking_uids=${res.body.data.booking_uid}`, w.readToken)).body.data[0];
+    const b = (await t.api.get(`/api/v1/bookings?booking_uids=${res.body.data.booking_uid}`, w.readToken)).body.data[0];
     expect(b).toMatchObject({
       booking_status: 'accepted', platform_type: 'airgms', property_uid: w.property, number_of_guests: 2,
       reservation_code: res.body.data.reservation_code, local_checkin_dttm: `${day(2)} 16:00:00`, local_checkout_dttm: `${day(5)} 10:00:00`,
       price: { currency: 'EUR', price_base: 310.5, price_extras: 0, price_fee: 0, price_tax: 0, price_total: 310.5 }, door_access_code: '2468',
     });
-    const guest = await api.get(`/api/v1/guests?guest_uids=${b.guest_uid}`, w.readToken);
+    const guest = await t.api.get(`/api/v1/guests?guest_uids=${b.guest_uid}`, w.readToken);
     expect(guest.body.data).toEqual([{ guest_uid: b.guest_uid, name: 'Elena Rossi', email: [], phone_number: [], platform_type: 'airgms', thumbnail_url: null }]);
-    const listing = (await api.get(`/api/v1/listings?listing_uids=${b.listing_uid}`, w.readToken)).body.data[0];
+    const listing = (await t.api.get(`/api/v1/listings?listing_uids=${b.listing_uid}`, w.readToken)).body.data[0];
     expect(listing).toMatchObject({ platform_type: 'airgms', property_uid: w.property, host_uid: b.host_uid, listing_name: 'Harbour Loft' });
-    expect((await api.get(`/api/v1/hosts?host_uids=${b.host_uid}`, w.readToken)).body.data[0]).toMatchObject({ name: 'Direct Co', platform_type: 'airgms' });
+    expect((await t.api.get(`/api/v1/hosts?host_uids=${b.host_uid}`, w.readToken)).body.data[0]).toMatchObject({ name: 'Direct Co', platform_type: 'airgms' });
   });
 
   it('refuses held nights with 409 naming checkin_date and writes nothing', async () => {
@@ -76,12 +71,12 @@ describe('POST /api/v1/book-property', () => {
 
   it('lets exactly one of two requests racing for the same nights win, on two API instances, 20 times', async () => {
     const pairs = Array.from({ length: 20 }, (_, i) => [
-      book({ checkin_date: day(100 + i * 5), checkout_date: day(103 + i * 5) }, api),
+      book({ checkin_date: day(100 + i * 5), checkout_date: day(103 + i * 5) }, t.api),
       book({ checkin_date: day(101 + i * 5), checkout_date: day(104 + i * 5) }, api2),
     ]);
     const results = await Promise.all(pairs.map((p) => Promise.all(p)));
     for (const [a, b] of results) expect([a!.status, b!.status].sort()).toEqual([200, 409]);
-    const [held] = (await tdb.database.db.execute(sql`
+    const [held] = (await t.tdb.database.db.execute(sql`
       select count(*)::int as n from bookings where property_uid = ${w.property} and local_checkin_dttm >= ${`${day(100)} 00:00:00`}`)) as unknown as Array<{ n: number }>;
     expect(held!.n).toBe(20);
   });
@@ -95,11 +90,11 @@ describe('POST /api/v1/book-property', () => {
     const held = (from: number, to: number) =>
       bookingRow(w.company, w.property, { localCheckinDttm: `${day(from)} 15:00:00`, localCheckoutDttm: `${day(to)} 11:00:00`, legacyOverlap: false });
     const lockWaiters = async () =>
-      ((await tdb.database.db.execute(sql`
+      ((await t.tdb.database.db.execute(sql`
         select count(*)::int as n from pg_stat_activity
         where datname = current_database() and wait_event_type = 'Lock' and query like 'insert into "bookings"%'`)) as unknown as Array<{ n: number }>)[0]!.n;
     let request: ReturnType<typeof book> | undefined;
-    await tdb.database.db.transaction(async (tx) => {
+    await t.tdb.database.db.transaction(async (tx) => {
       await tx.execute(sql`set local deadlock_timeout = '60s'`);
       await createBookings(tx, [held(200, 203)]);
       request = book({ checkin_date: day(202), checkout_date: day(205) });
@@ -115,7 +110,7 @@ describe('POST /api/v1/book-property', () => {
     expect((await book({ checkin_date: day(-1) })).body.error).toMatchObject({ code: 11, param: 'checkin_date' });
     expect((await book({ checkin_date: day(40), checkout_date: day(40) })).body.error).toMatchObject({ code: 11, param: 'checkout_date' });
     expect((await book({ guests: 0 })).body.error).toMatchObject({ code: 11, param: 'guests' });
-    const foreign = await book({}, api, w.otherToken);
+    const foreign = await book({}, t.api, w.otherToken);
     expect(foreign.status).toBe(404);
     expect(foreign.body.error).toMatchObject({ code: 11, param: 'property_uid' });
   });
@@ -124,14 +119,14 @@ describe('POST /api/v1/book-property', () => {
     const made = (await book({ checkin_date: day(50), checkout_date: day(52) })).body.data;
     const res = await book({ reservation_code: made.reservation_code, checkin_date: day(51), checkout_date: day(55), guests: '4', price_total: '999', guest_name: 'Elena R.' });
     expect(res.body.data).toEqual(made);
-    const b = (await api.get(`/api/v1/bookings?booking_uids=${made.booking_uid}`, w.readToken)).body.data[0];
+    const b = (await t.api.get(`/api/v1/bookings?booking_uids=${made.booking_uid}`, w.readToken)).body.data[0];
     expect(b).toMatchObject({ local_checkin_dttm: `${day(51)} 16:00:00`, number_of_guests: 4, price: { price_total: 999 } });
-    expect((await api.get(`/api/v1/guests?guest_uids=${b.guest_uid}`, w.readToken)).body.data[0].name).toBe('Elena R.');
+    expect((await t.api.get(`/api/v1/guests?guest_uids=${b.guest_uid}`, w.readToken)).body.data[0].name).toBe('Elena R.');
     expect((await book({ reservation_code: 'AGNOPE' })).status).toBe(404);
   });
 
   it('is refused by a booking the migration left overlapping (legacy_overlap) as by any other', async () => {
-    await createBookings(tdb.database.db, [
+    await createBookings(t.tdb.database.db, [
       bookingRow(w.company, w.property, { localCheckinDttm: `${day(60)} 15:00:00`, localCheckoutDttm: `${day(62)} 11:00:00`, legacyOverlap: true }),
     ]);
     expect((await book({ checkin_date: day(61), checkout_date: day(63) })).status).toBe(409);
@@ -145,19 +140,19 @@ describe('POST /api/v2/cancel-booking', () => {
     const res = await api2.post('/api/v2/cancel-booking', { reservation_code: made.reservation_code }, w.token);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 0 });
-    expect((await api.get(`/api/v1/bookings?booking_uids=${made.booking_uid}`, w.readToken)).body.data[0].booking_status).toBe('cancelled');
+    expect((await t.api.get(`/api/v1/bookings?booking_uids=${made.booking_uid}`, w.readToken)).body.data[0].booking_status).toBe('cancelled');
     expect((await book({ checkin_date: day(71), checkout_date: day(72) })).status).toBe(200);
     // Again: the same answer.
-    expect((await api.post('/api/v2/cancel-booking', { reservation_code: made.reservation_code }, w.token)).body).toEqual({ status: 0 });
+    expect((await t.api.post('/api/v2/cancel-booking', { reservation_code: made.reservation_code }, w.token)).body).toEqual({ status: 0 });
   });
 
   it('answers 404 for an unknown or foreign code and 400 for a booking of another platform', async () => {
     const made = (await book({ checkin_date: day(80), checkout_date: day(81) })).body.data;
-    const foreign = await api.post('/api/v2/cancel-booking', { reservation_code: made.reservation_code }, w.otherToken);
+    const foreign = await t.api.post('/api/v2/cancel-booking', { reservation_code: made.reservation_code }, w.otherToken);
     expect(foreign.status).toBe(404);
     expect(foreign.body.error).toMatchObject({ code: 11, param: 'reservation_code' });
-    await createBookings(tdb.database.db, [bookingRow(w.company, w.property, { reservationCode: 'HMAIRBNB01', bookingStatus: 'cancelled' })]);
-    const other = await api.post('/api/v2/cancel-booking', { reservation_code: 'HMAIRBNB01' }, w.token);
+    await createBookings(t.tdb.database.db, [bookingRow(w.company, w.property, { reservationCode: 'HMAIRBNB01', bookingStatus: 'cancelled' })]);
+    const other = await t.api.post('/api/v2/cancel-booking', { reservation_code: 'HMAIRBNB01' }, w.token);
     expect(other.status).toBe(400);
     expect(other.body.error).toMatchObject({ code: 11, param: 'reservation_code' });
     expect((await book({ reservation_code: 'HMAIRBNB01' })).status).toBe(400);
@@ -165,7 +160,7 @@ describe('POST /api/v2/cancel-booking', () => {
 
   it('quotes at most 100 characters of an unknown reservation code (shown)', async () => {
     const code = 'R'.repeat(200);
-    const res = await api.post('/api/v2/cancel-booking', { reservation_code: code }, w.token);
+    const res = await t.api.post('/api/v2/cancel-booking', { reservation_code: code }, w.token);
     expect(res.status).toBe(404);
     expect(res.body.error.message).toBe(`Unknown reservation ${'R'.repeat(100)}... (200 characters)`);
   });

@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/hooks.js';
 import { scopes as allScopes } from '../../shared/domain/auth/index.js';
 import { properties } from '../../shared/infra/db/schema/index.js';
-import { startTestApi, type TestApi } from '../support/api.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
 
 /*
@@ -11,18 +10,15 @@ import { bookingRow, createBookings, createCompany, createProperty, createToken 
  * set-booking-door-code, set-property-door-code, and what bookings and properties show.
  */
 
-let tdb: TestDatabase;
-let api: TestApi;
+const t = useTestApi();
 const w = {} as { company: string; other: string; property: string; bare: string; locks: string; reader: string; otherLocks: string; own: string; none: string; twin: string[] };
-const setBooking = (body: unknown, token = w.locks) => api.post('/api/v2/set-booking-door-code', body, token);
-const setProperty = (body: unknown, token = w.locks) => api.post('/api/v2/set-property-door-code', body, token);
-const codeOf = async (uid: string, token = w.locks) => (await api.get(`/api/v1/bookings?booking_uids=${uid}`, token)).body.data[0];
-const propertyCode = async (uid: string, token = w.locks) => (await api.get(`/api/v1/property/${uid}`, token)).body.data;
+const setBooking = (body: unknown, token = w.locks) => t.api.post('/api/v2/set-booking-door-code', body, token);
+const setProperty = (body: unknown, token = w.locks) => t.api.post('/api/v2/set-property-door-code', body, token);
+const codeOf = async (uid: string, token = w.locks) => (await t.api.get(`/api/v1/bookings?booking_uids=${uid}`, token)).body.data[0];
+const propertyCode = async (uid: string, token = w.locks) => (await t.api.get(`/api/v1/property/${uid}`, token)).body.data;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  api = await startTestApi(tdb);
-  const db = tdb.database.db;
+  const db = t.tdb.database.db;
   w.company = await createCompany(db);
   w.other = await createCompany(db);
   w.property = await createProperty(db, w.company);
@@ -38,10 +34,6 @@ beforeAll(async () => {
     bookingRow(w.company, w.bare, { doorAccessCode: null, reservationCode: 'TWIN01', platformType: 'booking' }),
   ]);
   [w.own, w.none, w.twin] = [own!.bookingUid, none!.bookingUid, [t1!.bookingUid, t2!.bookingUid]];
-});
-afterAll(async () => {
-  await api?.close();
-  await tdb?.drop();
 });
 
 describe('what bookings and properties show', () => {
@@ -114,7 +106,7 @@ describe('POST /api/v2/set-booking-door-code', () => {
 describe('POST /api/v2/set-property-door-code', () => {
   it("sets the property's code, shown by its bookings without one (which get updated_dttm)", async () => {
     await setBooking({ booking_uid: w.none, door_access_code: null });
-    await tdb.database.db.execute(sql`update bookings set updated_dttm = '2020-01-01 00:00:00' where booking_uid = ${w.none}`);
+    await t.tdb.database.db.execute(sql`update bookings set updated_dttm = '2020-01-01 00:00:00' where booking_uid = ${w.none}`);
     const before = (await codeOf(w.none)).updated_dttm;
     const ownBefore = (await codeOf(w.twin[0]!)).updated_dttm;
     expect((await setProperty({ property_uid: w.property, door_access_code: '2468' })).body).toEqual({ status: 0 });
@@ -140,7 +132,7 @@ describe('POST /api/v2/set-property-door-code', () => {
 });
 
 it('records each change for the change feed in the same transaction (bookings, and the property)', async () => {
-  const db = tdb.database.db;
+  const db = t.tdb.database.db;
   const recorded = async (uid: string) =>
     (await db.execute<{ n: number }>(sql`select count(*)::int as n from changes where object_uid = ${uid}`))[0]!.n;
   const before = [await recorded(w.none), await recorded(w.property), await recorded(w.own)];
@@ -156,7 +148,7 @@ it('records each change for the change feed in the same transaction (bookings, a
 
 it('both methods are refused to every scope but smart-locks', async () => {
   for (const scope of allScopes.filter((s) => s !== 'smart-locks')) {
-    const token = (await createToken(tdb.database.db, w.company, [scope])).token;
+    const token = (await createToken(t.tdb.database.db, w.company, [scope])).token;
     for (const res of [await setBooking({ booking_uid: w.own, door_access_code: '5' }, token), await setProperty({ property_uid: w.property, door_access_code: '5' }, token)]) {
       expect([res.status, res.body.error?.code], scope).toEqual([403, 14]);
     }

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../support/hooks.js';
 import { setAppDisabled } from '../../shared/domain/auth/index.js';
 import { connectDatabase, type Database } from '../../shared/infra/db/client.js';
 import { startTestApi, type TestApi } from '../support/api.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createToken } from '../support/factories.js';
 
 /*
@@ -10,15 +10,14 @@ import { createCompany, createToken } from '../support/factories.js';
  * default, as iGMS does. One error of each code, compared with the same request on a default API.
  */
 
-let tdb: TestDatabase;
+const t = useTestDatabase();
 const apis = {} as Record<'standard' | 'always', TestApi>;
 const extra: TestApi[] = [];
 let deadDb: Database;
 const w = {} as { tasks: string; disabled: string; limitedToken: string; availability: string };
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  const db = tdb.database.db;
+  const db = t.tdb.database.db;
   const company = await createCompany(db);
   w.tasks = (await createToken(db, company, ['tasks'])).token;
   const disabled = await createToken(db, company, ['tasks']);
@@ -26,25 +25,24 @@ beforeAll(async () => {
   w.disabled = disabled.token;
   w.limitedToken = (await createToken(db, company, ['tasks'])).token;
   w.availability = (await createToken(db, company, ['availability-control'])).token;
-  apis.standard = await startTestApi(tdb);
-  apis.always = await startTestApi(tdb, { env: { ERROR_HTTP_STATUS: 'always-200' } });
+  apis.standard = await startTestApi(t.tdb);
+  apis.always = await startTestApi(t.tdb, { env: { ERROR_HTTP_STATUS: 'always-200' } });
   deadDb = connectDatabase('postgres://postgres@127.0.0.1:1/nowhere', { max: 1 });
 });
 afterAll(async () => {
   await Promise.all([apis.standard?.close(), apis.always?.close(), ...extra.map((a) => a.close())]);
   await deadDb?.close();
-  await tdb?.drop();
 });
 
 /** The same request to an API with and without the setting. */
 async function both(mode: Partial<{ env: Record<string, string>; db: Database['db'] | Database }>, path: string, token?: string) {
   let pair: [TestApi, TestApi] = [apis.standard, apis.always];
   if (mode.db || mode.env) {
-    const database = !mode.db ? tdb.database : 'sql' in mode.db ? (mode.db) : { ...tdb.database, db: mode.db };
+    const database = !mode.db ? t.tdb.database : 'sql' in mode.db ? (mode.db) : { ...t.tdb.database, db: mode.db };
     const env = mode.env ?? {};
     pair = [
-      await startTestApi(tdb, { env, database }),
-      await startTestApi(tdb, { env: { ...env, ERROR_HTTP_STATUS: 'always-200' }, database }),
+      await startTestApi(t.tdb, { env, database }),
+      await startTestApi(t.tdb, { env: { ...env, ERROR_HTTP_STATUS: 'always-200' }, database }),
     ];
     extra.push(...pair);
   }
@@ -69,7 +67,7 @@ describe('ERROR_HTTP_STATUS=always-200', () => {
   it('code 16 (429) answers 200 with the same body and the Retry-After header', async () => {
     // The limit is per token across processes: the first request (through a process with the same
     // limit) uses it up for both.
-    const first = await startTestApi(tdb, { env: { RATE_LIMIT_PER_MINUTE: '1' } });
+    const first = await startTestApi(t.tdb, { env: { RATE_LIMIT_PER_MINUTE: '1' } });
     extra.push(first);
     expect((await first.get('/api/v1/tasks', w.limitedToken)).status).toBe(200);
     const [standard, always] = await both({ env: { RATE_LIMIT_PER_MINUTE: '1' } }, '/api/v1/tasks', w.limitedToken);

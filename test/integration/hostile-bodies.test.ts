@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MAX_JSON_DEPTH } from '../../api/middleware/body.js';
 import { canonicalJson } from '../../shared/infra/http/canonical.js';
@@ -24,15 +24,11 @@ import {
 import { arrayOf, garbageBody, objectOf, optional, request, required } from '../support/hostile-requests.js';
 import {
   badParamAnswer,
-  closeHostileWorld,
-  createHostileWorld,
+  useHostileWorld,
   expectationFor,
   judgeAnswer,
-  memoryChange,
-  memoryMb,
   pathWithQuery,
   type Expectation,
-  type HostileWorld,
   type RawRequest,
 } from '../support/hostile.js';
 import { heapTrend } from '../support/memory.js';
@@ -48,17 +44,7 @@ import { futureDates } from '../support/pipeline.js';
 const MAX_DAYS = 50;
 const CHUNK_DAYS = 10;
 const CONCURRENCY = 4;
-let w: HostileWorld;
-let before: ReturnType<typeof memoryMb>;
-beforeAll(async () => {
-  w = await createHostileWorld({ CALENDAR_MAX_DAYS: String(MAX_DAYS), CALENDAR_CHUNK_DAYS: String(CHUNK_DAYS) });
-  before = memoryMb();
-});
-afterAll(async () => {
-  const after = memoryMb();
-  console.log(`hostile-bodies: ${w.client.summary()}; ${memoryChange(before, after)}`);
-  await closeHostileWorld(w);
-});
+const w = useHostileWorld('hostile-bodies', { CALENDAR_MAX_DAYS: String(MAX_DAYS), CALENDAR_CHUNK_DAYS: String(CHUNK_DAYS) });
 
 interface BodyCase {
   text: string;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { bookingSchema, bookingStatuses, platformTypes } from '../../shared/domain/bookings/index.js';
 import { calendarDaySchema, requestStatusSchema } from '../../shared/domain/calendar/index.js';
@@ -20,17 +20,7 @@ import {
   type Gen,
 } from '../support/arbitraries.js';
 import { param, queryOf, request } from '../support/hostile-requests.js';
-import {
-  closeHostileWorld,
-  createHostileWorld,
-  expectationFor,
-  judgeAnswer,
-  memoryChange,
-  memoryMb,
-  pathWithQuery,
-  type Expectation,
-  type HostileWorld,
-} from '../support/hostile.js';
+import { useHostileWorld, expectationFor, judgeAnswer, memoryMb, pathWithQuery, type Expectation } from '../support/hostile.js';
 
 /*
  * Fuzz of the four GET methods: every query parameter absent, given once or twice, with valid,
@@ -41,17 +31,7 @@ import {
 
 type Pairs = Array<[string, string]>;
 const CONCURRENCY = 4;
-let w: HostileWorld;
-let before: ReturnType<typeof memoryMb>;
-beforeAll(async () => {
-  w = await createHostileWorld();
-  before = memoryMb();
-});
-afterAll(async () => {
-  const after = memoryMb();
-  console.log(`hostile-queries: ${w.client.summary()}; ${memoryChange(before, after)}`);
-  await closeHostileWorld(w);
-});
+const w = useHostileWorld('hostile-queries');
 
 /** `requests` generated requests, sent CONCURRENCY at a time over keep-alive sockets, each judged. */
 async function fuzz(label: string, path: string, query: fc.Arbitrary<Gen<Pairs>>, accepted: (pairs: Pairs) => Expectation, requests: number) {
@@ -211,10 +191,10 @@ describe('hostile query strings: never a 5xx, always the right code', () => {
     expect(w.client.total()).toBeGreaterThanOrEqual(5400);
     const after = memoryMb();
     // Heap is read after a full collection: growth is memory still held. RSS only grows to a high-water mark.
-    expect(after.heap - before.heap).toBeLessThan(64);
+    expect(after.heap - w.memoryAtStart.heap).toBeLessThan(64);
     // get-calendar-data answers the iGMS row since issue 11 (15 fields a day, ~1.7x the bytes of
     // a year before): RSS peaks at 200-230 MB over the run here, while the heap held stays flat.
-    expect(after.rss - before.rss).toBeLessThan(300);
+    expect(after.rss - w.memoryAtStart.rss).toBeLessThan(300);
   });
 });
 

@@ -1,22 +1,12 @@
 import { connect } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startApiServer } from '../../api/server.js';
 import { startTestApi, testConfig } from '../support/api.js';
 import { hostileQueryString, tokenCase, wellFormed } from '../support/arbitraries.js';
 import { createToken } from '../support/factories.js';
-import {
-  closeHostileWorld,
-  createHostileWorld,
-  expectErrorEnvelope,
-  hostileClient,
-  judgeAnswer,
-  memoryChange,
-  memoryMb,
-  pathWithQuery,
-  type HostileWorld,
-} from '../support/hostile.js';
+import { useHostileWorld, expectErrorEnvelope, hostileClient, judgeAnswer, memoryMb, pathWithQuery } from '../support/hostile.js';
 import { scopes } from '../../shared/domain/auth/index.js';
 
 /*
@@ -26,17 +16,7 @@ import { scopes } from '../../shared/domain/auth/index.js';
  */
 
 const LIMIT = 2 * 1024 * 1024; // BODY_LIMIT_BYTES default
-let w: HostileWorld;
-let before: ReturnType<typeof memoryMb>;
-beforeAll(async () => {
-  w = await createHostileWorld();
-  before = memoryMb();
-});
-afterAll(async () => {
-  const after = memoryMb();
-  console.log(`hostile-transport: ${w.client.summary()}; ${memoryChange(before, after)}`);
-  await closeHostileWorld(w);
-});
+const w = useHostileWorld('hostile-transport');
 
 const endpoints = [
   { method: 'GET', path: '/api/v1/bookings' },
@@ -231,8 +211,8 @@ describe('hostile transport: never a 5xx, always the envelope', () => {
     expect(w.client.total()).toBeGreaterThanOrEqual(1070);
     const after = memoryMb();
     // Heap is read after a full collection: growth is memory still held. RSS only grows to a high-water mark.
-    expect(after.heap - before.heap).toBeLessThan(64);
-    expect(after.rss - before.rss).toBeLessThan(200);
+    expect(after.heap - w.memoryAtStart.heap).toBeLessThan(64);
+    expect(after.rss - w.memoryAtStart.rss).toBeLessThan(200);
   });
 });
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../support/hooks.js';
 import type { Runtime } from '../../shared/app/runtime.js';
 import { openQueue } from '../../shared/infra/queue/producer.js';
 import { jobRegistry, registeredJobs } from '../../shared/infra/queue/registry.js';
@@ -7,7 +8,6 @@ import { jobHandlers } from '../../worker/handlers.js';
 import type { JobHandlers } from '../../worker/job-handler.js';
 import { startWorker, type RunningWorker } from '../../worker/worker.js';
 import { createTestRuntime, testConfig } from '../support/api.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { fastQueueEnv } from '../support/pipeline.js';
 import { testQueueConnection, type TestQueue } from '../support/queue.js';
 
@@ -20,7 +20,7 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20
 }
 
 describe.each(['redis', 'postgres'] as const)('the job registry on the %s backend', (kind) => {
-  let tdb: TestDatabase;
+  const t = useTestDatabase();
   let queue: TestQueue;
   const config = testConfig(fastQueueEnv);
   const registry = jobRegistry(config);
@@ -28,15 +28,13 @@ describe.each(['redis', 'postgres'] as const)('the job registry on the %s backen
   const running: RunningWorker[] = [];
 
   beforeAll(async () => {
-    tdb = await createTestDatabase();
-    queue = testQueueConnection(tdb, kind);
-    ctx = await createTestRuntime(tdb, { env: fastQueueEnv, queue: queue.conn });
+    queue = testQueueConnection(t.tdb, kind);
+    ctx = await createTestRuntime(t.tdb, { env: fastQueueEnv, queue: queue.conn });
   });
   afterAll(async () => {
     await Promise.all(running.map((w) => w.close()));
     await ctx?.close();
     await queue?.cleanup();
-    await tdb?.drop();
   });
 
   it('refuses to start a worker when a registered job has no handler', async () => {
@@ -45,7 +43,7 @@ describe.each(['redis', 'postgres'] as const)('the job registry on the %s backen
   });
 
   it('declares the maintenance prunes as job schedulers in the queue and runs each at once when workers start', async () => {
-    const db = tdb.database.db;
+    const db = t.tdb.database.db;
     const now = Date.now();
     await db.execute(sql`
       insert into idempotency_keys (token_uid, key, company_uid, body_hash, status, response, created_at)

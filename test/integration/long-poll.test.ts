@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestPipeline } from '../support/hooks.js';
 import { startApiServer } from '../../api/server.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
-import { futureDates, startPipeline, type Pipeline } from '../support/pipeline.js';
+import { futureDates } from '../support/pipeline.js';
 import { readAnswer } from '../support/api.js';
 import { testConfig } from '../support/api.js';
 
@@ -13,13 +13,12 @@ import { testConfig } from '../support/api.js';
  * one, so requests stay queued until the test decides.
  */
 describe('get-request-status long-poll', { timeout: 60_000 }, () => {
-  let tdb: TestDatabase;
-  let p: Pipeline;
+  const t = useTestPipeline('redis');
   let token: string;
   let property: string;
 
   const submit = async () => {
-    const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: property, days: futureDates(3).map((date) => ({ date, min_stay: 2 })) }, token);
+    const res = await t.p.api.post('/api/v1/set-calendar-batch', { property_uid: property, days: futureDates(3).map((date) => ({ date, min_stay: 2 })) }, token);
     expect(res.status).toBe(200);
     return res.body.data.request_uids as string[];
   };
@@ -28,83 +27,77 @@ describe('get-request-status long-poll', { timeout: 60_000 }, () => {
   };
   /** The hub's LISTEN is in place: from here a finish can only reach a waiter through its NOTIFY. */
   const listening = async () => {
-    const [row] = await tdb.database.db.execute<{ n: number }>(
+    const [row] = await t.tdb.database.db.execute<{ n: number }>(
       sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen %'`,
     );
     return (row?.n ?? 0) > 0;
   };
   const finishInSql = (uid: string) =>
-    tdb.database.db.execute(sql`update calendar_requests set status = 'completed', days_applied = 0, finished_dttm = now() where uid = ${uid}`);
+    t.tdb.database.db.execute(sql`update calendar_requests set status = 'completed', days_applied = 0, finished_dttm = now() where uid = ${uid}`);
 
   beforeAll(async () => {
-    tdb = await createTestDatabase();
-    p = await startPipeline(tdb, 'redis');
-    const company = await createCompany(tdb.database.db);
-    property = await createProperty(tdb.database.db, company);
-    token = (await createToken(tdb.database.db, company, ['calendar-control'])).token;
-  });
-  afterAll(async () => {
-    await p?.close();
-    await tdb?.drop();
+    const company = await createCompany(t.tdb.database.db);
+    property = await createProperty(t.tdb.database.db, company);
+    token = (await createToken(t.tdb.database.db, company, ['calendar-control'])).token;
   });
 
   it('answers as soon as the worker completes the request, with its final status', async () => {
     const [uid] = await submit();
     // wait=30 against a 20 s test timeout: only the NOTIFY can answer this in time.
-    const answer = p.api.get(`/api/v1/get-request-status?request_uid=${uid}&wait=30`, token);
-    await until(() => p.ctx.services.calendar.waits.hub.size() === 1);
+    const answer = t.p.api.get(`/api/v1/get-request-status?request_uid=${uid}&wait=30`, token);
+    await until(() => t.p.ctx.services.calendar.waits.hub.size() === 1);
     await until(listening);
-    await p.startWorkers(1);
+    await t.p.startWorkers(1);
     const res = await answer;
-    await p.stopWorkers();
+    await t.p.stopWorkers();
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ request_uid: uid, request_status: 'completed', days_applied: 3 });
-    expect(p.ctx.services.calendar.waits.hub.size()).toBe(0);
+    expect(t.p.ctx.services.calendar.waits.hub.size()).toBe(0);
   }, 20_000);
 
   it('waits for the last of several requests, answering in the order asked', async () => {
     const a = (await submit())[0]!;
     const b = (await submit())[0]!;
-    const answer = p.api.get(`/api/v1/get-request-status?request_uids=${b},${a}&wait=30`, token);
-    await until(() => p.ctx.services.calendar.waits.hub.size() === 1);
+    const answer = t.p.api.get(`/api/v1/get-request-status?request_uids=${b},${a}&wait=30`, token);
+    await until(() => t.p.ctx.services.calendar.waits.hub.size() === 1);
     await finishInSql(a);
     // Still waiting for b: a NOTIFY of a alone must not answer.
-    const [row] = await tdb.database.db.execute<{ n: number }>(sql`select count(*)::int as n from calendar_requests where uid = ${a} and status = 'completed'`);
+    const [row] = await t.tdb.database.db.execute<{ n: number }>(sql`select count(*)::int as n from calendar_requests where uid = ${a} and status = 'completed'`);
     expect(row?.n).toBe(1);
-    expect(p.ctx.services.calendar.waits.hub.size()).toBe(1);
+    expect(t.p.ctx.services.calendar.waits.hub.size()).toBe(1);
     await finishInSql(b);
     const res = await answer;
     expect(res.body.data.map((s: { request_uid: string; request_status: string }) => [s.request_uid, s.request_status])).toEqual([
       [b, 'completed'],
       [a, 'completed'],
     ]);
-    expect(p.ctx.services.calendar.waits.hub.size()).toBe(0);
-    expect(p.ctx.services.calendar.waits.hub.watched()).toBe(0);
+    expect(t.p.ctx.services.calendar.waits.hub.size()).toBe(0);
+    expect(t.p.ctx.services.calendar.waits.hub.watched()).toBe(0);
   }, 20_000);
 
   it('answers with the current statuses when the time is up', async () => {
     const [uid] = await submit();
-    const res = await p.api.get(`/api/v1/get-request-status?request_uid=${uid}&wait=0.3`, token);
+    const res = await t.p.api.get(`/api/v1/get-request-status?request_uid=${uid}&wait=0.3`, token);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ request_uid: uid, request_status: 'queued' });
-    expect(p.ctx.services.calendar.waits.hub.size()).toBe(0);
+    expect(t.p.ctx.services.calendar.waits.hub.size()).toBe(0);
   });
 
   it('answers at once when every request is already final, and refuses an unknown uid without waiting', async () => {
     const [uid] = await submit();
     await finishInSql(uid!);
-    const done = await p.api.get(`/api/v1/get-request-status?request_uid=${uid}&wait=30`, token);
+    const done = await t.p.api.get(`/api/v1/get-request-status?request_uid=${uid}&wait=30`, token);
     expect(done.body.data.request_status).toBe('completed');
-    const unknown = await p.api.get(`/api/v1/get-request-status?request_uids=${uid},rq_nope&wait=30`, token);
+    const unknown = await t.p.api.get(`/api/v1/get-request-status?request_uids=${uid},rq_nope&wait=30`, token);
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toMatchObject({ code: 11, param: 'request_uids' });
-    expect(p.ctx.services.calendar.waits.hub.size()).toBe(0);
+    expect(t.p.ctx.services.calendar.waits.hub.size()).toBe(0);
   }, 20_000);
 
   it('refuses a wait outside 0..30 seconds naming the parameter', async () => {
     const [uid] = await submit();
     for (const wait of ['31', '-1', 'soon']) {
-      const res = await p.api.get(`/api/v1/get-request-status?request_uid=${uid}&wait=${wait}`, token);
+      const res = await t.p.api.get(`/api/v1/get-request-status?request_uid=${uid}&wait=${wait}`, token);
       expect(res.status, wait).toBe(400);
       expect(res.body.error).toMatchObject({ code: 11, param: 'wait' });
     }
@@ -113,27 +106,27 @@ describe('get-request-status long-poll', { timeout: 60_000 }, () => {
   it('frees the waiter of a client that hangs up', async () => {
     const [uid] = await submit();
     const gone = new AbortController();
-    const answer = fetch(`${p.api.baseUrl}/api/v1/get-request-status?request_uid=${uid}&wait=30&access_token=${token}`, { signal: gone.signal }).catch(
+    const answer = fetch(`${t.p.api.baseUrl}/api/v1/get-request-status?request_uid=${uid}&wait=30&access_token=${token}`, { signal: gone.signal }).catch(
       (err: unknown) => err,
     );
-    await until(() => p.ctx.services.calendar.waits.hub.size() === 1);
+    await until(() => t.p.ctx.services.calendar.waits.hub.size() === 1);
     gone.abort();
     await answer;
-    await until(() => p.ctx.services.calendar.waits.hub.size() === 0);
-    expect(p.ctx.services.calendar.waits.hub.watched()).toBe(0);
+    await until(() => t.p.ctx.services.calendar.waits.hub.size() === 0);
+    expect(t.p.ctx.services.calendar.waits.hub.watched()).toBe(0);
   }, 20_000);
 
   it('finds a finish whose notification was lost once the listen connection is back', async () => {
     const [uid] = await submit();
-    const answer = p.api.get(`/api/v1/get-request-status?request_uid=${uid}&wait=30`, token);
-    await until(() => p.ctx.services.calendar.waits.hub.size() === 1);
+    const answer = t.p.api.get(`/api/v1/get-request-status?request_uid=${uid}&wait=30`, token);
+    await until(() => t.p.ctx.services.calendar.waits.hub.size() === 1);
     // Finish it with the trigger off (the NOTIFY is lost), then cut the listen connection.
-    await tdb.database.db.transaction(async (tx) => {
+    await t.tdb.database.db.transaction(async (tx) => {
       await tx.execute(sql`alter table calendar_requests disable trigger calendar_request_finished_notify`);
       await tx.execute(sql`update calendar_requests set status = 'completed', days_applied = 0, finished_dttm = now() where uid = ${uid}`);
       await tx.execute(sql`alter table calendar_requests enable trigger calendar_request_finished_notify`);
     });
-    await tdb.database.db.execute(sql`
+    await t.tdb.database.db.execute(sql`
       select pg_terminate_backend(pid) from pg_stat_activity
        where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()`);
     const res = await answer;
@@ -141,12 +134,12 @@ describe('get-request-status long-poll', { timeout: 60_000 }, () => {
   }, 20_000);
 
   it('answers every waiter at once with its current status when the server stops', async () => {
-    const server = await startApiServer({ ...p.ctx, config: testConfig({ PORT: '0', HOST: '127.0.0.1' }) });
+    const server = await startApiServer({ ...t.p.ctx, config: testConfig({ PORT: '0', HOST: '127.0.0.1' }) });
     const [uid] = await submit();
     const answers = Array.from({ length: 3 }, () =>
       fetch(`http://127.0.0.1:${server.port}/api/v1/get-request-status?request_uid=${uid}&wait=30&access_token=${token}`).then(readAnswer),
     );
-    await until(() => p.ctx.services.calendar.waits.hub.size() === 3);
+    await until(() => t.p.ctx.services.calendar.waits.hub.size() === 3);
     await server.close();
     for (const res of await Promise.all(answers)) expect(res.body.data).toMatchObject({ request_uid: uid, request_status: 'queued' });
   }, 20_000);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { useTestDatabase } from '../support/hooks.js';
 import { createCompany, createToken } from '../support/factories.js';
 import { createBookingFor } from '../support/messaging.js';
 import { startPipeline, type Pipeline } from '../support/pipeline.js';
@@ -14,17 +14,16 @@ import { startDroppingSmtp, startSmtp } from '../support/smtp.js';
  * accepted at once, sent by the send-message job, reported by message-status (with wait).
  */
 
-let tdb: TestDatabase;
+const t = useTestDatabase();
 let p: Pipeline;
 let outbox: string;
 const w = {} as { company: string; token: string; calendarOnly: string; other: string; otherToken: string; booking: string; noEmail: string; otherBooking: string };
 const fast = { MESSAGE_BACKOFF_MS: '50', MESSAGE_MAX_AGE_MS: '300' };
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   outbox = await mkdtemp(join(tmpdir(), 'i22-outbox-'));
-  p = await startPipeline(tdb, 'redis', { ...fast, DATA_DIR: outbox });
-  const db = tdb.database.db;
+  p = await startPipeline(t.tdb, 'redis', { ...fast, DATA_DIR: outbox });
+  const db = t.tdb.database.db;
   w.company = await createCompany(db, 'Messaging Co');
   w.other = await createCompany(db, 'Other Co');
   w.token = (await createToken(db, w.company, ['messaging'])).token;
@@ -38,7 +37,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await p?.close();
-  await tdb?.drop();
   await rm(outbox, { recursive: true, force: true });
 });
 beforeEach(async () => {
@@ -72,7 +70,7 @@ describe('message-booking-guest by email', () => {
       expect(smtp.received[0]).toContain('ana@guest.example');
       expect(smtp.received[0]).toContain('The door code is 4821.');
       // The change feed: the new message and its thread at acceptance, the message again when final.
-      const changes = await tdb.database.db.execute<{ kind: string; event: string | null }>(sql`
+      const changes = await t.tdb.database.db.execute<{ kind: string; event: string | null }>(sql`
         select kind, event from changes where company_uid = ${w.company} and (object_uid = ${uid} or kind = 'thread') order by id`);
       expect(changes.map((c) => `${c.kind}:${c.event ?? ''}`)).toEqual(['thread:', 'message:message.status', 'message:message.status']);
       const threads = await p.api.get(`/api/v1/get-threads?bookingsUids=${w.booking}`, w.token);
@@ -119,7 +117,7 @@ describe('message-booking-guest by email', () => {
       const final = await finalStatus(uid);
       expect(final.message_status).toBe('error');
       expect(dropper.connections).toBeGreaterThan(1);
-      const [row] = await tdb.database.db.execute<{ attempts: number }>(sql`select attempts from messages where uid = ${uid}`);
+      const [row] = await t.tdb.database.db.execute<{ attempts: number }>(sql`select attempts from messages where uid = ${uid}`);
       expect(row!.attempts).toBeGreaterThan(1);
     } finally {
       await dropper.close();
@@ -194,7 +192,7 @@ describe('message-booking-guest refusals', () => {
     const a = await send(body, w.token, { 'Idempotency-Key': 'k-1' });
     const b = await send(body, w.token, { 'Idempotency-Key': 'k-1' });
     expect(b.body).toEqual(a.body);
-    const [row] = await tdb.database.db.execute<{ n: number }>(sql`select count(*)::int as n from messages where message_text = 'Once only'`);
+    const [row] = await t.tdb.database.db.execute<{ n: number }>(sql`select count(*)::int as n from messages where message_text = 'Once only'`);
     expect(row!.n).toBe(1);
     expect((await send({ ...body, message: 'Other' }, w.token, { 'Idempotency-Key': 'k-1' })).status).toBe(409);
   });
@@ -203,7 +201,7 @@ describe('message-booking-guest refusals', () => {
     const thread = (await p.api.get(`/api/v1/get-threads?bookingsUids=${w.booking}`, w.token)).body.data[0].threadId as number;
     const res = await send({ thread_id: String(thread), booking_uid: w.noEmail, message: 'By thread' });
     expect(res.status).toBe(200);
-    const [row] = await tdb.database.db.execute<{ thread_id: number }>(sql`select thread_id from messages where uid = ${res.body.data.message_uid}`);
+    const [row] = await t.tdb.database.db.execute<{ thread_id: number }>(sql`select thread_id from messages where uid = ${res.body.data.message_uid}`);
     expect(row!.thread_id).toBe(thread);
   });
 });

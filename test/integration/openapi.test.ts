@@ -1,7 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { Router } from 'express';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestPipeline } from '../support/hooks.js';
 import type { z } from 'zod';
 import { endpoints } from '../../api/endpoints/index.js';
 import { endpointRouter } from '../../api/endpoints/router.js';
@@ -12,9 +13,8 @@ import { bookingsQuerySchema } from '../../shared/domain/bookings/index.js';
 import { calendarDataQuerySchema, requestStatusQuerySchema } from '../../shared/domain/calendar/index.js';
 import { tasksQuerySchema } from '../../shared/domain/tasks/index.js';
 import { readAnswer, startTestApi, type TestApi } from '../support/api.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany, createProperty, createTask, createTeamMember, createToken } from '../support/factories.js';
-import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
+import { futureDates, waitForFinal } from '../support/pipeline.js';
 import { exerciseInventory, inventoryGuardedOps } from '../support/openapi-inventory.js';
 import { exerciseMessaging, messagingGuardedOps } from '../support/openapi-messaging.js';
 import { exerciseReservations, reservationGuardedOps } from '../support/openapi-reservations.js';
@@ -29,8 +29,7 @@ import { calendarControlGuardedOps, exerciseCalendarControl } from '../support/o
 type Doc = { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, any> } };
 type Res = { status: number; body: any; headers: Headers };
 
-let tdb: TestDatabase;
-let p: Pipeline;
+const t = useTestPipeline('redis', { CALENDAR_MAX_DAYS: '20', CALENDAR_CHUNK_DAYS: '5', BODY_LIMIT_BYTES: '4096' });
 let api: TestApi;
 let openapi: OpenApi;
 let served: Doc;
@@ -83,11 +82,9 @@ const guardedOps: Array<{ method: 'GET' | 'POST'; path: string; body?: unknown; 
 const pathOf = (url: string) => url.split('?')[0] as string;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  p = await startPipeline(tdb, 'redis', { CALENDAR_MAX_DAYS: '20', CALENDAR_CHUNK_DAYS: '5', BODY_LIMIT_BYTES: '4096' });
-  api = p.api;
+  api = t.p.api;
   openapi = buildOpenApi(api.ctx.config, endpoints);
-  const db = tdb.database.db;
+  const db = t.tdb.database.db;
   w.company = await createCompany(db);
   w.property = await createProperty(db, w.company, { timeZone: 'Europe/Lisbon' });
   w.all = (await createToken(db, w.company, allScopes)).token;
@@ -100,16 +97,12 @@ beforeAll(async () => {
   w.cleaner = await createTeamMember(db, w.company);
   w.task = (await createTask(db, w.company, w.property)).taskUid;
   w.completedTask = (await createTask(db, w.company, w.property, { taskStatus: 'completed', teamMemberUid: w.cleaner })).taskUid;
-  await p.startWorkers(1);
+  await t.p.startWorkers(1);
   const dates = futureDates(8);
   const res = await api.post(batchPath, { property_uid: w.property, days: dates.map((date, i) => ({ date, price: 100 + i, currency: 'usd' })) }, w.all);
   [w.requestUid, w.requestUid2] = res.body.data.request_uids;
   await waitForFinal(api, w.all, res.body.data.request_uids);
   served = (await api.get('/openapi.json')).body;
-});
-afterAll(async () => {
-  await p?.close();
-  await tdb?.drop();
 });
 
 describe('the document', () => {
@@ -209,7 +202,7 @@ describe('real answers match the declared schemas', () => {
     const withCodes = await call(api, 'GET', '/api/v1/bookings', { token: w.all });
     expectDeclared('get', '/api/v1/bookings', withCodes, 200);
     expect(withCodes.body.data.map((b: any) => b.door_access_code).sort()).toEqual(['7312', null]);
-    const calendarToken = (await createToken(tdb.database.db, w.company, ['messaging'])).token;
+    const calendarToken = (await createToken(t.tdb.database.db, w.company, ['messaging'])).token;
     const without = await call(api, 'GET', `/api/v1/bookings?access_token=${calendarToken}&order_by_created_dttm=true&from_date=2030-01-01`);
     expectDeclared('get', '/api/v1/bookings', without, 200);
     expect(without.body.data[0]).not.toHaveProperty('door_access_code');
@@ -279,27 +272,27 @@ describe('real answers match the declared schemas', () => {
   });
 
   it('inventory and direct bookings: pages, one property, bookings made and cancelled, refusals', async () => {
-    await exerciseInventory(api, tdb.database.db, w.company, w.property, call, expectDeclared);
+    await exerciseInventory(api, t.tdb.database.db, w.company, w.property, call, expectDeclared);
   });
 
   it('messaging: threads, messages, statuses, refusals', async () => {
-    await exerciseMessaging(api, tdb.database.db, w.company, call, expectDeclared);
+    await exerciseMessaging(api, t.tdb.database.db, w.company, call, expectDeclared);
   });
 
   it('reservation requests, door codes, reports: answers and refusals', async () => {
-    await exerciseReservations(api, tdb.database.db, w.company, w.property, call, expectDeclared);
+    await exerciseReservations(api, t.tdb.database.db, w.company, w.property, call, expectDeclared);
   });
 
   it('calendar ranges, calendar control, proposals, listing status: answers and refusals', async () => {
-    await exerciseCalendarControl(api, tdb.database.db, w.company, w.property, call, expectDeclared);
+    await exerciseCalendarControl(api, t.tdb.database.db, w.company, w.property, call, expectDeclared);
   });
 
   it('change feed: a page, a bad cursor, a kind the token cannot read, an expired cursor', async () => {
-    const token = (await createToken(tdb.database.db, w.company, ['listings'])).token;
+    const token = (await createToken(t.tdb.database.db, w.company, ['listings'])).token;
     expectDeclared('GET', '/api/v1/get-changes', await call(api, 'GET', '/api/v1/get-changes?cursor=now', { token }), 200);
     expectDeclared('GET', '/api/v1/get-changes', await call(api, 'GET', '/api/v1/get-changes?cursor=bad', { token }), 400);
     expectDeclared('GET', '/api/v1/get-changes', await call(api, 'GET', '/api/v1/get-changes?kinds=task', { token }), 403);
-    await tdb.database.db.execute(sql`update change_feed set pruned_through = greatest(pruned_through, 1)`);
+    await t.tdb.database.db.execute(sql`update change_feed set pruned_through = greatest(pruned_through, 1)`);
     const expired = Buffer.from('v1.1.0').toString('base64url');
     expectDeclared('GET', '/api/v1/get-changes', await call(api, 'GET', `/api/v1/get-changes?cursor=${expired}`, { token }), 410);
   });
@@ -321,13 +314,13 @@ describe('real answers match the declared schemas', () => {
   });
 
   it('every token-protected operation: rate limited, internal error, dependency down', async () => {
-    const limited = await startTestApi(tdb, { env: { RATE_LIMIT_PER_MINUTE: '1' }, jobs: { calendar: api.ctx.jobs.calendar } });
-    const token = (await createToken(tdb.database.db, w.company, allScopes)).token;
+    const limited = await startTestApi(t.tdb, { env: { RATE_LIMIT_PER_MINUTE: '1' }, jobs: { calendar: api.ctx.jobs.calendar } });
+    const token = (await createToken(t.tdb.database.db, w.company, allScopes)).token;
     // A database that throws a plain bug at the first query (500), and one that is not there (503).
     const buggy = new Proxy({}, { get: () => { throw new Error('bug'); } }) as Database['db'];
     const deadDb = connectDatabase('postgres://postgres@127.0.0.1:1/nowhere', { max: 1 });
-    const broken = await startTestApi(tdb, { database: { ...tdb.database, db: buggy }, jobs: { calendar: api.ctx.jobs.calendar } });
-    const down = await startTestApi(tdb, { database: deadDb, jobs: { calendar: api.ctx.jobs.calendar } });
+    const broken = await startTestApi(t.tdb, { database: { ...t.tdb.database, db: buggy }, jobs: { calendar: api.ctx.jobs.calendar } });
+    const down = await startTestApi(t.tdb, { database: deadDb, jobs: { calendar: api.ctx.jobs.calendar } });
     try {
       for (const op of guardedOps) {
         const body = op.body === undefined ? {} : { body: JSON.stringify(op.body) };
@@ -349,7 +342,7 @@ describe('real answers match the declared schemas', () => {
   it('operations endpoints: livez, readyz up and down, metrics, openapi.json, docs', async () => {
     expectDeclared('get', '/livez', await call(api, 'GET', '/livez'), 200);
     expectDeclared('get', '/readyz', await call(api, 'GET', '/readyz'), 200);
-    const queueDown = await startTestApi(tdb, { jobs: { calendar: { ...api.ctx.jobs.calendar, ping: () => Promise.reject(new Error('down')) } } });
+    const queueDown = await startTestApi(t.tdb, { jobs: { calendar: { ...api.ctx.jobs.calendar, ping: () => Promise.reject(new Error('down')) } } });
     try {
       expectDeclared('get', '/readyz', await call(queueDown, 'GET', '/readyz'), 503);
     } finally {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../support/hooks.js';
 import { insertRequests } from '../../shared/domain/calendar/index.js';
 import type { Runtime } from '../../shared/app/runtime.js';
 import { startWorker, type RunningWorker } from '../../worker/worker.js';
 import { createTestRuntime, startTestApi, type TestApi } from '../support/api.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
 import { fastQueueEnv, futureDates, waitForFinal } from '../support/pipeline.js';
 import { testQueueConnection, type TestQueue } from '../support/queue.js';
@@ -17,7 +17,7 @@ import { captureLogs, until, type CapturedLogs } from '../support/ops.fixture.js
 const DOOR_CODE = 'DOOR-7731-XYZ';
 const ADMIN = 'admin-token-kept-out-of-logs-9';
 
-let tdb: TestDatabase;
+const t = useTestDatabase();
 let queue: TestQueue;
 let apiLogs: CapturedLogs;
 let jobLogs: CapturedLogs;
@@ -30,16 +30,15 @@ let token: string;
 let lockToken: string;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  queue = testQueueConnection(tdb, 'redis');
+  queue = testQueueConnection(t.tdb, 'redis');
   const env = { ...fastQueueEnv, ADMIN_TOKEN: ADMIN };
   apiLogs = captureLogs();
   jobLogs = captureLogs();
-  api = await startTestApi(tdb, { env, logger: apiLogs.logger, queue: queue.conn });
+  api = await startTestApi(t.tdb, { env, logger: apiLogs.logger, queue: queue.conn });
   // The worker logs on its own: a runtime of its own over the same database and queue.
-  workerRuntime = await createTestRuntime(tdb, { env, logger: jobLogs.logger, queue: queue.conn });
+  workerRuntime = await createTestRuntime(t.tdb, { env, logger: jobLogs.logger, queue: queue.conn });
   worker = await startWorker(workerRuntime, queue.conn);
-  const db = tdb.database.db;
+  const db = t.tdb.database.db;
   company = await createCompany(db);
   property = await createProperty(db, company);
   token = (await createToken(db, company, ['calendar-control', 'messaging'])).token;
@@ -51,7 +50,6 @@ afterAll(async () => {
   await workerRuntime?.close();
   await api?.close();
   await queue?.cleanup();
-  await tdb?.drop();
 });
 
 /** The lines logged from sending a request to a moment after its answer (no other request runs). */
@@ -66,7 +64,7 @@ async function linesOf(send: () => Promise<Response>): Promise<{ res: Response; 
 describe('request logs', () => {
   it('put the client X-Request-Id on every line of the request, services included, and echo it', async () => {
     // A queue that cannot take the job makes the service log a warning inside the request.
-    const down = await startTestApi(tdb, {
+    const down = await startTestApi(t.tdb, {
       env: fastQueueEnv,
       logger: apiLogs.logger, jobs: { calendar: { ...api.ctx.jobs.calendar, enqueue: () => Promise.reject(new Error('queue down')) } },
     });
@@ -162,7 +160,7 @@ describe('job logs', () => {
     const res = await api.post('/api/v1/set-calendar-batch', { property_uid: property, days: futureDates(3).map((date) => ({ date, price: 80, currency: 'EUR' })) }, token);
     expect(res.status).toBe(200);
     // A request that cannot be applied (a price too large for its column) logs each attempt.
-    const [failing] = await insertRequests(tdb.database.db, company, property, [[{ date: futureDates(1)[0] as string, price: 1e15, currency: 'EUR', is_available: null, min_stay: null, notes: null }]], [{}]);
+    const [failing] = await insertRequests(t.tdb.database.db, company, property, [[{ date: futureDates(1)[0] as string, price: 1e15, currency: 'EUR', is_available: null, min_stay: null, notes: null }]], [{}]);
     await api.ctx.jobs.calendar.enqueue([failing as string]);
     const uids = [...res.body.data.request_uids, failing];
     await waitForFinal(api, token, uids);

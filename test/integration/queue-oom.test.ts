@@ -1,11 +1,11 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../support/hooks.js';
 import { createCalendarJobs, type CalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
 import { redisQueueConnection } from '../../shared/infra/queue/connection.js';
 import { jobRegistry } from '../../shared/infra/queue/registry.js';
 import { redisRateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
 import { startTestApi, testConfig, type TestApi } from '../support/api.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates } from '../support/pipeline.js';
 import { ownRedisServer } from '../support/redis-server.js';
@@ -16,7 +16,7 @@ import { sample } from '../support/ops.fixture.js';
  * redis-server of this test's own: the queue shows degraded, and the rate limit still holds.
  */
 
-let tdb: TestDatabase;
+const t = useTestDatabase();
 let server: Awaited<ReturnType<typeof ownRedisServer>>;
 let queueRedis: Redis;
 let limiterRedis: Redis;
@@ -27,15 +27,14 @@ let property: string;
 const env = { RATE_LIMIT_PER_MINUTE: '3' };
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   server = await ownRedisServer({ maxmemory: '4mb' });
   queueRedis = new Redis(server.url, { maxRetriesPerRequest: null });
   limiterRedis = new Redis(server.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   for (const r of [queueRedis, limiterRedis]) r.on('error', () => {});
   jobs = createCalendarJobs(redisQueueConnection(queueRedis, '{oom}'), jobRegistry(testConfig(env)));
   await jobs.ping();
-  api = await startTestApi(tdb, { env, rateLimiter: redisRateLimiter(limiterRedis, 3, '{oom}'), jobs: { calendar: jobs } });
-  const db = tdb.database.db;
+  api = await startTestApi(t.tdb, { env, rateLimiter: redisRateLimiter(limiterRedis, 3, '{oom}'), jobs: { calendar: jobs } });
+  const db = t.tdb.database.db;
   const company = await createCompany(db);
   property = await createProperty(db, company);
   token = (await createToken(db, company, ['calendar-control'])).token;
@@ -47,7 +46,6 @@ afterAll(async () => {
   queueRedis?.disconnect();
   limiterRedis?.disconnect();
   await server?.stop();
-  await tdb?.drop();
 });
 
 describe('a full Redis (noeviction, OOM on every write)', () => {
@@ -65,7 +63,7 @@ describe('a full Redis (noeviction, OOM on every write)', () => {
   });
 
   it('still limits each token, in this process, while Redis cannot count', async () => {
-    const other = (await createToken(tdb.database.db, (await createCompany(tdb.database.db)), ['calendar-control'])).token;
+    const other = (await createToken(t.tdb.database.db, (await createCompany(t.tdb.database.db)), ['calendar-control'])).token;
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await api.get(`/api/v1/get-calendar-data?property_uid=x&from_date=2030-01-01&to_date=2030-01-02`, other)).status);
     expect(statuses).toEqual([404, 404, 404, 429]);

@@ -1,11 +1,11 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../support/hooks.js';
 import { insertRequests } from '../../shared/domain/calendar/index.js';
 import { createCalendarJobs, type CalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
 import { redisQueueConnection } from '../../shared/infra/queue/connection.js';
 import { jobRegistry } from '../../shared/infra/queue/registry.js';
 import { startTestApi, testConfig, type TestApi } from '../support/api.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { testRedisUrl } from '../support/env.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates } from '../support/pipeline.js';
@@ -17,7 +17,7 @@ import { until } from '../support/ops.fixture.js';
  * every other test): status answers do not wait for it.
  */
 
-let tdb: TestDatabase;
+const t = useTestDatabase();
 let proxy: Awaited<ReturnType<typeof tcpProxy>>;
 let redis: Redis;
 let jobs: CalendarJobs;
@@ -26,14 +26,13 @@ let token: string;
 let requestUid: string;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   const target = new URL(testRedisUrl);
   proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
   redis = new Redis(proxy.url, { maxRetriesPerRequest: null });
   redis.on('error', () => {});
-  jobs = createCalendarJobs(redisQueueConnection(redis, `{${tdb.name}}`), jobRegistry(testConfig()));
-  api = await startTestApi(tdb, { jobs: { calendar: jobs } });
-  const db = tdb.database.db;
+  jobs = createCalendarJobs(redisQueueConnection(redis, `{${t.tdb.name}}`), jobRegistry(testConfig()));
+  api = await startTestApi(t.tdb, { jobs: { calendar: jobs } });
+  const db = t.tdb.database.db;
   const company = await createCompany(db);
   const property = await createProperty(db, company);
   token = (await createToken(db, company, ['calendar-control'])).token;
@@ -47,7 +46,6 @@ afterAll(async () => {
   await jobs?.close();
   redis?.disconnect();
   await proxy?.close();
-  await tdb?.drop();
 });
 
 const statusOf = async () => {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../support/hooks.js';
 import { memoryRateLimiter, postgresRateLimiter, redisRateLimiter, withLocalFallback, type RateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { testRedisUrl } from '../support/env.js';
 import { ownRedisServer } from '../support/redis-server.js';
 
@@ -13,7 +13,7 @@ import { ownRedisServer } from '../support/redis-server.js';
 
 let redisA: Redis;
 let redisB: Redis;
-let tdb: TestDatabase;
+const world = useTestDatabase();
 const prefixes: string[] = [];
 
 function uniquePrefix(): string {
@@ -25,7 +25,6 @@ function uniquePrefix(): string {
 beforeAll(async () => {
   redisA = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
   redisB = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
-  tdb = await createTestDatabase();
 });
 afterEach(async () => {
   for (const p of prefixes.splice(0)) {
@@ -36,7 +35,6 @@ afterEach(async () => {
 afterAll(async () => {
   await redisA?.quit();
   await redisB?.quit();
-  await tdb?.drop();
 });
 
 /** A clock at 59.9 s past a minute mark, moved by the test. */
@@ -48,7 +46,7 @@ const clock = () => {
 type Make = (limit: number, now: () => number) => [RateLimiter, RateLimiter];
 const backEnds: Array<[string, Make]> = [
   ['redis', (limit, now) => { const p = uniquePrefix(); return [redisRateLimiter(redisA, limit, p, now), redisRateLimiter(redisB, limit, p, now)]; }],
-  ['postgres', (limit, now) => [postgresRateLimiter(tdb.database.db, limit, now), postgresRateLimiter(tdb.database.db, limit, now)]],
+  ['postgres', (limit, now) => [postgresRateLimiter(world.tdb.database.db, limit, now), postgresRateLimiter(world.tdb.database.db, limit, now)]],
   ['memory', (limit, now) => { const one = memoryRateLimiter(limit, now); return [one, one]; }],
 ];
 

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestPipeline } from '../support/hooks.js';
 import { scopes } from '../../shared/domain/auth/index.js';
 import { newUid } from '../../shared/infra/ids.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany, createProperty, createTask, createTeamMember, createToken } from '../support/factories.js';
-import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
+import { futureDates, waitForFinal } from '../support/pipeline.js';
 
 /*
  * Two companies with tokens holding every scope, and a bit of everything each: properties,
@@ -23,13 +23,12 @@ interface Tenant {
   requests: string[];
 }
 
-let tdb: TestDatabase;
-let p: Pipeline;
+const world = useTestPipeline('redis', { RATE_LIMIT_PER_MINUTE: '100000' });
 const t: Record<'a' | 'b', Tenant> = {} as never;
 const dates = futureDates(5, 3);
 
 async function createTenant(name: string): Promise<Tenant> {
-  const db = tdb.database.db;
+  const db = world.tdb.database.db;
   const company = await createCompany(db, name);
   const properties = [await createProperty(db, company), await createProperty(db, company, { timeZone: 'Europe/Lisbon' })];
   const later = { localCheckinDttm: '2030-02-01 15:00:00', localCheckoutDttm: '2030-02-03 11:00:00' };
@@ -46,7 +45,7 @@ async function createTenant(name: string): Promise<Tenant> {
   const requests: string[] = [];
   for (const pr of properties) {
     const days = dates.map((date, i) => ({ date, price: 100 + i, currency: 'EUR', min_stay: 2, notes: `${name} ${i}` }));
-    const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: pr, days }, token);
+    const res = await world.p.api.post('/api/v1/set-calendar-batch', { property_uid: pr, days }, token);
     expect(res.status).toBe(200);
     requests.push(...(res.body.data.request_uids as string[]));
   }
@@ -58,29 +57,23 @@ const tenantTables = ['apps', 'access_tokens', 'properties', 'bookings', 'team_m
 /** Every row of the company, table by table, as Postgres holds it. */
 async function snapshot(company: string) {
   const out: Record<string, unknown[]> = {};
-  out.companies = [...(await tdb.database.sql`select * from companies where uid = ${company}`)];
+  out.companies = [...(await world.tdb.database.sql`select * from companies where uid = ${company}`)];
   for (const table of tenantTables) {
-    out[table] = [...(await tdb.database.sql.unsafe(`select t.* from ${table} t where company_uid = $1 order by t::text`, [company]))];
+    out[table] = [...(await world.tdb.database.sql.unsafe(`select t.* from ${table} t where company_uid = $1 order by t::text`, [company]))];
   }
   return out;
 }
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  p = await startPipeline(tdb, 'redis', { RATE_LIMIT_PER_MINUTE: '100000' });
-  const workers = await p.startWorkers(1);
+  const workers = await world.p.startWorkers(1);
   t.a = await createTenant('Alpha');
   t.b = await createTenant('Beta');
-  const final = await waitForFinal(p.api, t.a.token, t.a.requests);
-  await waitForFinal(p.api, t.b.token, t.b.requests);
+  const final = await waitForFinal(world.p.api, t.a.token, t.a.requests);
+  await waitForFinal(world.p.api, t.b.token, t.b.requests);
   expect(final.every((s) => s.request_status === 'completed')).toBe(true);
   // Nothing runs in the background while rows are compared.
   await Promise.all(workers.map((wk) => wk.close()));
 }, 60_000);
-afterAll(async () => {
-  await p?.close();
-  await tdb?.drop();
-});
 
 interface Probe {
   name: string;
@@ -91,8 +84,8 @@ interface Probe {
   call: (me: Tenant, uid: string) => Promise<{ status: number; body: any }>;
 }
 
-const get = (path: string, token: string) => p.api.get(path, token);
-const post = (path: string, body: unknown, token: string, headers?: Record<string, string>) => p.api.post(path, body, token, headers);
+const get = (path: string, token: string) => world.p.api.get(path, token);
+const post = (path: string, body: unknown, token: string, headers?: Record<string, string>) => world.p.api.post(path, body, token, headers);
 const range = `from_date=${dates[0]}&to_date=${dates[4]}`;
 const probe = (name: string, kind: string, foreign: (o: Tenant) => string | undefined, call: Probe['call']): Probe => ({
   name,

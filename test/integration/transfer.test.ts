@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../support/hooks.js';
 import { runCli } from '../../bin/cli/main.js';
 import { seedDemo, type DemoSeed } from '../../bin/demo/seed.js';
 import { companies } from '../../shared/infra/db/schema/index.js';
 import { runCliProcess } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { type TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany } from '../support/factories.js';
 
 /*
@@ -15,8 +16,9 @@ import { bookingRow, createBookings, createCompany } from '../support/factories.
  * bad lines by number and writes the rest, whatever the order of the lines.
  */
 
-let a: TestDatabase;
-let b: TestDatabase;
+/** The source database (the demo seeded) and the one the export is imported into. */
+const source = useTestDatabase();
+const target = useTestDatabase();
 let demo: DemoSeed;
 let dir: string;
 
@@ -42,7 +44,7 @@ async function dump(db: TestDatabase, companyUid: string) {
 }
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+  const [a, b] = [source.tdb, target.tdb];
   dir = mkdtempSync(path.join(tmpdir(), 'pops-transfer-'));
   demo = await seedDemo(a.database.db, { bookings: 400 });
   // The rarer shapes: a migrated overlap, a free-text role, a description.
@@ -51,40 +53,39 @@ beforeAll(async () => {
   await b.database.db.insert(companies).values({ uid: demo.companyUid, name: 'Demo Stays (copy)' });
 });
 afterAll(async () => {
-  await Promise.all([a?.drop(), b?.drop()]);
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('export then import', () => {
   it('round-trips every row of every table into an empty database', async () => {
     const file = path.join(dir, 'demo.jsonl');
-    const exported = await cli(a, 'export', '--company', demo.companyUid, '--file', file);
+    const exported = await cli(source.tdb, 'export', '--company', demo.companyUid, '--file', file);
     expect(exported.code, exported.stderr).toBe(0);
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     expect(lines.length).toBeGreaterThan(800);
     // Reversed: every reference comes before what it points at; import must not care.
     writeFileSync(file, `${lines.reverse().join('\n')}\n`);
-    const imported = await cli(b, 'import', file, '--company', demo.companyUid);
+    const imported = await cli(target.tdb, 'import', file, '--company', demo.companyUid);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stderr).toContain('0 lines refused');
-    expect(await dump(b, demo.companyUid)).toEqual(await dump(a, demo.companyUid));
+    expect(await dump(target.tdb, demo.companyUid)).toEqual(await dump(source.tdb, demo.companyUid));
   });
 
   it('imports the same file again as a no-op (upsert by uid)', async () => {
     const file = path.join(dir, 'demo.jsonl');
-    const before = await dump(b, demo.companyUid);
-    expect((await cli(b, 'import', file, '--company', demo.companyUid)).code).toBe(0);
-    expect(await dump(b, demo.companyUid)).toEqual(before);
+    const before = await dump(target.tdb, demo.companyUid);
+    expect((await cli(target.tdb, 'import', file, '--company', demo.companyUid)).code).toBe(0);
+    expect(await dump(target.tdb, demo.companyUid)).toEqual(before);
   });
 });
 
 describe('import refusals', () => {
   it('refuses bad lines by number with a reason, writes the rest, and exits 1', async () => {
-    const company = await createCompany(b.database.db, 'Refusals Co');
-    const other = await createCompany(b.database.db, 'Someone else');
+    const company = await createCompany(target.tdb.database.db, 'Refusals Co');
+    const other = await createCompany(target.tdb.database.db, 'Someone else');
     const file = path.join(dir, 'bad.jsonl');
     const all = path.join(dir, 'all.jsonl');
-    expect((await cli(a, 'export', '--company', demo.companyUid, '--file', all)).code).toBe(0);
+    expect((await cli(source.tdb, 'export', '--company', demo.companyUid, '--file', all)).code).toBe(0);
     const good = readFileSync(all, 'utf8').trim().split('\n');
     const booking = JSON.parse(good.find((l) => l.includes('"kind":"booking"') && l.includes('"accepted"'))!);
     const lines = [
@@ -100,11 +101,11 @@ describe('import refusals', () => {
     ];
     writeFileSync(file, `${lines.join('\n')}\n`);
     // Someone else's property uid cannot be taken over.
-    await b.database.db.execute(sql`insert into properties (uid, company_uid, name, time_zone) values ('pX_taken', ${other}, 'Theirs', 'UTC')`);
+    await target.tdb.database.db.execute(sql`insert into properties (uid, company_uid, name, time_zone) values ('pX_taken', ${other}, 'Theirs', 'UTC')`);
     const aProperty = JSON.parse(lines.find((l) => l.includes('"kind":"property"'))!);
     writeFileSync(file, `${readFileSync(file, 'utf8')}${JSON.stringify({ ...aProperty, property_uid: 'pX_taken' })}\n`);
     const n = lines.length;
-    const res = await runCliProcess(['import', file, '--company', company], { ...process.env, DATABASE_URL: b.url, REDIS_URL: '' });
+    const res = await runCliProcess(['import', file, '--company', company], { ...process.env, DATABASE_URL: target.tdb.url, REDIS_URL: '' });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(`line ${n - 4}: refused: not a JSON object`);
     expect(res.stderr).toContain(`line ${n - 3}: refused: kind: must be one of host, guest, property, listing, team_member, booking, task`);
@@ -113,20 +114,20 @@ describe('import refusals', () => {
     expect(res.stderr).toContain(`line ${n}: refused: property_uid names nothing of the company`);
     expect(res.stderr).toContain(`line ${n + 1}: refused: property_uid pX_taken belongs to another company`);
     expect(res.stderr).toContain('6 lines refused');
-    const [written] = (await b.database.db.execute(sql`select
+    const [written] = (await target.tdb.database.db.execute(sql`select
       (select count(*)::int from bookings where company_uid = ${company}) as bookings,
       (select count(*)::int from properties where company_uid = ${company}) as properties`)) as unknown as Array<{ bookings: number; properties: number }>;
     expect(written).toEqual({ bookings: 1, properties: demo.propertyUids.length });
-    const [theirs] = (await b.database.db.execute(sql`select company_uid, name from properties where uid = 'pX_taken'`)) as unknown as Array<Record<string, string>>;
+    const [theirs] = (await target.tdb.database.db.execute(sql`select company_uid, name from properties where uid = 'pX_taken'`)) as unknown as Array<Record<string, string>>;
     expect(theirs).toEqual({ company_uid: other, name: 'Theirs' });
   });
 
   it('reads from stdin with -', async () => {
-    const company = await createCompany(b.database.db, 'Stdin Co');
+    const company = await createCompany(target.tdb.database.db, 'Stdin Co');
     const { spawn } = await import('node:child_process');
     const child = spawn(process.execPath, ['--import', 'tsx', 'bin/cli.ts', 'import', '-', '--company', company], {
       cwd: path.resolve(import.meta.dirname, '../..'),
-      env: { ...process.env, DATABASE_URL: b.url, REDIS_URL: '' },
+      env: { ...process.env, DATABASE_URL: target.tdb.url, REDIS_URL: '' },
     });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useTestPipeline } from '../support/hooks.js';
 import { runCli } from '../../bin/cli/main.js';
 import { markError } from '../../shared/domain/calendar/index.js';
 import { verifySignature } from '../../shared/domain/webhooks/index.js';
 import { createTestRuntime } from '../support/api.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
-import { futureDates, startPipeline, waitForFinal, type Pipeline } from '../support/pipeline.js';
+import { futureDates, waitForFinal } from '../support/pipeline.js';
 import { signatureValid, startWebhookReceiver, type Behaviour, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 /*
@@ -17,8 +17,7 @@ import { signatureValid, startWebhookReceiver, type Behaviour, type WebhookRecei
 const env = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_BACKOFF_MS: '50', WEBHOOK_TIMEOUT_MS: '500' };
 
 describe('webhooks', { timeout: 60_000 }, () => {
-  let tdb: TestDatabase;
-  let p: Pipeline;
+  const t = useTestPipeline('redis', env);
   let company: string;
   let property: string;
   let receiver: WebhookReceiver | undefined;
@@ -26,19 +25,19 @@ describe('webhooks', { timeout: 60_000 }, () => {
   const cli = async (...args: string[]) => {
     let stdout = '';
     let stderr = '';
-    const code = await runCli(args, { env: { DATABASE_URL: tdb.url }, io: { result: (l) => (stdout += `${l}\n`), note: (l) => (stderr += `${l}\n`) } });
+    const code = await runCli(args, { env: { DATABASE_URL: t.tdb.url }, io: { result: (l) => (stdout += `${l}\n`), note: (l) => (stderr += `${l}\n`) } });
     expect(code, stderr).toBe(0);
     return stdout.trim();
   };
   /** A new app with a token and a webhook to a fresh receiver; answers the secret. */
   const appWithWebhook = async (behave?: Behaviour) => {
     receiver = await startWebhookReceiver(behave);
-    const issued = await createToken(tdb.database.db, company, ['calendar-control']);
+    const issued = await createToken(t.tdb.database.db, company, ['calendar-control']);
     const secret = await cli('webhook', 'set', '--app', issued.appUid, '--url', receiver.url);
     return { ...issued, secret, receiver };
   };
   const submit = async (token: string) => {
-    const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: property, days: futureDates(2).map((date) => ({ date, notes: 'hello' })) }, token);
+    const res = await t.p.api.post('/api/v1/set-calendar-batch', { property_uid: property, days: futureDates(2).map((date) => ({ date, notes: 'hello' })) }, token);
     expect(res.status).toBe(200);
     return res.body.data.request_uids as string[];
   };
@@ -46,36 +45,30 @@ describe('webhooks', { timeout: 60_000 }, () => {
     while (!(await cond())) await new Promise((r) => setTimeout(r, 25));
   };
   const eventOf = async (requestUid: string) => {
-    const [row] = await tdb.database.db.execute<{ uid: string; status: string; attempts: number }>(
+    const [row] = await t.tdb.database.db.execute<{ uid: string; status: string; attempts: number }>(
       sql`select uid, status, attempts from webhook_events where request_uid = ${requestUid}`,
     );
     return row;
   };
   const attemptsOf = (eventUid: string) =>
-    tdb.database.db.execute<{ attempt: number; status_code: number | null; error: string | null }>(
+    t.tdb.database.db.execute<{ attempt: number; status_code: number | null; error: string | null }>(
       sql`select attempt, status_code, error from webhook_deliveries where event_uid = ${eventUid} order by attempt`,
     );
 
   beforeAll(async () => {
-    tdb = await createTestDatabase();
-    p = await startPipeline(tdb, 'redis', env);
-    await p.startWorkers(1);
-    company = await createCompany(tdb.database.db);
-    property = await createProperty(tdb.database.db, company);
+    await t.p.startWorkers(1);
+    company = await createCompany(t.tdb.database.db);
+    property = await createProperty(t.tdb.database.db, company);
   });
   afterEach(async () => {
     await receiver?.close();
     receiver = undefined;
   });
-  afterAll(async () => {
-    await p?.close();
-    await tdb?.drop();
-  });
 
   it('delivers a finished request signed as docs/api.md says, and the signature rejects a tampered body', async () => {
     const app = await appWithWebhook();
     const [uid] = await submit(app.token);
-    const [status] = await waitForFinal(p.api, app.token, [uid!]);
+    const [status] = await waitForFinal(t.p.api, app.token, [uid!]);
     await until(() => app.receiver.received.length === 1);
     const got = app.receiver.received[0]!;
     const body = JSON.parse(got.rawBody);
@@ -97,10 +90,10 @@ describe('webhooks', { timeout: 60_000 }, () => {
   it('delivers the requests of a v2 availability range to the submitting app as well', async () => {
     const app = await appWithWebhook();
     const [from, to] = [futureDates(3)[0]!, futureDates(3)[2]!];
-    const res = await p.api.post('/api/v2/set-property-calendar-availability', { property_uid: property, start_date: from, end_date: to, is_available: 0 }, app.token);
+    const res = await t.p.api.post('/api/v2/set-property-calendar-availability', { property_uid: property, start_date: from, end_date: to, is_available: 0 }, app.token);
     expect(res.status).toBe(200);
     const [uid] = res.body.request_uids as string[];
-    await waitForFinal(p.api, app.token, [uid!]);
+    await waitForFinal(t.p.api, app.token, [uid!]);
     await until(() => app.receiver.received.length === 1);
     expect(JSON.parse(app.receiver.received[0]!.rawBody).data.request_uid).toBe(uid);
   });
@@ -108,7 +101,7 @@ describe('webhooks', { timeout: 60_000 }, () => {
   it('retries a receiver that answers 500 or hangs, recording each attempt, until it answers 2xx', async () => {
     const app = await appWithWebhook((n) => (n === 0 ? 500 : n === 1 ? 'hang' : 204));
     const [uid] = await submit(app.token);
-    await waitForFinal(p.api, app.token, [uid!]);
+    await waitForFinal(t.p.api, app.token, [uid!]);
     await until(async () => (await eventOf(uid!))?.status === 'delivered');
     const event = (await eventOf(uid!))!;
     expect(await attemptsOf(event.uid)).toEqual([
@@ -117,7 +110,7 @@ describe('webhooks', { timeout: 60_000 }, () => {
       { attempt: 3, status_code: 204, error: null },
     ]);
     // The three attempts were one job retried by the queue (its backoff), not re-adds by the sweep.
-    expect((await p.ctx.jobs.webhooks.queue.getJob(event.uid))?.attemptsMade).toBe(3);
+    expect((await t.p.ctx.jobs.webhooks.queue.getJob(event.uid))?.attemptsMade).toBe(3);
     // Every attempt of one event carries the same event_uid.
     expect(new Set(app.receiver.received.map((r) => r.headers['x-webhook-id']))).toEqual(new Set([event.uid]));
     const lines = await cli('webhook', 'deliveries', '--app', app.appUid);
@@ -127,8 +120,8 @@ describe('webhooks', { timeout: 60_000 }, () => {
   });
 
   it('marks the delivery failed once the next retry would fall past the maximum age', async () => {
-    await p.stopWorkers();
-    await p.startWorkers(1, { ...env, WEBHOOK_MAX_AGE_MS: '300' });
+    await t.p.stopWorkers();
+    await t.p.startWorkers(1, { ...env, WEBHOOK_MAX_AGE_MS: '300' });
     try {
       const app = await appWithWebhook(() => 503);
       const [uid] = await submit(app.token);
@@ -138,14 +131,14 @@ describe('webhooks', { timeout: 60_000 }, () => {
       expect(attempts.length).toBeGreaterThanOrEqual(1);
       expect(attempts.every((a) => a.status_code === 503)).toBe(true);
     } finally {
-      await p.stopWorkers();
-      await p.startWorkers(1);
+      await t.p.stopWorkers();
+      await t.p.startWorkers(1);
     }
   });
 
   it('refuses a loopback target unless private targets are allowed', async () => {
-    await p.stopWorkers();
-    await p.startWorkers(1, { ...env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', WEBHOOK_MAX_AGE_MS: '1' });
+    await t.p.stopWorkers();
+    await t.p.startWorkers(1, { ...env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', WEBHOOK_MAX_AGE_MS: '1' });
     try {
       const app = await appWithWebhook();
       const [uid] = await submit(app.token);
@@ -154,44 +147,44 @@ describe('webhooks', { timeout: 60_000 }, () => {
       const [attempt] = await attemptsOf((await eventOf(uid!))!.uid);
       expect(attempt?.error).toMatch(/loopback, private or link-local/);
     } finally {
-      await p.stopWorkers();
-      await p.startWorkers(1);
+      await t.p.stopWorkers();
+      await t.p.startWorkers(1);
     }
   });
 
   it('writes the event with an error outcome too, and only for an app that has a webhook', async () => {
     const app = await appWithWebhook();
-    const other = await createToken(tdb.database.db, company, ['calendar-control']);
-    await p.stopWorkers();
+    const other = await createToken(t.tdb.database.db, company, ['calendar-control']);
+    await t.p.stopWorkers();
     try {
       const [withHook] = await submit(app.token);
       const [withoutHook] = await submit(other.token);
-      expect(await markError(tdb.database.db, withHook!, 'The request could not be applied')).toBe(`ev_${withHook}`);
-      expect(await markError(tdb.database.db, withoutHook!, 'The request could not be applied')).toBeUndefined();
+      expect(await markError(t.tdb.database.db, withHook!, 'The request could not be applied')).toBe(`ev_${withHook}`);
+      expect(await markError(t.tdb.database.db, withoutHook!, 'The request could not be applied')).toBeUndefined();
       // A second markError finds the request final and writes nothing more.
-      expect(await markError(tdb.database.db, withHook!, 'again')).toBeUndefined();
+      expect(await markError(t.tdb.database.db, withHook!, 'again')).toBeUndefined();
       expect(await eventOf(withoutHook!)).toBeUndefined();
       expect(await eventOf(withHook!)).toMatchObject({ status: 'pending' });
     } finally {
-      await p.startWorkers(1);
+      await t.p.startWorkers(1);
     }
   });
 
   it('the sweep delivers an event whose job the queue lost', async () => {
     const app = await appWithWebhook();
-    await p.stopWorkers();
+    await t.p.stopWorkers();
     let uid = '';
     try {
       uid = (await submit(app.token))[0]!;
       // Finished with no job queued for its event: the state after Redis lost it.
-      await markError(tdb.database.db, uid, 'The request could not be applied');
-      const sweeper = await createTestRuntime(tdb, { env: { ...env, REENQUEUE_AFTER_MS: '0' }, jobs: { webhooks: p.ctx.jobs.webhooks } });
-      expect(await p.ctx.jobs.webhooks.jobState(`ev_${uid}`)).toBe('unknown');
+      await markError(t.tdb.database.db, uid, 'The request could not be applied');
+      const sweeper = await createTestRuntime(t.tdb, { env: { ...env, REENQUEUE_AFTER_MS: '0' }, jobs: { webhooks: t.p.ctx.jobs.webhooks } });
+      expect(await t.p.ctx.jobs.webhooks.jobState(`ev_${uid}`)).toBe('unknown');
       expect((await sweeper.services.webhooks.reenqueue()).readded).toBeGreaterThanOrEqual(1);
       await sweeper.close();
-      expect(await p.ctx.jobs.webhooks.jobState(`ev_${uid}`)).toBe('waiting');
+      expect(await t.p.ctx.jobs.webhooks.jobState(`ev_${uid}`)).toBe('waiting');
     } finally {
-      await p.startWorkers(1);
+      await t.p.startWorkers(1);
     }
     await until(async () => (await eventOf(uid))?.status === 'delivered');
     expect(JSON.parse(app.receiver.received[0]!.rawBody).data).toMatchObject({ request_uid: uid, request_status: 'error' });
@@ -202,7 +195,7 @@ describe('webhooks', { timeout: 60_000 }, () => {
     expect(await cli('webhook', 'show', '--app', app.appUid)).toBe(app.receiver.url);
     expect(await cli('webhook', 'remove', '--app', app.appUid)).toBe('removed');
     const [uid] = await submit(app.token);
-    await waitForFinal(p.api, app.token, [uid!]);
+    await waitForFinal(t.p.api, app.token, [uid!]);
     expect(await eventOf(uid!)).toBeUndefined();
   });
 });

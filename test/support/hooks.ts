@@ -45,6 +45,25 @@ export function useTestApi(opts: TestApiOptions = {}): ApiWorld {
   return w;
 }
 
+export interface BarePipelineWorld extends DatabaseWorld {
+  /** API + queue + workers on demand (see startPipeline). */
+  p: Pipeline;
+}
+
+/** A fresh database and the pipeline of `kind` over it (`env`: config overrides), nothing seeded. */
+export function useTestPipeline(kind: PipelineKind, env?: Record<string, string>): BarePipelineWorld {
+  const w = {} as BarePipelineWorld;
+  beforeAll(async () => {
+    w.tdb = await createTestDatabase();
+    w.p = await startPipeline(w.tdb, kind, env);
+  });
+  afterAll(async () => {
+    await w.p?.close();
+    await w.tdb?.drop();
+  });
+  return w;
+}
+
 export interface PipelineWorld extends DatabaseWorld {
   /** API + queue + workers on demand (see startPipeline). */
   p: Pipeline;

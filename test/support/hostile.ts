@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { Redis } from 'ioredis';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { z } from 'zod';
 import { scopes, setAppDisabled } from '../../shared/domain/auth/index.js';
 import { redisRateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
@@ -18,6 +18,7 @@ import {
 } from './factories.js';
 import type { Verdict } from './arbitraries.js';
 import { futureDates } from './pipeline.js';
+import { memoryChange, memoryMb } from './memory.js';
 
 /* The HTTP client, the answer oracle and the world of the hostile-input suites. */
 
@@ -223,4 +224,22 @@ export async function closeHostileWorld(w: HostileWorld | undefined) {
   await w?.api.close();
   await w?.redis.quit();
   await w?.tdb.drop();
+}
+
+/**
+ * The hostile world as a test hook: built before the file's tests (memory read once it is up),
+ * closed after them with its client's summary and the memory change logged under `name`.
+ */
+export function useHostileWorld(name: string, env: Record<string, string> = {}): HostileWorld & { memoryAtStart: ReturnType<typeof memoryMb> } {
+  const w = {} as HostileWorld & { memoryAtStart: ReturnType<typeof memoryMb> };
+  beforeAll(async () => {
+    Object.assign(w, await createHostileWorld(env));
+    w.memoryAtStart = memoryMb();
+  });
+  afterAll(async () => {
+    if (!w.client) return;
+    console.log(`${name}: ${w.client.summary()}; ${memoryChange(w.memoryAtStart, memoryMb())}`);
+    await closeHostileWorld(w);
+  });
+  return w;
 }
