@@ -1,4 +1,6 @@
-import { describeFailure, jobOfKind, requestKinds, type StaleRequest } from '../shared/domain/calendar/index.js';
+import { describeFailure, jobOfKind, requestKinds } from '../shared/domain/calendar/index.js';
+import type { KeyedJobs } from '../shared/infra/queue/producer.js';
+import type { QueueName } from '../shared/infra/queue/registry.js';
 import type { AppContext } from '../shared/app/context.js';
 import { calendarRequestsFinished, calendarRequestsReenqueued } from '../shared/infra/metrics/metrics.js';
 
@@ -16,31 +18,40 @@ interface ReenqueueResult {
 }
 
 /**
+ * Asks the queue about each claimed row (jobId = uid) and sorts them: a job the queue does not
+ * hold is to be added again; one that failed for good while Postgres could not be told gets its
+ * outcome recorded by `recordFailure`; one the queue calls completed while the row is not final is
+ * removed and added again (running a job twice is harmless: applying and sending check the row).
+ */
+async function triage<T extends { uid: string }>(jobs: KeyedJobs<QueueName>, stale: readonly T[], recordFailure: (uid: string, reason: string, attempts: number) => Promise<void>) {
+  const toAdd: T[] = [];
+  let markedError = 0;
+  for (const row of stale) {
+    const state = await jobs.jobState(row.uid);
+    if (state === 'unknown') toAdd.push(row);
+    else if (state === 'failed') {
+      const failed = await jobs.failedReason(row.uid);
+      await recordFailure(row.uid, failed?.reason ?? '', failed?.attempts ?? 0);
+      markedError++;
+    } else if (state === 'completed') {
+      await jobs.remove(row.uid);
+      toAdd.push(row);
+    }
+  }
+  return { toAdd, markedError };
+}
+
+/**
  * Claims requests that are not final and have sat untouched past the threshold (one statement,
- * committed: two workers claim different ones), then makes sure the queue holds a job for each:
- * re-adds missing ones (jobId = uid makes a duplicate a no-op), records the outcome of jobs that
- * failed for good while Postgres could not be told. No transaction is open while the queue is asked.
+ * committed: two workers claim different ones), then makes sure the queue holds a job for each
+ * (triage). No transaction is open while the queue is asked.
  */
 async function reenqueueStaleRequests(ctx: AppContext, limit = 500): Promise<ReenqueueResult> {
   const jobs = ctx.jobs.calendar;
   const calendar = ctx.services.calendar;
-  const stale = await calendar.claimStale(limit);
-  const toAdd: StaleRequest[] = [];
-  let markedError = 0;
-  for (const request of stale) {
-    const uid = request.uid;
-    const state = await jobs.jobState(uid);
-    if (state === 'unknown') toAdd.push(request);
-    else if (state === 'failed') {
-      const failed = await jobs.failedReason(uid);
-      await ctx.services.webhooks.queue([await calendar.fail(uid, describeFailure(failed?.reason ?? '', failed?.attempts ?? 0))]);
-      markedError++;
-    } else if (state === 'completed') {
-      // The queue says done but Postgres never recorded it: run it again (applying is idempotent).
-      await jobs.remove(uid);
-      toAdd.push(request);
-    }
-  }
+  const { toAdd, markedError } = await triage(jobs, await calendar.claimStale(limit), async (uid, reason, attempts) => {
+    await ctx.services.webhooks.queue([await calendar.fail(uid, describeFailure(reason, attempts))]);
+  });
   if (toAdd.length > 0) {
     // Each kind of request has its own job on the one queue.
     for (const kind of requestKinds) {
@@ -52,32 +63,15 @@ async function reenqueueStaleRequests(ctx: AppContext, limit = 500): Promise<Ree
   return { readded: toAdd.length, markedError };
 }
 
-/**
- * The same for outbound messages (docs/api.md: the calendar's guarantees): claims messages not
- * final and untouched past the threshold, re-adds those the queue does not hold, records the
- * outcome of jobs that failed for good while Postgres could not be told.
- */
+/** The same for outbound messages (docs/api.md: the calendar's guarantees). */
 async function reenqueueStaleMessages(ctx: AppContext, limit = 500): Promise<ReenqueueResult> {
   const jobs = ctx.jobs.messages;
   const messaging = ctx.services.messaging;
-  const stale = await messaging.claimStale(limit);
-  const toAdd: string[] = [];
-  let markedError = 0;
-  for (const { uid } of stale) {
-    const state = await jobs.jobState(uid);
-    if (state === 'unknown') toAdd.push(uid);
-    else if (state === 'failed') {
-      const failed = await jobs.failedReason(uid);
-      await messaging.fail(uid, `sending failed: ${failed?.reason ?? 'unknown reason'}`);
-      markedError++;
-    } else if (state === 'completed') {
-      // The queue says done but Postgres never recorded it: run it again (a final message is left alone).
-      await jobs.remove(uid);
-      toAdd.push(uid);
-    }
-  }
+  const { toAdd, markedError } = await triage(jobs, await messaging.claimStale(limit), async (uid, reason) => {
+    await messaging.fail(uid, `sending failed: ${reason || 'unknown reason'}`);
+  });
   if (toAdd.length > 0) {
-    await jobs.enqueue(toAdd);
+    await jobs.enqueue(toAdd.map((m) => m.uid));
     ctx.logger.info({ count: toAdd.length }, 're-enqueued stale messages');
   }
   return { readded: toAdd.length, markedError };

@@ -1,5 +1,6 @@
 import { setCalendarDataAnswerSchema, setCalendarDataBodySchema, WARNING_PAST } from '../../shared/domain/calendar/index.js';
 import { MAX_RANGE_DAYS } from '../../shared/infra/http/wire.js';
+import { errorText } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 import { idempotencyKeyHeaders } from './calendar.endpoints.js';
@@ -28,8 +29,8 @@ export const setCalendarData = defineEndpoint({
   },
   errors: [404, 409, 413, 415],
   errorTexts: {
-    404: { description: 'Code 11: unknown property_uid, or one of another company', example: { error: { code: 11, message: 'Unknown property_uid pr_x', param: 'property_uid' } } },
-    409: { description: 'Code 11: the Idempotency-Key was already used with a different body', example: { error: { code: 11, message: 'This Idempotency-Key was already used with a different body', param: 'Idempotency-Key' } } },
+    404: errorText(11, 'unknown property_uid, or one of another company', 'Unknown property_uid pr_x', 'property_uid'),
+    409: errorText(11, 'the Idempotency-Key was already used with a different body', 'This Idempotency-Key was already used with a different body', 'Idempotency-Key'),
   },
   handle: (ctx, { body, principal, headers }) =>
     ctx.services.calendar.submitRange(principal.companyUid, body, principal, headers['Idempotency-Key']),

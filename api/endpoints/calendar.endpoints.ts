@@ -12,7 +12,7 @@ import {
 } from '../../shared/domain/calendar/index.js';
 import type { Config } from '../../shared/infra/config.js';
 import { MAX_RANGE_DAYS } from '../../shared/infra/http/wire.js';
-import { commaListDoc } from '../openapi/common.js';
+import { commaListDoc, errorText } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 
@@ -114,8 +114,8 @@ export const setCalendarBatch = defineEndpoint({
       description: `Code 11: a body that cannot be read as a batch (see above), or more than ${config.calendar.maxDays} days (CALENDAR_MAX_DAYS): days are never dropped silently`,
       example: { error: { code: 11, message: 'Invalid parameter days[3].date: must be a real date YYYY-MM-DD', param: 'days[3].date', details: [{ path: 'days[3].date', message: 'must be a real date YYYY-MM-DD' }] } },
     },
-    404: { description: 'Code 11: unknown property_uid, or one of another company', example: { error: { code: 11, message: 'Unknown property_uid pr_x', param: 'property_uid' } } },
-    409: { description: 'Code 11: the Idempotency-Key was already used with a different body', example: { error: { code: 11, message: 'This Idempotency-Key was already used with a different body', param: 'Idempotency-Key' } } },
+    404: errorText(11, 'unknown property_uid, or one of another company', 'Unknown property_uid pr_x', 'property_uid'),
+    409: errorText(11, 'the Idempotency-Key was already used with a different body', 'This Idempotency-Key was already used with a different body', 'Idempotency-Key'),
   }),
   handle: (ctx, { body, principal, headers }) => ctx.services.calendar.submitBatch(principal.companyUid, body, principal, headers['Idempotency-Key']),
 });
@@ -158,7 +158,7 @@ export const getRequestStatus = defineEndpoint({
   },
   errors: [404],
   errorTexts: {
-    404: { description: 'Code 11: an unknown request uid, or one of another company', example: { error: { code: 11, message: 'Unknown request_uid rq_x', param: 'request_uids' } } },
+    404: errorText(11, 'an unknown request uid, or one of another company', 'Unknown request_uid rq_x', 'request_uids'),
   },
   async handle(ctx, { query, principal, signal }) {
     // A client that hangs up while waiting frees its waiter at once (no read, no timer left).
@@ -203,8 +203,8 @@ export const getCalendarData = defineEndpoint({
   },
   errors: [404],
   errorTexts: {
-    400: { description: 'Code 11: a missing or malformed date, to_date before from_date, or more than 366 days', example: { error: { code: 11, message: 'Invalid parameter to_date: the range may cover at most 366 days', param: 'to_date' } } },
-    404: { description: 'Code 11: unknown property_uid, or one of another company', example: { error: { code: 11, message: 'Unknown property_uid pr_x', param: 'property_uid' } } },
+    400: errorText(11, 'a missing or malformed date, to_date before from_date, or more than 366 days', 'Invalid parameter to_date: the range may cover at most 366 days', 'to_date'),
+    404: errorText(11, 'unknown property_uid, or one of another company', 'Unknown property_uid pr_x', 'property_uid'),
   },
   async handle(ctx, { query: q, principal }) {
     return { data: await ctx.services.calendar.read(principal.companyUid, q) };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { changeKinds, changeSchema, changesQuerySchema, CURSOR_EXPIRED } from '../../shared/domain/changes/index.js';
+import { errorText } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 
@@ -44,7 +45,7 @@ export const getChanges = defineEndpoint({
   },
   errors: [403, 410],
   errorTexts: {
-    403: { description: 'Code 14: kinds names a kind the token cannot read', example: { error: { code: 14, message: 'This token cannot read task changes (kinds property, listing only)', param: 'kinds' } } },
+    403: errorText(14, 'kinds names a kind the token cannot read', 'This token cannot read task changes (kinds property, listing only)', 'kinds'),
     410: { description: 'Code 11: the cursor is older than the changes kept', example: { error: { code: 11, message: CURSOR_EXPIRED, param: 'cursor' } } },
   },
   handle: async (ctx, { query, principal, signal }) => ctx.services.changes.changes(principal.companyUid, principal.scopes, query, signal),

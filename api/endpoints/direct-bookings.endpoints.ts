@@ -4,6 +4,7 @@ import {
   cancelBookingAnswerSchema,
   cancelBookingBodySchema,
 } from '../../shared/domain/direct-bookings/index.js';
+import { errorText } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 
@@ -34,8 +35,8 @@ export const bookProperty = defineEndpoint({
   errors: [404, 409, 413, 415],
   errorTexts: {
     400: { description: 'Code 11: a malformed body, checkout not after checkin, a check-in in the past, or a reservation_code of another platform', example: { error: { code: 11, message: 'Invalid parameter checkout_date: must be after checkin_date', param: 'checkout_date', details: [{ path: 'checkout_date', message: 'must be after checkin_date' }] } } },
-    404: { description: 'Code 11: unknown property_uid or reservation_code (or one of another company)', example: { error: { code: 11, message: 'Unknown property pr_x', param: 'property_uid' } } },
-    409: { description: 'Code 11: the nights are already held by another booking of the property', example: { error: { code: 11, message: 'The nights from 2030-07-14 to 2030-07-18 are already held by another booking of the property', param: 'checkin_date' } } },
+    404: errorText(11, 'unknown property_uid or reservation_code (or one of another company)', 'Unknown property pr_x', 'property_uid'),
+    409: errorText(11, 'the nights are already held by another booking of the property', 'The nights from 2030-07-14 to 2030-07-18 are already held by another booking of the property', 'checkin_date'),
   },
   handle: (ctx, { body, principal }) => ctx.services.directBookings.book(principal.companyUid, body),
 });
@@ -55,8 +56,8 @@ export const cancelBooking = defineEndpoint({
   answer: { description: 'Cancelled', schema: named('CancelBookingAnswer', cancelBookingAnswerSchema), example: { status: 0 } },
   errors: [404, 413, 415],
   errorTexts: {
-    400: { description: 'Code 11: a malformed body, or the reservation is not an airgms booking', example: { error: { code: 11, message: 'Reservation HMQ4K2TX9P is a airbnb booking; only airgms (direct) bookings can be changed here', param: 'reservation_code' } } },
-    404: { description: 'Code 11: unknown reservation_code (or one of another company)', example: { error: { code: 11, message: 'Unknown reservation AGX', param: 'reservation_code' } } },
+    400: errorText(11, 'a malformed body, or the reservation is not an airgms booking', 'Reservation HMQ4K2TX9P is a airbnb booking; only airgms (direct) bookings can be changed here', 'reservation_code'),
+    404: errorText(11, 'unknown reservation_code (or one of another company)', 'Unknown reservation AGX', 'reservation_code'),
   },
   handle: (ctx, { body, principal }) => ctx.services.directBookings.cancel(principal.companyUid, body),
 });

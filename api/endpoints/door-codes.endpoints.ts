@@ -3,6 +3,7 @@ import {
   setBookingDoorCodeBodySchema,
   setPropertyDoorCodeBodySchema,
 } from '../../shared/domain/door-codes/index.js';
+import { errorText } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 
@@ -28,7 +29,7 @@ export const setBookingDoorCode = defineEndpoint({
   errors: [404, 413, 415],
   errorTexts: {
     ...codeErrors,
-    404: { description: 'Code 11: unknown booking_uid or reservation_code (or one of another company)', example: { error: { code: 11, message: 'Unknown booking bk_x', param: 'booking_uid' } } },
+    404: errorText(11, 'unknown booking_uid or reservation_code (or one of another company)', 'Unknown booking bk_x', 'booking_uid'),
   },
   handle: (ctx, { body, principal }) => ctx.services.doorCodes.setBookingCode(principal.companyUid, body),
 });
@@ -50,7 +51,7 @@ export const setPropertyDoorCode = defineEndpoint({
   errors: [404, 413, 415],
   errorTexts: {
     ...codeErrors,
-    404: { description: 'Code 11: unknown property_uid (or one of another company)', example: { error: { code: 11, message: 'Unknown property pr_x', param: 'property_uid' } } },
+    404: errorText(11, 'unknown property_uid (or one of another company)', 'Unknown property pr_x', 'property_uid'),
   },
   handle: (ctx, { body, principal }) => ctx.services.doorCodes.setPropertyCode(principal.companyUid, body),
 });

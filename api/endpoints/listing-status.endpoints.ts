@@ -1,4 +1,5 @@
 import { setListingStatusAnswerSchema, setListingStatusBodySchema } from '../../shared/domain/listings/index.js';
+import { errorText } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 
@@ -26,7 +27,7 @@ export const setListingStatus = defineEndpoint({
   },
   errors: [404],
   errorTexts: {
-    404: { description: "Code 11: an unknown listing or property, or another company's", example: { error: { code: 11, message: 'Unknown listing_uid li_x', param: 'listing_uid' } } },
+    404: errorText(11, "an unknown listing or property, or another company's", 'Unknown listing_uid li_x', 'listing_uid'),
   },
   handle: (ctx, { body, principal }) => ctx.services.listingStatus.submit(principal.companyUid, body, principal),
 });

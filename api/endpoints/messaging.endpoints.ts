@@ -8,7 +8,7 @@ import {
   messageStatusSchema,
   threadsPageSchema,
 } from '../../shared/domain/messaging/index.js';
-import { commaListDoc, pageDoc } from '../openapi/common.js';
+import { commaListDoc, pageDoc, errorText } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 
@@ -110,8 +110,8 @@ export const messageBookingGuest = defineEndpoint({
   errors: [404, 409, 413, 415],
   errorTexts: {
     400: { description: 'Code 11: a blank or too long message, neither thread_id nor booking_uid, an unknown channel', example: { error: { code: 11, message: 'Invalid parameter message: must not be blank', param: 'message', details: [{ path: 'message', message: 'must not be blank' }] } } },
-    404: { description: 'Code 11: an unknown thread_id or booking_uid, or one of another company', example: { error: { code: 11, message: 'Unknown thread_id 7', param: 'thread_id' } } },
-    409: { description: 'Code 11: the Idempotency-Key was already used with a different body', example: { error: { code: 11, message: 'This Idempotency-Key was already used with a different body', param: 'Idempotency-Key' } } },
+    404: errorText(11, 'an unknown thread_id or booking_uid, or one of another company', 'Unknown thread_id 7', 'thread_id'),
+    409: errorText(11, 'the Idempotency-Key was already used with a different body', 'This Idempotency-Key was already used with a different body', 'Idempotency-Key'),
   },
   handle: (ctx, { body, principal, headers }) => ctx.services.messaging.send(principal.companyUid, body, principal, headers['Idempotency-Key']),
 });
@@ -140,7 +140,7 @@ export const messageStatus = defineEndpoint({
   },
   errors: [404],
   errorTexts: {
-    404: { description: 'Code 11: an unknown message uid, or one of another company', example: { error: { code: 11, message: 'Unknown message_uid msg_x', param: 'message_uid' } } },
+    404: errorText(11, 'an unknown message uid, or one of another company', 'Unknown message_uid msg_x', 'message_uid'),
   },
   async handle(ctx, { query, principal, signal }) {
     return { data: await ctx.services.messaging.waitForStatus(principal.companyUid, query.message_uid, query.wait ?? 0, signal) };

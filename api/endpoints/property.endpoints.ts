@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { propertiesQuerySchema, propertyPathSchema, propertySchema } from '../../shared/domain/properties/index.js';
-import { pageDoc, pageOfSchema } from '../openapi/common.js';
+import { pageDoc, pageOfSchema, errorText } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 
@@ -79,7 +79,7 @@ export const getProperty = defineEndpoint({
   },
   errors: [404],
   errorTexts: {
-    404: { description: 'Code 11: unknown property, or one of another company', example: { error: { code: 11, message: 'Unknown property pr_x', param: 'property_uid' } } },
+    404: errorText(11, 'unknown property, or one of another company', 'Unknown property pr_x', 'property_uid'),
   },
   handle: (ctx, { params, principal }) => ctx.services.properties.get(principal.companyUid, params.property_uid, principal.scopes),
 });

@@ -2,6 +2,7 @@ import {
   reservationAnswerBodySchema,
   reservationAnswerSchema,
 } from '../../shared/domain/reservation-requests/index.js';
+import { errorText } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint, type AnyEndpoint } from './define.js';
 
@@ -28,9 +29,9 @@ function answerEndpoint(verb: 'accept' | 'decline'): AnyEndpoint {
     answer: { description: `${Verb}ed`, schema: named('ReservationAnswer', reservationAnswerSchema), example: { status: 0 } },
     errors: [404, 409, 413, 415],
     errorTexts: {
-      400: { description: 'Code 11: a malformed body, or the reservation is not an airgms booking', example: { error: { code: 11, message: 'Reservation HMQ4K2TX9P is a airbnb booking; only airgms (direct) reservation requests are answered here', param: 'reservation_code' } } },
-      404: { description: 'Code 11: unknown reservation_code (or one of another company)', example: { error: { code: 11, message: 'Unknown reservation AGX', param: 'reservation_code' } } },
-      409: { description: 'Code 11: the booking is not a pending request (already accepted, declined, expired, cancelled...)', example: { error: { code: 11, message: 'Reservation AGQ4K2TX9P is not a pending request (it is accepted)', param: 'reservation_code' } } },
+      400: errorText(11, 'a malformed body, or the reservation is not an airgms booking', 'Reservation HMQ4K2TX9P is a airbnb booking; only airgms (direct) reservation requests are answered here', 'reservation_code'),
+      404: errorText(11, 'unknown reservation_code (or one of another company)', 'Unknown reservation AGX', 'reservation_code'),
+      409: errorText(11, 'the booking is not a pending request (already accepted, declined, expired, cancelled...)', 'Reservation AGQ4K2TX9P is not a pending request (it is accepted)', 'reservation_code'),
     },
     handle: (ctx, { body, principal }) =>
       ctx.services.reservationRequests[verb](principal.companyUid, { reservationCode: body.reservation_code }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { taskSchema, tasksQuerySchema, taskStatuses, taskTypes, updateTaskBodySchema } from '../../shared/domain/tasks/index.js';
-import { commaListDoc, dateBoundDoc, pageDoc, pageMetaSchema, pageOfSchema } from '../openapi/common.js';
+import { commaListDoc, dateBoundDoc, pageDoc, pageMetaSchema, pageOfSchema, errorText } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 
@@ -73,8 +73,8 @@ export const updateTask = defineEndpoint({
   errors: [404, 409, 413, 415],
   errorTexts: {
     400: { description: 'Code 11: a malformed body or a value out of range (hr, dt, tm)', example: { error: { code: 11, message: 'Invalid parameter hr: must be greater than 0', param: 'hr', details: [{ path: 'hr', message: 'must be greater than 0' }] } } },
-    404: { description: 'Code 11: unknown task_uid, property_uid or cleaner_uid, or one of another company (or an inactive team member)', example: { error: { code: 11, message: 'Unknown task tk_x', param: 'task_uid' } } },
-    409: { description: 'Code 11: a completed task cannot change cleaner, schedule or property', example: { error: { code: 11, message: 'Task tk_4Rz8QmL0xVb2Nw7Tc9Ka is completed: only its description can change, not cleaner_uid', param: 'cleaner_uid' } } },
+    404: errorText(11, 'unknown task_uid, property_uid or cleaner_uid, or one of another company (or an inactive team member)', 'Unknown task tk_x', 'task_uid'),
+    409: errorText(11, 'a completed task cannot change cleaner, schedule or property', 'Task tk_4Rz8QmL0xVb2Nw7Tc9Ka is completed: only its description can change, not cleaner_uid', 'cleaner_uid'),
   },
   handle: (ctx, { body, principal }) => ctx.services.tasks.update(principal.companyUid, body),
 });

@@ -71,6 +71,12 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 412 | 413 | 415 | 
 export type ErrorTexts = Partial<Record<ErrorStatus, { description: string; example: unknown; schema?: z.ZodType }>>;
 
 /** The error answers of an operation, each with its envelope schema, code numbers and an example. */
+/** One error status's text: "Code N: <when>", with an example envelope of that code (and its param). */
+export const errorText = (code: number, when: string, message: string, param?: string) => ({
+  description: `Code ${code}: ${when}`,
+  example: { error: param === undefined ? { code, message } : { code, message, param } },
+});
+
 export function errorResponses(statuses: readonly ErrorStatus[], texts: ErrorTexts = {}): Record<string, ResponseConfig> {
   const e = errorSchemas;
   const defaults: Record<ErrorStatus, { schema: z.ZodType; description: string; example: unknown; headers?: z.ZodObject }> = {

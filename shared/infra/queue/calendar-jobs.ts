@@ -2,34 +2,29 @@ import { withTimeout } from '../timeout.js';
 import { queueEnqueueFailing } from '../metrics/metrics.js';
 import { cachedFlag } from './cached-flag.js';
 import type { QueueConnection } from './connection.js';
-import { jobOf, openQueue, type RegisteredQueue } from './producer.js';
+import { jobOf, keyedJobs, type KeyedJobs } from './producer.js';
 import type { JobRegistry, JobsOf } from './registry.js';
 
 /** The producer side of the calendar queue, as the API and the re-enqueuer see it. */
-export interface CalendarJobs {
+export interface CalendarJobs extends KeyedJobs<'calendar'> {
   /** Adds one job per request uid, jobId = uid, so adding a uid twice is a no-op; `job` applies the requests' kind. */
   enqueue(uids: readonly string[], job?: JobsOf<'calendar'>): Promise<void>;
-  jobState(uid: string): Promise<string>;
-  failedReason(uid: string): Promise<{ reason: string; attempts: number } | undefined>;
-  remove(uid: string): Promise<void>;
   /** From memory, refreshed in the background (cached-flag.ts): fast during a queue outage. */
   isPaused(): Promise<boolean>;
   /** True while this process's last enqueue failed (until one succeeds): /readyz and a gauge show it. */
   enqueueFailing(): boolean;
   ping(): Promise<void>;
-  queue: RegisteredQueue<'calendar'>;
-  close(): Promise<void>;
 }
 
 /** How old the paused flag may be before a status answer triggers a background re-read. */
 export const PAUSED_MAX_AGE_MS = 1000;
 
 export function createCalendarJobs(conn: QueueConnection, registry: JobRegistry, opts: { timeoutMs?: number } = {}): CalendarJobs {
-  const queue = openQueue(conn, 'calendar');
   // An unreachable queue must not hold an HTTP answer: the requests are already durable and the
   // re-enqueuer will add them later.
   const timeoutMs = opts.timeoutMs ?? 2000;
-  queue.on('error', () => {});
+  const keyed = keyedJobs(conn, 'calendar', timeoutMs);
+  const queue = keyed.queue;
   let failing = false;
   const noteEnqueue = (ok: boolean) => {
     failing = !ok;
@@ -37,7 +32,7 @@ export function createCalendarJobs(conn: QueueConnection, registry: JobRegistry,
   };
   const paused = cachedFlag(() => withTimeout(queue.isPaused(), timeoutMs, 'isPaused'), PAUSED_MAX_AGE_MS);
   return {
-    queue,
+    ...keyed,
     async enqueue(uids, job = 'apply-calendar-request') {
       if (uids.length === 0) return;
       const jobs = uids.map((uid) => jobOf(registry, job, { requestUid: uid }, { jobId: uid }));
@@ -49,19 +44,10 @@ export function createCalendarJobs(conn: QueueConnection, registry: JobRegistry,
       }
       noteEnqueue(true);
     },
-    jobState: (uid) => withTimeout(queue.getJobState(uid), timeoutMs, 'getJobState'),
-    async failedReason(uid) {
-      const job = await withTimeout(queue.getJob(uid), timeoutMs, 'getJob');
-      return job ? { reason: job.failedReason ?? '', attempts: job.attemptsMade } : undefined;
-    },
-    async remove(uid) {
-      await withTimeout(queue.remove(uid), timeoutMs, 'remove');
-    },
     isPaused: () => paused.get(),
     enqueueFailing: () => failing,
     async ping() {
       await withTimeout(queue.getJobCounts('waiting'), timeoutMs, 'queue ping');
     },
-    close: () => queue.close(),
   };
 }

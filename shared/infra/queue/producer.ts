@@ -1,4 +1,5 @@
 import type { JobsOptions, Queue } from 'bullmq';
+import { withTimeout } from '../timeout.js';
 import type { QueueConnection } from './connection.js';
 import {
   registeredJobs,
@@ -15,6 +16,36 @@ export type RegisteredQueue<Q extends QueueName> = Queue<JobPayload<JobsOf<Q>>, 
 
 export function openQueue<Q extends QueueName>(conn: QueueConnection, name: Q): RegisteredQueue<Q> {
   return conn.createQueue<JobPayload<JobsOf<Q>>, JobResult<JobsOf<Q>>, JobsOf<Q>>(name);
+}
+
+/** What a producer asks of a queue whose jobs are keyed by a durable row's uid (jobId = uid). */
+export interface KeyedJobs<Q extends QueueName> {
+  jobState(uid: string): Promise<string>;
+  failedReason(uid: string): Promise<{ reason: string; attempts: number } | undefined>;
+  remove(uid: string): Promise<void>;
+  queue: RegisteredQueue<Q>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens queue `name` for a producer: its errors heard (the rows are durable: a queue away is left
+ * to the sweeps), and every question bounded by `timeoutMs` so no caller waits on an absent queue.
+ */
+export function keyedJobs<Q extends QueueName>(conn: QueueConnection, name: Q, timeoutMs: number): KeyedJobs<Q> {
+  const queue = openQueue(conn, name);
+  queue.on('error', () => {});
+  return {
+    queue,
+    jobState: (uid) => withTimeout(queue.getJobState(uid), timeoutMs, 'getJobState'),
+    async failedReason(uid) {
+      const job = await withTimeout(queue.getJob(uid), timeoutMs, 'getJob');
+      return job ? { reason: job.failedReason ?? '', attempts: job.attemptsMade } : undefined;
+    },
+    async remove(uid) {
+      await withTimeout(queue.remove(uid), timeoutMs, 'remove');
+    },
+    close: () => queue.close(),
+  };
 }
 
 /** One job to add: its name, a payload of its schema's type, and the registry's options under `opts`. */

@@ -129,19 +129,16 @@ export function jobRegistry(config: Config) {
 
   // A failed prune is simply run again at its next period; keep a little history to look at.
   const maintenanceOptions = { attempts: 1, removeOnComplete: { count: 10 }, removeOnFail: { count: 50 } } satisfies JobsOptions;
+  // Bounded retention keeps Redis memory flat however many jobs pass through; failures kept longer.
+  const kept = { removeOnComplete: { age: 3600, count: 5000 }, removeOnFail: { age: 7 * 24 * 3600, count: 20000 } } satisfies JobsOptions;
+  const requestOptions = { attempts: config.queue.attempts, backoff: { type: 'exponential', delay: config.queue.backoffMs }, ...kept } satisfies JobsOptions;
 
   const jobs = {
     'apply-calendar-request': {
       queue: 'calendar',
       payload: applyCalendarRequestPayload,
       result: applyCalendarRequestResult,
-      options: {
-        attempts: config.queue.attempts,
-        backoff: { type: 'exponential', delay: config.queue.backoffMs },
-        // Bounded retention keeps Redis memory flat however many requests pass through.
-        removeOnComplete: { age: 3600, count: 5000 },
-        removeOnFail: { age: 7 * 24 * 3600, count: 20000 },
-      },
+      options: requestOptions,
     },
     /**
      * Applies one set-listing-status request (a second kind of request, same table, queue, status
@@ -151,12 +148,7 @@ export function jobRegistry(config: Config) {
       queue: 'calendar',
       payload: applyCalendarRequestPayload,
       result: applyListingStatusResult,
-      options: {
-        attempts: config.queue.attempts,
-        backoff: { type: 'exponential', delay: config.queue.backoffMs },
-        removeOnComplete: { age: 3600, count: 5000 },
-        removeOnFail: { age: 7 * 24 * 3600, count: 20000 },
-      },
+      options: requestOptions,
     },
     /** POSTs one webhook event to its app's callback; retried with backoff up to WEBHOOK_MAX_AGE_MS. */
     'deliver-webhook': {
@@ -164,11 +156,7 @@ export function jobRegistry(config: Config) {
       backoff: config.webhooks.backoff,
       payload: deliverWebhookPayload,
       result: deliverWebhookResult,
-      options: {
-        ...cappedRetries(config.webhooks.backoff, config.webhooks.maxAgeMs),
-        removeOnComplete: { age: 3600, count: 5000 },
-        removeOnFail: { age: 7 * 24 * 3600, count: 20000 },
-      },
+      options: { ...cappedRetries(config.webhooks.backoff, config.webhooks.maxAgeMs), ...kept },
     },
     /**
      * Sends one outbound message (its uid: the jobId) through its channel; transient failures are
@@ -179,11 +167,7 @@ export function jobRegistry(config: Config) {
       backoff: config.messaging.backoff,
       payload: sendMessagePayload,
       result: sendMessageResult,
-      options: {
-        ...cappedRetries(config.messaging.backoff, config.messaging.maxAgeMs),
-        removeOnComplete: { age: 3600, count: 5000 },
-        removeOnFail: { age: 7 * 24 * 3600, count: 20000 },
-      },
+      options: { ...cappedRetries(config.messaging.backoff, config.messaging.maxAgeMs), ...kept },
     },
     /** Forgets Idempotency-Key answers past IDEMPOTENCY_TTL_HOURS, in batches of PRUNE_BATCH_ROWS. */
     'prune-idempotency-keys': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
