@@ -36,12 +36,20 @@ export function applyCalendarRequestHandler(deps: AppContext): JobHandler<'apply
       deps.logger.info({ daysApplied: outcome.daysApplied, skippedPast }, 'calendar request applied');
       return { daysApplied: outcome.daysApplied, skippedPast };
     },
-    async failedForGood(job, reason, attempts) {
-      // The payload may be the broken part: the request is named by the jobId.
-      if (!job.id) return;
-      const eventUid = await calendar.fail(job.id, describeFailure(reason, attempts));
-      calendarRequestsFinished.labels('error').inc();
-      await webhooks.queue([eventUid]);
-    },
+    failedForGood: failRequest(deps),
+  };
+}
+
+/**
+ * A request whose job failed for good (any kind): marked `error` with a reason a client may read,
+ * and its webhook event queued. The payload may be the broken part: the request is named by the jobId.
+ */
+export function failRequest(deps: AppContext) {
+  const { calendar, webhooks } = deps.services;
+  return async (job: { id?: string }, reason: string, attempts: number): Promise<void> => {
+    if (!job.id) return;
+    const eventUid = await calendar.fail(job.id, describeFailure(reason, attempts));
+    calendarRequestsFinished.labels('error').inc();
+    await webhooks.queue([eventUid]);
   };
 }

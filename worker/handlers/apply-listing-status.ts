@@ -1,16 +1,17 @@
 import { UnrecoverableError } from 'bullmq';
-import { describeFailure, REQUEST_MISSING } from '../../shared/domain/calendar/index.js';
+import { REQUEST_MISSING } from '../../shared/domain/calendar/index.js';
 import type { AppContext } from '../../shared/app/context.js';
 import { calendarRequestsFinished } from '../../shared/infra/metrics/metrics.js';
 import { INVALID_PAYLOAD } from '../../shared/infra/queue/job-failure.js';
 import type { JobHandler } from '../job-handler.js';
+import { failRequest } from './apply-calendar-request.js';
 
 /**
  * Applies one set-listing-status request. Idempotent as the calendar's apply: a request already
  * final is left alone; a thrown error is retried, then the request is marked `error`.
  */
 export function applyListingStatusHandler(deps: AppContext): JobHandler<'apply-listing-status'> {
-  const { calendar, listingStatus, webhooks } = deps.services;
+  const { listingStatus, webhooks } = deps.services;
   return {
     logAs: 'listing-status request',
     logContext: (job) => ({ requestUid: job.id, jobId: job.id }),
@@ -25,11 +26,6 @@ export function applyListingStatusHandler(deps: AppContext): JobHandler<'apply-l
       deps.logger.info({ listingsChanged: outcome.listingsChanged, status: outcome.status }, 'listing-status request applied');
       return { listingsChanged: outcome.listingsChanged };
     },
-    async failedForGood(job, reason, attempts) {
-      if (!job.id) return;
-      const eventUid = await calendar.fail(job.id, describeFailure(reason, attempts));
-      calendarRequestsFinished.labels('error').inc();
-      await webhooks.queue([eventUid]);
-    },
+    failedForGood: failRequest(deps),
   };
 }
