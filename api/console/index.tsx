@@ -3,7 +3,9 @@ import express, { Router, type ErrorRequestHandler } from 'express';
 import type { AppContext } from '../../shared/app/context.js';
 import { pageContext } from './guard.js';
 import { MessagePage } from './layout.js';
+import { connectedAppsRoutes } from './pages/connected-apps.js';
 import { consentRoutes } from './pages/consent.js';
+import { developerAppsRoutes } from './pages/developer-apps.js';
 import { homeRoutes } from './pages/home.js';
 import { loginRoutes } from './pages/login.js';
 import { render } from './render.js';
@@ -20,7 +22,7 @@ import { absoluteExpiry, consoleSession } from './session.js';
 export const CONSOLE_PATH = '/app';
 
 /** Every page module of the console; a new page adds its line. */
-const PAGES: readonly ((ctx: AppContext) => Router)[] = [loginRoutes, homeRoutes, consentRoutes];
+const PAGES: readonly ((ctx: AppContext) => Router)[] = [loginRoutes, homeRoutes, consentRoutes, connectedAppsRoutes, developerAppsRoutes];
 
 export function consoleRouter(ctx: AppContext): Router {
   const router = Router();

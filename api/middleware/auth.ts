@@ -94,6 +94,7 @@ export function authenticate(ctx: AppContext, failures: FailureState): RequestHa
     if (found.appDisabled) throw new AppError(ErrorCode.appDisabled, 'The application behind this token is disabled');
     const { revoked: _r, appDisabled: _d, ...principal } = found;
     res.locals.principal = principal;
+    ctx.services.tokens.noteUse(found.tokenUid);
     next();
   };
 }

@@ -1,18 +1,12 @@
+import { redirectUriProblem } from '../../shared/domain/oauth/index.js';
 import { listOf, nonEmpty, scopeList, UsageError, type Command } from './commands.js';
 
 /* Developer apps (OAuth clients), docs/api.md "Apps connect themselves". */
 
 /** A redirect URI as registered: absolute http(s), no fragment. */
 export function redirectUri(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UsageError(`--redirect-uri "${text}" is not an absolute URL`);
-  }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.hash) {
-    throw new UsageError(`--redirect-uri "${text}" must be an http(s) URL without a #fragment`);
-  }
+  const problem = redirectUriProblem(text);
+  if (problem) throw new UsageError(`--redirect-uri "${text}" ${problem}`);
   return text;
 }
 

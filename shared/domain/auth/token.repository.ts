@@ -92,5 +92,13 @@ export async function setAppDisabled(db: Db, companyUid: string, appUid: string,
     .where(and(eq(apps.companyUid, companyUid), eq(apps.uid, appUid)));
 }
 
-export const tokenRepository = { findTokenByValue, issueToken, revokeToken, setAppDisabled };
+/** Stamps a token's last_used_at, unless it was stamped less than `everyMs` ago. */
+export async function touchToken(db: Db, tokenUid: string, everyMs: number): Promise<void> {
+  await db
+    .update(accessTokens)
+    .set({ lastUsedAt: sql`now()` })
+    .where(and(eq(accessTokens.uid, tokenUid), sql`(${accessTokens.lastUsedAt} is null or ${accessTokens.lastUsedAt} < now() - make_interval(secs => ${everyMs / 1000}))`));
+}
+
+export const tokenRepository = { findTokenByValue, issueToken, revokeToken, setAppDisabled, touchToken };
 export type TokenRepository = typeof tokenRepository;

@@ -3,6 +3,7 @@ import { isScope, scopes as allScopes, type Scope } from '../auth/index.js';
 import { newToken, sha256 } from '../../infra/ids.js';
 import { BaseService } from '../service.js';
 import * as repo from './oauth.repository.js';
+import { selectConnectedApps, uninstallApp } from './installations.js';
 
 /*
  * The OAuth authorization-code flow as iGMS clients use it (docs/api.md "Apps connect
@@ -36,6 +37,25 @@ export function parseScopes(text: string): string[] {
 const sameSecret = (given: string, hash: string) => timingSafeEqual(Buffer.from(sha256(given)), Buffer.from(hash));
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
+/** At most this many redirect URIs per developer app. */
+export const MAX_REDIRECT_URIS = 10;
+
+/**
+ * Why a redirect URI cannot be registered, or undefined when it can: absolute http(s), no
+ * #fragment, at most 2,000 characters (docs/api.md: matched exactly, character for character).
+ */
+export function redirectUriProblem(text: string): string | undefined {
+  if (text.length > 2000) return 'is longer than 2,000 characters';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'is not an absolute URL';
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.hash || text.includes('#')) return 'must be an http(s) URL without a #fragment';
+  return undefined;
+}
+
 export class OAuthService extends BaseService {
   /** Registers a client; the secret (when asked for) is returned this once. */
   async createClient(opts: { name: string; redirectUris: string[]; scopes?: Scope[]; withSecret: boolean; ownerCompanyUid?: string }) {
@@ -48,6 +68,16 @@ export class OAuthService extends BaseService {
       ownerCompanyUid: opts.ownerCompanyUid ?? null,
     });
     return { clientId, clientSecret: secret };
+  }
+
+  /** The company's installed apps with their most recent tokens (the console's Connected apps). */
+  connectedApps(companyUid: string) {
+    return selectConnectedApps(this.db, companyUid);
+  }
+
+  /** Uninstalls an app of the company, revoking every token; undefined when it has no such app. */
+  uninstall(companyUid: string, appUid: string) {
+    return uninstallApp(this.db, companyUid, appUid);
   }
 
   clientsOf(companyUid: string) {

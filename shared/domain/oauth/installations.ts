@@ -1,0 +1,79 @@
+import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { Executor } from '../../infra/db/client.js';
+import { accessTokens, apps, oauthClients } from '../../infra/db/schema/index.js';
+
+/*
+ * The console's "Connected apps" (docs/api.md "Apps connect themselves"): the apps installed on a
+ * company, with their tokens; revoking one token, or uninstalling an app (every token revoked).
+ */
+
+/** The most recent tokens shown per app (a CLI-issued app may have many). */
+export const TOKENS_SHOWN_PER_APP = 50;
+
+export interface ConnectedToken {
+  uid: string;
+  scopes: string[];
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revoked: boolean;
+  revokedAt: Date | null;
+}
+
+export interface ConnectedApp {
+  uid: string;
+  name: string;
+  /** The developer app (OAuth client) installed, or null for an app the CLI made. */
+  clientUid: string | null;
+  clientName: string | null;
+  disabled: boolean;
+  createdAt: Date;
+  tokens: ConnectedToken[];
+}
+
+/** The company's installed apps, newest first, each with its most recent tokens. */
+export async function selectConnectedApps(db: Executor, companyUid: string): Promise<ConnectedApp[]> {
+  const rows = await db
+    .select({ uid: apps.uid, name: apps.name, clientUid: apps.clientUid, clientName: oauthClients.name, disabled: apps.disabled, createdAt: apps.createdAt })
+    .from(apps)
+    .leftJoin(oauthClients, eq(oauthClients.uid, apps.clientUid))
+    .where(and(eq(apps.companyUid, companyUid), isNull(apps.uninstalledAt)))
+    .orderBy(desc(apps.createdAt), apps.uid);
+  if (rows.length === 0) return [];
+  const ranked = db
+    .select({
+      appUid: accessTokens.appUid,
+      uid: accessTokens.uid,
+      scopes: accessTokens.scopes,
+      createdAt: accessTokens.createdAt,
+      lastUsedAt: accessTokens.lastUsedAt,
+      revoked: accessTokens.revoked,
+      revokedAt: accessTokens.revokedAt,
+      n: sql<number>`row_number() over (partition by ${accessTokens.appUid} order by ${accessTokens.createdAt} desc, ${accessTokens.uid})`.as('n'),
+    })
+    .from(accessTokens)
+    .where(and(eq(accessTokens.companyUid, companyUid), inArray(accessTokens.appUid, rows.map((r) => r.uid))))
+    .as('ranked');
+  const tokens = await db.select().from(ranked).where(lte(ranked.n, TOKENS_SHOWN_PER_APP)).orderBy(desc(ranked.createdAt), ranked.uid);
+  return rows.map((r) => ({ ...r, tokens: tokens.filter((t) => t.appUid === r.uid).map(({ appUid: _a, n: _n, ...t }) => t) }));
+}
+
+/**
+ * Uninstalls an installed app of the company: marked uninstalled and every token revoked, in one
+ * transaction. Returns the number of tokens revoked, or undefined when the company has no such app.
+ */
+export async function uninstallApp(db: Executor, companyUid: string, appUid: string): Promise<number | undefined> {
+  return db.transaction(async (tx) => {
+    const gone = await tx
+      .update(apps)
+      .set({ uninstalledAt: sql`now()` })
+      .where(and(eq(apps.companyUid, companyUid), eq(apps.uid, appUid), isNull(apps.uninstalledAt)))
+      .returning({ uid: apps.uid });
+    if (gone.length === 0) return undefined;
+    const revoked = await tx
+      .update(accessTokens)
+      .set({ revoked: true, revokedAt: sql`now()` })
+      .where(and(eq(accessTokens.companyUid, companyUid), eq(accessTokens.appUid, appUid), eq(accessTokens.revoked, false)))
+      .returning({ uid: accessTokens.uid });
+    return revoked.length;
+  });
+}
