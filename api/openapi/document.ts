@@ -4,6 +4,7 @@ import type { Config } from '../../shared/infra/config.js';
 import type { AnyEndpoint } from '../endpoints/define.js';
 import { MAX_JSON_DEPTH } from '../middleware/body.js';
 import { securitySchemes } from './common.js';
+import { registerOAuthPaths } from './oauth-paths.js';
 import { operationOf } from './operation.js';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
@@ -55,6 +56,7 @@ export function buildOpenApi(config: Config, endpoints: readonly AnyEndpoint[]):
   registry.registerComponent('securitySchemes', 'accessToken', securitySchemes.accessToken);
   registry.registerComponent('securitySchemes', 'bearerAuth', securitySchemes.bearerAuth);
   for (const def of endpoints) registry.registerPath(operationOf(def, config));
+  registerOAuthPaths(registry);
 
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -67,6 +69,7 @@ export function buildOpenApi(config: Config, endpoints: readonly AnyEndpoint[]):
       { name: 'Direct bookings', description: 'Bookings made through this API (platform airgms); never two on the same nights' },
       { name: 'Messaging', description: 'Threads with guests, messages to them sent by workers (platform or email), and their replies' },
       { name: 'Changes', description: 'The change feed: every committed change, in order, from a cursor' },
+      { name: 'OAuth', description: 'Apps connect themselves: the authorization-code flow of iGMS (consent page, token exchange)' },
       { name: 'Operations', description: 'Health, metrics and this documentation; no token' },
     ],
   });

@@ -19,6 +19,8 @@ import { exerciseInventory, inventoryGuardedOps } from '../support/openapi-inven
 import { exerciseMessaging, messagingGuardedOps } from '../support/openapi-messaging.js';
 import { exerciseReservations, reservationGuardedOps } from '../support/openapi-reservations.js';
 import { calendarControlGuardedOps, exerciseCalendarControl } from '../support/openapi-calendar-control.js';
+import { exerciseOAuth } from '../support/openapi-oauth.js';
+import { OAUTH_OPERATIONS } from '../../api/openapi/oauth-paths.js';
 
 /*
  * The OpenAPI document is valid OpenAPI 3.1, documents every route the app serves, and every
@@ -119,7 +121,8 @@ describe('the document', () => {
       (router.stack as Array<{ route?: { path: string; methods: Record<string, boolean> } }>).flatMap((l) =>
         l.route ? Object.keys(l.route.methods).map((m) => `${m} ${l.route?.path.replace(/:(\w+)/g, '{$1}')}`) : [],
       );
-    const served = routes(endpointRouter(api.ctx, { lifecycle: { isDraining: () => false }, openapi }, endpoints)).sort();
+    // The endpoint definitions' routes, and the OAuth flow's (its own routers, exercised below).
+    const served = [...routes(endpointRouter(api.ctx, { lifecycle: { isDraining: () => false }, openapi }, endpoints)), ...OAUTH_OPERATIONS].sort();
     const documented = Object.entries(openapi.document.paths ?? {}).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`)).sort();
     expect(documented).toEqual(served);
   });
@@ -142,7 +145,15 @@ describe('the document', () => {
     const codes: Record<string, number[]> = { 400: [11], 401: [12], 403: [13, 14], 404: [11], 409: [11], 410: [11], 412: [11], 413: [11], 415: [11], 429: [16], 500: [0], 503: [15] };
     expect(Object.keys((served as any).components.securitySchemes).sort()).toEqual(['accessToken', 'bearerAuth']);
     for (const [path, item] of Object.entries(served.paths)) {
-      for (const op of Object.values(item)) {
+      for (const [method, op] of Object.entries(item)) {
+        if ((OAUTH_OPERATIONS as readonly string[]).includes(`${method} ${path}`)) {
+          // The iGMS OAuth shapes: public (no token), errors `{"error": "<text>"}`, not the envelope.
+          expect(op.security, path).toEqual([]);
+          for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
+            if (Number(status) >= 400 && response.content['application/json']) expect(response.content['application/json'].schema.properties.error.type, `${path} ${status}`).toBe('string');
+          }
+          continue;
+        }
         if (path.startsWith('/api/v1/')) {
           const schemes = new Set((op.security as Record<string, string[]>[]).flatMap((r) => Object.keys(r)));
           expect([...schemes].sort(), path).toEqual(['accessToken', 'bearerAuth']);
@@ -285,6 +296,10 @@ describe('real answers match the declared schemas', () => {
 
   it('calendar ranges, calendar control, proposals, listing status: answers and refusals', async () => {
     await exerciseCalendarControl(api, t.tdb.database.db, w.company, w.property, call, expectDeclared);
+  });
+
+  it('the OAuth flow: the consent page, its refusals, the token exchange by GET and POST and its errors', async () => {
+    await exerciseOAuth(api, t.tdb.database.db, w.company, call, expectDeclared, seen, (ok, what) => expect(ok, what).toBe(true));
   });
 
   it('change feed: a page, a bad cursor, a kind the token cannot read, an expired cursor', async () => {
