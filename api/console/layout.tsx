@@ -18,9 +18,9 @@ export const NAVIGATION: readonly (readonly [string, string, boolean])[] = [
 ];
 
 /** A form that posts with the session's CSRF token: every state-changing form of the console. */
-export function Form(props: { ctx: PageContext; action: string; class?: string; children?: Child }) {
+export function Form(props: { ctx: PageContext; action: string; class?: string; confirm?: string; children?: Child }) {
   return (
-    <form method="post" action={props.action} class={props.class}>
+    <form method="post" action={props.action} class={props.class} data-confirm={props.confirm}>
       <input type="hidden" name={CSRF_FIELD} value={props.ctx.csrf} />
       {props.children}
     </form>

@@ -58,7 +58,7 @@ function AppCard(props: { ctx: PageContext; app: ConnectedApp }) {
               <td>{t.revoked ? `revoked ${when(t.revokedAt)}` : 'active'}</td>
               <td>
                 {!t.revoked && (
-                  <Form ctx={ctx} action={`/app/connected-apps/tokens/${encodeURIComponent(t.uid)}/revoke`} class="inline">
+                  <Form ctx={ctx} action={`/app/connected-apps/tokens/${encodeURIComponent(t.uid)}/revoke`} class="inline" confirm={`Revoke token ${t.uid}? The app can no longer use it.`}>
                     <button type="submit" class="danger" aria-label={`Revoke token ${t.uid}`}>
                       Revoke
                     </button>
@@ -69,7 +69,7 @@ function AppCard(props: { ctx: PageContext; app: ConnectedApp }) {
           ))}
         </tbody>
       </table>
-      <Form ctx={ctx} action={`/app/connected-apps/${encodeURIComponent(app.uid)}/uninstall`}>
+      <Form ctx={ctx} action={`/app/connected-apps/${encodeURIComponent(app.uid)}/uninstall`} confirm={`Uninstall ${app.name}? Every one of its tokens is revoked.`}>
         <button type="submit" class="danger">
           Uninstall {app.name}
         </button>
