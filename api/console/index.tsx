@@ -8,6 +8,7 @@ import { consentRoutes } from './pages/consent.js';
 import { developerAppsRoutes } from './pages/developer-apps.js';
 import { homeRoutes } from './pages/home.js';
 import { loginRoutes } from './pages/login.js';
+import { oauthDemoRoutes } from './pages/oauth-demo.js';
 import { render } from './render.js';
 import { consoleHeaders, csrfProtection, noStore } from './security.js';
 import { absoluteExpiry, consoleSession } from './session.js';
@@ -22,7 +23,7 @@ import { absoluteExpiry, consoleSession } from './session.js';
 export const CONSOLE_PATH = '/app';
 
 /** Every page module of the console; a new page adds its line. */
-const PAGES: readonly ((ctx: AppContext) => Router)[] = [loginRoutes, homeRoutes, consentRoutes, connectedAppsRoutes, developerAppsRoutes];
+const PAGES: readonly ((ctx: AppContext) => Router)[] = [loginRoutes, homeRoutes, consentRoutes, connectedAppsRoutes, developerAppsRoutes, oauthDemoRoutes];
 
 export function consoleRouter(ctx: AppContext): Router {
   const router = Router();

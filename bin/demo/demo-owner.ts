@@ -53,7 +53,8 @@ export async function prepareDemoOwner(db: Db, companyUid: string, dataDir: stri
 
 /** The demo developer app: a client with a localhost redirect URI, so a newcomer can walk the OAuth flow. */
 export const DEMO_CLIENT_ID = 'cli_demo';
-export const demoRedirectUri = (port: number) => `http://localhost:${port}/oauth-demo/callback`;
+/** The console's demo callback page (api/console/pages/oauth-demo.tsx): it shows the code and the exchange. */
+export const demoRedirectUri = (port: number) => `http://localhost:${port}/app/oauth-demo/callback`;
 
 export async function prepareDemoClient(db: Db, port: number): Promise<{ clientId: string; redirectUri: string }> {
   const redirectUri = demoRedirectUri(port);

@@ -189,3 +189,17 @@ describe('Developer apps', () => {
     expect((await c.post('/app/developer-apps', { name: 'No CSRF', redirect_uris: 'https://x.example/cb', scopes: 'listings' })).status).toBe(403);
   });
 });
+
+describe('the demo app’s callback page', () => {
+  it('shows the code and the exact exchange, escaped; a refusal as such; nothing as 400', async () => {
+    const page = await fetch(`${t.api.baseUrl}/app/oauth-demo/callback?code=${encodeURIComponent('<b>c0de</b>')}&state=xyz`);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain('&lt;b&gt;c0de&lt;/b&gt;');
+    expect(html).not.toContain('<b>c0de</b>');
+    expect(html).toContain(`/auth/token?grant_type=authorization_code&amp;client_id=cli_demo&amp;redirect_uri=${encodeURIComponent(`${t.api.baseUrl}/app/oauth-demo/callback`)}`);
+    const denied = await fetch(`${t.api.baseUrl}/app/oauth-demo/callback?error=access_denied&state=xyz`);
+    expect(await denied.text()).toContain('The app was not connected: access_denied.');
+    expect((await fetch(`${t.api.baseUrl}/app/oauth-demo/callback`)).status).toBe(400);
+  });
+});
