@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 import type { BookingStatus } from './bookings.schema.js';
 
 /**
@@ -15,3 +16,18 @@ export const holdingStatuses = [
   'unconfirmed',
   'awaiting_acceptance',
 ] as const satisfies readonly BookingStatus[];
+
+/**
+ * The nights (`night`, one row each) that holding bookings `b` of a property hold between `from` and
+ * `to` (inclusive dates): the FROM-clause tail and WHERE of a query over `bookings b`. The calendar
+ * read and the console's month view both mark these nights booked.
+ */
+export function nightsHeld(companyUid: string, propertyUid: string, from: string, to: string): SQL {
+  return sql`cross join generate_series(greatest(b.local_checkin_dttm::date, ${from}::date),
+                                  least(b.local_checkout_dttm::date - 1, ${to}::date), interval '1 day') as night
+       where b.company_uid = ${companyUid} and b.property_uid = ${propertyUid}
+         -- Constants of the code, not input: inlined so the planner sees the list.
+         and b.booking_status in (${sql.raw(holdingStatuses.map((s) => `'${s}'`).join(', '))})
+         and b.local_checkin_dttm < ${to}::date + 1
+         and b.local_checkout_dttm::date > ${from}::date`;
+}

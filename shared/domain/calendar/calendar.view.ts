@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { holdingStatuses } from '../bookings/index.js';
+import { nightsHeld } from '../bookings/index.js';
 import type { Db } from '../../infra/db/client.js';
 import { BLOCKED_BY_HOST, BLOCKED_BY_RESERVATION, NOT_BLOCKED, type CalendarDayView, type UnavailableReason } from './calendar.schema.js';
 
@@ -23,9 +23,6 @@ export type CalendarViewRow = {
   updated_dttm: string | null;
   request_uid: string | null;
 };
-
-// Constants of the code, not input: inlined so the planner sees the list.
-const HOLDING = sql.raw(holdingStatuses.map((s) => `'${s}'`).join(', '));
 
 /**
  * Every date of [from, to] of a property of the company, in one statement; [] when the property
@@ -53,12 +50,7 @@ export function calendarViewQuery(companyUid: string, propertyUid: string, from:
     ), held as (
       select distinct night::date as day
         from bookings b
-       cross join generate_series(greatest(b.local_checkin_dttm::date, ${from}::date),
-                                  least(b.local_checkout_dttm::date - 1, ${to}::date), interval '1 day') as night
-       where b.company_uid = ${companyUid} and b.property_uid = ${propertyUid}
-         and b.booking_status in (${HOLDING})
-         and b.local_checkin_dttm < ${to}::date + 1
-         and b.local_checkout_dttm::date > ${from}::date
+       ${nightsHeld(companyUid, propertyUid, from, to)}
     )
     select to_char(g.day, 'YYYY-MM-DD') as date, fl.uid as listing_uid, fl.platform_type,
            case when h.day is not null or c.is_available = false then 0 else 1 end as is_available,

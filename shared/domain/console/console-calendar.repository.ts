@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import { holdingStatuses } from '../bookings/index.js';
+import { nightsHeld } from '../bookings/index.js';
 import { utc } from './console-lists.repository.js';
 import { BLOCKED_BY_HOST, BLOCKED_BY_RESERVATION, NOT_BLOCKED, type UnavailableReason } from '../calendar/index.js';
 
@@ -28,8 +28,6 @@ export type MonthDayRow = {
   proposed: boolean;
 };
 
-const HOLDING = sql.raw(holdingStatuses.map((s) => `'${s}'`).join(', '));
-
 /**
  * Every date of [from, to] of a property of the company ([] when it is not the company's): values
  * as get-calendar-data reads them, the holding booking and its guest, and whether a pending
@@ -45,12 +43,7 @@ export async function selectMonthDays(db: Db, companyUid: string, propertyUid: s
       select distinct on (night) night::date as day, b.booking_uid, b.reservation_code, b.booking_status, g.name as guest_name
         from bookings b
         left join guests g on g.company_uid = b.company_uid and g.uid = b.guest_uid
-       cross join generate_series(greatest(b.local_checkin_dttm::date, ${from}::date),
-                                  least(b.local_checkout_dttm::date - 1, ${to}::date), interval '1 day') as night
-       where b.company_uid = ${companyUid} and b.property_uid = ${propertyUid}
-         and b.booking_status in (${HOLDING})
-         and b.local_checkin_dttm < ${to}::date + 1
-         and b.local_checkout_dttm::date > ${from}::date
+       ${nightsHeld(companyUid, propertyUid, from, to)}
        order by night, b.local_checkin_dttm, b.booking_uid
     ), proposed as (
       select distinct (d->>'date')::date as day

@@ -19,11 +19,7 @@ export function createMessageJobs(conn: QueueConnection, registry: JobRegistry, 
   const paused = cachedFlag(() => withTimeout(keyed.queue.isPaused(), timeoutMs, 'isPaused'), PAUSED_MAX_AGE_MS);
   return {
     ...keyed,
-    async enqueue(messageUids) {
-      if (messageUids.length === 0) return;
-      const jobs = messageUids.map((messageUid) => jobOf(registry, 'send-message', { messageUid }, { jobId: messageUid }));
-      await withTimeout(keyed.queue.addBulk(jobs), timeoutMs, 'message enqueue');
-    },
+    enqueue: (messageUids) => keyed.addEach(messageUids, (messageUid) => jobOf(registry, 'send-message', { messageUid }, { jobId: messageUid })),
     isPaused: () => paused.get(),
   };
 }

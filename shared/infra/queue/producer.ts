@@ -31,7 +31,14 @@ export interface KeyedJobs<Q extends QueueName> {
  * Opens queue `name` for a producer: its errors heard (the rows are durable: a queue away is left
  * to the sweeps), and every question bounded by `timeoutMs` so no caller waits on an absent queue.
  */
-export function keyedJobs<Q extends QueueName>(conn: QueueConnection, name: Q, timeoutMs: number): KeyedJobs<Q> {
+export function keyedJobs<Q extends QueueName>(
+  conn: QueueConnection,
+  name: Q,
+  timeoutMs: number,
+): KeyedJobs<Q> & {
+  /** Adds one job per uid (jobId = uid: a uid added twice is one job), bounded by the time-out. */
+  addEach(uids: readonly string[], jobFor: (uid: string) => ReturnType<typeof jobOf<JobsOf<Q>>>): Promise<void>;
+} {
   const queue = openQueue(conn, name);
   queue.on('error', () => {});
   return {
@@ -43,6 +50,10 @@ export function keyedJobs<Q extends QueueName>(conn: QueueConnection, name: Q, t
     },
     async remove(uid) {
       await withTimeout(queue.remove(uid), timeoutMs, 'remove');
+    },
+    async addEach(uids, jobFor) {
+      if (uids.length === 0) return;
+      await withTimeout(queue.addBulk(uids.map(jobFor) as Parameters<typeof queue.addBulk>[0]), timeoutMs, `${name} enqueue`);
     },
     close: () => queue.close(),
   };

@@ -1,4 +1,3 @@
-import { withTimeout } from '../timeout.js';
 import type { QueueConnection } from './connection.js';
 import { jobOf, keyedJobs, type KeyedJobs } from './producer.js';
 import type { JobRegistry } from './registry.js';
@@ -15,10 +14,6 @@ export function createWebhookJobs(conn: QueueConnection, registry: JobRegistry, 
   const keyed = keyedJobs(conn, 'webhooks', timeoutMs);
   return {
     ...keyed,
-    async enqueue(eventUids) {
-      if (eventUids.length === 0) return;
-      const jobs = eventUids.map((eventUid) => jobOf(registry, 'deliver-webhook', { eventUid }, { jobId: eventUid }));
-      await withTimeout(keyed.queue.addBulk(jobs), timeoutMs, 'webhook enqueue');
-    },
+    enqueue: (eventUids) => keyed.addEach(eventUids, (eventUid) => jobOf(registry, 'deliver-webhook', { eventUid }, { jobId: eventUid })),
   };
 }

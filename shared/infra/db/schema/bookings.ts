@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, foreignKey, index, integer, pgTable, text, unique } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, unique } from 'drizzle-orm/pg-core';
 import { bookingStatuses, platformTypes } from '../../../domain/bookings/bookings.schema.js';
-import { money, ts } from './columns.js';
+import { money, ts, tenantFk } from './columns.js';
 import { companyUidColumn, guests, hosts, listings, properties } from './inventory.js';
 
 export const bookings = pgTable(
@@ -40,18 +40,10 @@ export const bookings = pgTable(
     legacyOverlap: boolean('legacy_overlap').notNull().default(false),
   },
   (t) => [
-    foreignKey({
-      name: 'bookings_property_fk',
-      columns: [t.companyUid, t.propertyUid],
-      foreignColumns: [properties.companyUid, properties.uid],
-    }),
-    foreignKey({
-      name: 'bookings_listing_fk',
-      columns: [t.companyUid, t.listingUid],
-      foreignColumns: [listings.companyUid, listings.uid],
-    }),
-    foreignKey({ name: 'bookings_guest_fk', columns: [t.companyUid, t.guestUid], foreignColumns: [guests.companyUid, guests.uid] }),
-    foreignKey({ name: 'bookings_host_fk', columns: [t.companyUid, t.hostUid], foreignColumns: [hosts.companyUid, hosts.uid] }),
+    tenantFk('bookings_property_fk', t.companyUid, t.propertyUid, properties, properties.uid),
+    tenantFk('bookings_listing_fk', t.companyUid, t.listingUid, listings, listings.uid),
+    tenantFk('bookings_guest_fk', t.companyUid, t.guestUid, guests, guests.uid),
+    tenantFk('bookings_host_fk', t.companyUid, t.hostUid, hosts, hosts.uid),
     index('bookings_company_reservation_idx').on(t.companyUid, t.reservationCode),
     // The target of composite foreign keys from tenant tables (message threads).
     unique('bookings_company_uid_key').on(t.companyUid, t.bookingUid),

@@ -1,4 +1,4 @@
-import { numeric, text, timestamp } from 'drizzle-orm/pg-core';
+import { foreignKey, numeric, text, timestamp, type AnyPgColumn } from 'drizzle-orm/pg-core';
 
 /*
  * Column kinds shared by the schema files. Wire timestamps (`*_dttm`) are `timestamp(0)` without
@@ -12,3 +12,11 @@ export const money = (name: string) => numeric(name, { precision: 12, scale: 2 }
 export const uidKey = () => text('uid').primaryKey();
 /** When the row was made (bookkeeping, never on the wire). */
 export const createdAt = () => tstz('created_at').notNull().defaultNow();
+
+/**
+ * A tenant foreign key: (company_uid, <column>) references (company_uid, <key>) of another tenant
+ * table, so a row can only point at an object of its own company. MATCH SIMPLE: a null column is
+ * not checked.
+ */
+export const tenantFk = (name: string, companyUid: AnyPgColumn, column: AnyPgColumn, target: { companyUid: AnyPgColumn }, key: AnyPgColumn) =>
+  foreignKey({ name, columns: [companyUid, column], foreignColumns: [target.companyUid, key] });

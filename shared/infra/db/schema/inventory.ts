@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, doublePrecision, foreignKey, index, integer, numeric, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt, money, uidKey } from './columns.js';
+import { bigint, boolean, check, doublePrecision, index, integer, numeric, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, money, uidKey, tenantFk } from './columns.js';
 
 /*
  * The inventory a token can walk: the company, its properties, the listings of those on each
@@ -132,12 +132,8 @@ export const listings = pgTable(
   (t) => [
     primaryKey({ columns: [t.companyUid, t.uid] }),
     index('listings_company_property_idx').on(t.companyUid, t.propertyUid),
-    foreignKey({
-      name: 'listings_property_fk',
-      columns: [t.companyUid, t.propertyUid],
-      foreignColumns: [properties.companyUid, properties.uid],
-    }),
-    foreignKey({ name: 'listings_host_fk', columns: [t.companyUid, t.hostUid], foreignColumns: [hosts.companyUid, hosts.uid] }),
+    tenantFk('listings_property_fk', t.companyUid, t.propertyUid, properties, properties.uid),
+    tenantFk('listings_host_fk', t.companyUid, t.hostUid, hosts, hosts.uid),
   ],
 );
 

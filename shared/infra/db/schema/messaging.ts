@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { foreignKey, index, integer, jsonb, pgTable, primaryKey, text, unique, uniqueIndex } from 'drizzle-orm/pg-core';
-import { tstz, ts } from './columns.js';
+import { index, integer, jsonb, pgTable, primaryKey, text, unique, uniqueIndex } from 'drizzle-orm/pg-core';
+import { tstz, ts, tenantFk } from './columns.js';
 import { bookings } from './bookings.js';
 import { companies, guests, hosts, listings } from './inventory.js';
 
@@ -39,10 +39,10 @@ export const messageThreads = pgTable(
     uniqueIndex('message_threads_company_booking_idx').on(t.companyUid, t.bookingUid),
     // get-threads' order (lastMessageDttm desc, threadId) and its date window.
     index('message_threads_company_last_idx').on(t.companyUid, t.lastMessageDttm.desc().nullsLast(), t.id),
-    foreignKey({ name: 'message_threads_booking_fk', columns: [t.companyUid, t.bookingUid], foreignColumns: [bookings.companyUid, bookings.bookingUid] }),
-    foreignKey({ name: 'message_threads_listing_fk', columns: [t.companyUid, t.listingUid], foreignColumns: [listings.companyUid, listings.uid] }),
-    foreignKey({ name: 'message_threads_guest_fk', columns: [t.companyUid, t.guestUid], foreignColumns: [guests.companyUid, guests.uid] }),
-    foreignKey({ name: 'message_threads_host_fk', columns: [t.companyUid, t.hostUid], foreignColumns: [hosts.companyUid, hosts.uid] }),
+    tenantFk('message_threads_booking_fk', t.companyUid, t.bookingUid, bookings, bookings.bookingUid),
+    tenantFk('message_threads_listing_fk', t.companyUid, t.listingUid, listings, listings.uid),
+    tenantFk('message_threads_guest_fk', t.companyUid, t.guestUid, guests, guests.uid),
+    tenantFk('message_threads_host_fk', t.companyUid, t.hostUid, hosts, hosts.uid),
   ],
 );
 
@@ -83,7 +83,7 @@ export const messages = pgTable(
     uniqueIndex('messages_uid_idx').on(t.uid),
     index('messages_thread_idx').on(t.companyUid, t.threadId, t.id),
     index('messages_unfinished_idx').on(t.createdAt).where(sql`status in ('queued', 'processing')`),
-    foreignKey({ name: 'messages_thread_fk', columns: [t.companyUid, t.threadId], foreignColumns: [messageThreads.companyUid, messageThreads.id] }),
+    tenantFk('messages_thread_fk', t.companyUid, t.threadId, messageThreads, messageThreads.id),
   ],
 );
 

@@ -1,6 +1,6 @@
-import { foreignKey, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { index, pgTable, text } from 'drizzle-orm/pg-core';
 import { taskStatuses, taskTypes } from '../../../domain/tasks/tasks.schema.js';
-import { createdAt, ts, tstz } from './columns.js';
+import { createdAt, ts, tstz, tenantFk } from './columns.js';
 import { companyUidColumn, properties, teamMembers } from './inventory.js';
 
 export const tasks = pgTable(
@@ -19,17 +19,9 @@ export const tasks = pgTable(
     updatedAt: tstz('updated_at').notNull().defaultNow(),
   },
   (t) => [
-    foreignKey({
-      name: 'tasks_property_fk',
-      columns: [t.companyUid, t.propertyUid],
-      foreignColumns: [properties.companyUid, properties.uid],
-    }),
+    tenantFk('tasks_property_fk', t.companyUid, t.propertyUid, properties, properties.uid),
     // MATCH SIMPLE: an unassigned task (null member) is not checked.
-    foreignKey({
-      name: 'tasks_team_member_fk',
-      columns: [t.companyUid, t.teamMemberUid],
-      foreignColumns: [teamMembers.companyUid, teamMembers.uid],
-    }),
+    tenantFk('tasks_team_member_fk', t.companyUid, t.teamMemberUid, teamMembers, teamMembers.uid),
     index('tasks_company_start_idx').on(t.companyUid, t.localStartDttm, t.taskUid),
     index('tasks_company_property_idx').on(t.companyUid, t.propertyUid),
   ],
