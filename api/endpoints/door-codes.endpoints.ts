@@ -11,8 +11,16 @@ const codeErrors = {
   400: { description: 'Code 11: a malformed body (a code over 64 characters or with control characters, no booking named)', example: { error: { code: 11, message: 'Invalid parameter door_access_code: must be at most 64 characters', param: 'door_access_code', details: [{ path: 'door_access_code', message: 'must be at most 64 characters' }] } } },
 } as const;
 
-export const setBookingDoorCode = defineEndpoint({
+/** What the two door-code methods share: the scope, the answer, the error statuses. */
+const doorCodeMethod = {
   method: 'post',
+  scopes: ['smart-locks'],
+  answer: { description: 'Set', schema: named('DoorCodeAnswer', doorCodeAnswerSchema), example: { status: 0 } },
+  errors: [404, 413, 415],
+} as const;
+
+export const setBookingDoorCode = defineEndpoint({
+  ...doorCodeMethod,
   path: '/api/v2/set-booking-door-code',
   operationId: 'setBookingDoorCode',
   tag: 'Bookings',
@@ -22,11 +30,8 @@ export const setBookingDoorCode = defineEndpoint({
     "with none of its own shows its property's (set-property-door-code). Any booking of the company, whatever its platform " +
     'or status. Decided here: a reservation_code names every booking of the company carrying it; booking_uid and ' +
     "reservation_code together must name the same booking (else 400, nothing set); the booking's updated_dttm becomes now.",
-  scopes: ['smart-locks'],
   body: setBookingDoorCodeBodySchema,
   bodyDoc: { name: 'SetBookingDoorCodeBody', example: { reservation_code: 'AGQ4K2TX9P', door_access_code: '4821#' } },
-  answer: { description: 'Set', schema: named('DoorCodeAnswer', doorCodeAnswerSchema), example: { status: 0 } },
-  errors: [404, 413, 415],
   errorTexts: {
     ...codeErrors,
     404: errorText(11, 'unknown booking_uid or reservation_code (or one of another company)', 'Unknown booking bk_x', 'booking_uid'),
@@ -35,7 +40,7 @@ export const setBookingDoorCode = defineEndpoint({
 });
 
 export const setPropertyDoorCode = defineEndpoint({
-  method: 'post',
+  ...doorCodeMethod,
   path: '/api/v2/set-property-door-code',
   operationId: 'setPropertyDoorCode',
   tag: 'Inventory',
@@ -44,11 +49,8 @@ export const setPropertyDoorCode = defineEndpoint({
     "Sets (or, with null or \"\", clears) the property's door code: what get-properties shows smart-locks tokens, and what " +
     'every booking of the property without a code of its own shows. Decided here: those bookings get updated_dttm = now, ' +
     'so a client reading bookings changed since its last read sees the new code.',
-  scopes: ['smart-locks'],
   body: setPropertyDoorCodeBodySchema,
   bodyDoc: { name: 'SetPropertyDoorCodeBody', example: { property_uid: 'pr_5c1dQ9aXbT7eLm2NfR0s', door_access_code: '2468' } },
-  answer: { description: 'Set', schema: named('DoorCodeAnswer', doorCodeAnswerSchema), example: { status: 0 } },
-  errors: [404, 413, 415],
   errorTexts: {
     ...codeErrors,
     404: errorText(11, 'unknown property_uid (or one of another company)', 'Unknown property pr_x', 'property_uid'),

@@ -15,12 +15,9 @@ export function applyCalendarRequestHandler(deps: AppContext): JobHandler<'apply
   const { calendar, webhooks } = deps.services;
   return {
     logAs: 'calendar request',
-    // jobId = request uid: every line of the job names the request a client polls.
-    logContext: (job) => ({ requestUid: job.id, jobId: job.id }),
+    logContext: requestLogContext,
     async run({ requestUid }, job) {
-      if (requestUid !== job.id) throw new UnrecoverableError(INVALID_PAYLOAD);
-      const outcome = await calendar.apply(requestUid);
-      if (outcome.status === 'missing') throw new UnrecoverableError(REQUEST_MISSING);
+      const outcome = await applyNamed(requestUid, job, (uid) => calendar.apply(uid));
       if (outcome.status === 'already-final') {
         deps.logger.info({ status: outcome.finalStatus }, 'request already final');
         return { daysApplied: 0, skippedPast: 0 };
@@ -38,6 +35,20 @@ export function applyCalendarRequestHandler(deps: AppContext): JobHandler<'apply
     },
     failedForGood: failRequest(deps),
   };
+}
+
+/** jobId = request uid: every line of the job names the request a client polls. */
+export const requestLogContext = (job: { id?: string }) => ({ requestUid: job.id, jobId: job.id });
+
+/**
+ * Runs a request kind's apply for the job's request: the payload must name the job's own request,
+ * and a request that no longer exists fails the job for good (neither is worth a retry).
+ */
+export async function applyNamed<O extends { status: string }>(requestUid: string, job: { id?: string }, apply: (uid: string) => Promise<O>): Promise<Exclude<O, { status: 'missing' }>> {
+  if (requestUid !== job.id) throw new UnrecoverableError(INVALID_PAYLOAD);
+  const outcome = await apply(requestUid);
+  if (outcome.status === 'missing') throw new UnrecoverableError(REQUEST_MISSING);
+  return outcome as Exclude<O, { status: 'missing' }>;
 }
 
 /**

@@ -1,10 +1,7 @@
-import { UnrecoverableError } from 'bullmq';
-import { REQUEST_MISSING } from '../../shared/domain/calendar/index.js';
 import type { AppContext } from '../../shared/app/context.js';
 import { calendarRequestsFinished } from '../../shared/infra/metrics/metrics.js';
-import { INVALID_PAYLOAD } from '../../shared/infra/queue/job-failure.js';
 import type { JobHandler } from '../job-handler.js';
-import { failRequest } from './apply-calendar-request.js';
+import { applyNamed, failRequest, requestLogContext } from './apply-calendar-request.js';
 
 /**
  * Applies one set-listing-status request. Idempotent as the calendar's apply: a request already
@@ -14,11 +11,9 @@ export function applyListingStatusHandler(deps: AppContext): JobHandler<'apply-l
   const { listingStatus, webhooks } = deps.services;
   return {
     logAs: 'listing-status request',
-    logContext: (job) => ({ requestUid: job.id, jobId: job.id }),
+    logContext: requestLogContext,
     async run({ requestUid }, job) {
-      if (requestUid !== job.id) throw new UnrecoverableError(INVALID_PAYLOAD);
-      const outcome = await listingStatus.apply(requestUid);
-      if (outcome.status === 'missing') throw new UnrecoverableError(REQUEST_MISSING);
+      const outcome = await applyNamed(requestUid, job, (uid) => listingStatus.apply(uid));
       if (outcome.status === 'completed') {
         calendarRequestsFinished.labels('completed').inc();
         await webhooks.queue([outcome.eventUid]);
