@@ -27,6 +27,9 @@ export function toAppError(err: unknown): AppError | undefined {
   // passed on.
   if (e?.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500)
     return new AppError(ErrorCode.badParam, 'Malformed request body', { status: e.status, param: 'body' });
+  // A path segment that does not decode (`%zz`, an encoded lone surrogate `%ED%A0%80`): the router's
+  // URIError, status 400. The client's mistake, named as such (never a 500 with a stack).
+  if (err instanceof URIError) return new AppError(ErrorCode.badParam, 'Malformed percent-encoding in the path', { param: 'path' });
   if (isDatabaseUnavailable(err)) return unavailable();
   return undefined;
 }
