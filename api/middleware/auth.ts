@@ -21,9 +21,10 @@ function presentedToken(req: Request): string | undefined {
 /**
  * Failed authentications per client address (req.ip: the socket's peer, or the client a proxy
  * trusted by TRUST_PROXY names), counted on the shared limiter (key `authfail:<ip>`,
- * AUTH_FAILURES_PER_MINUTE). Past the limit an address gets 429 (code 16) for every request until
- * its allowance is back, answered from memory without a token lookup: guessing costs the guesser
- * time and the database nothing. One state per app (all its routes), made with it.
+ * AUTH_FAILURES_PER_MINUTE, shared by every API process). Past the limit an address gets 429
+ * (code 16) for every request without a valid token until its allowance is back; a request with a
+ * valid token goes through (the block throttles guessing, not use), so a guess costs one indexed
+ * lookup and nothing more. One state per app (all its routes), made with it.
  */
 export interface FailureState {
   blocked: BlockedAddresses;
@@ -84,13 +85,18 @@ export function authenticate(ctx: AppContext, failures: FailureState): RequestHa
     // Stryker disable next-line StringLiteral: only a socket already destroyed has no address
     const address = req.ip ?? 'unknown';
     const left = failures.blocked.secondsLeft(address);
-    if (left !== undefined) throw tooManyFailures(left);
     const token = presentedToken(req);
+    // A blocked address is refused without a lookup only when it presents no plausible token: the
+    // block throttles guessing, never use (issue 24: a valid token is not refused by it).
+    if (left !== undefined && (!token || token.length > 512)) throw tooManyFailures(left);
     if (!token) return refuse(ctx, failures, address);
     // Stryker disable next-line ConditionalExpression,EqualityOperator: spares the lookup; no issued token is that long, so the lookup refuses it too
     if (token.length > 512) return refuse(ctx, failures, address);
     const found = await ctx.services.tokens.find(token);
-    if (!found || found.revoked) return refuse(ctx, failures, address);
+    if (!found || found.revoked) {
+      if (left !== undefined) throw tooManyFailures(left);
+      return refuse(ctx, failures, address);
+    }
     if (found.appDisabled) throw new AppError(ErrorCode.appDisabled, 'The application behind this token is disabled');
     const { revoked: _r, appDisabled: _d, ...principal } = found;
     res.locals.principal = principal;
