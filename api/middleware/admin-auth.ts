@@ -1,6 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
+import type { AppContext } from '../../shared/app/context.js';
 import { AppError, ErrorCode } from '../../shared/infra/errors.js';
+import { failureState, refuse, tooManyFailures, type FailureState } from './auth.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -21,17 +23,27 @@ function presented(req: Request): string | undefined {
 /**
  * Lets a request through only with the admin token. HTTP Basic is what makes the dashboard usable
  * in a browser: the browser asks once and resends it with every page, script and API call of the
- * dashboard. Compared in constant time.
+ * dashboard. Compared in constant time. A wrong or missing token counts against the address's
+ * failed-authentication allowance, the same one API tokens use (AUTH_FAILURES_PER_MINUTE): past it,
+ * 429 until the allowance is back; the right token always goes through.
  */
-export function requireAdminToken(adminToken: string): RequestHandler {
+export function requireAdminToken(ctx: AppContext, adminToken: string, failures: FailureState = failureState()): RequestHandler {
   const expected = digest(adminToken);
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const given = presented(req);
     if (given !== undefined && timingSafeEqual(digest(given), expected)) {
       next();
       return;
     }
-    res.setHeader('WWW-Authenticate', 'Basic realm="property-ops queues", charset="UTF-8"');
-    throw new AppError(ErrorCode.unauthorized, 'The queue dashboard needs the admin token (ADMIN_TOKEN)');
+    const address = req.ip ?? 'unknown';
+    const left = failures.blocked.secondsLeft(address);
+    if (left !== undefined) throw tooManyFailures(left);
+    try {
+      await refuse(ctx, failures, address, new AppError(ErrorCode.unauthorized, 'The queue dashboard needs the admin token (ADMIN_TOKEN)'));
+    } catch (err) {
+      // The browser's sign-in prompt goes with the 401 only.
+      if (err instanceof AppError && err.code === ErrorCode.unauthorized) res.setHeader('WWW-Authenticate', 'Basic realm="property-ops queues", charset="UTF-8"');
+      throw err;
+    }
   };
 }

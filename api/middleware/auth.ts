@@ -59,19 +59,29 @@ export class BlockedAddresses {
   }
 }
 
-const tooManyFailures = (seconds: number) =>
+export const tooManyFailures = (seconds: number) =>
   new AppError(ErrorCode.rateLimited, `Too many failed authentications from this address: retry after ${seconds} s`, {
     headers: { 'Retry-After': String(seconds) },
   });
 
-async function refuse(ctx: AppContext, state: FailureState, address: string): Promise<never> {
+/**
+ * Counts one failed authentication of `address` (the shared `authfail:<ip>` allowance: API tokens
+ * and the admin token alike) and throws: 429 past the allowance (the address then blocked in
+ * memory), else `unauthorized`.
+ */
+export async function refuse(
+  ctx: AppContext,
+  state: FailureState,
+  address: string,
+  unauthorized = new AppError(ErrorCode.unauthorized, 'Access token is missing or invalid'),
+): Promise<never> {
   const limit = ctx.config.rateLimit.authFailuresPerMinute;
   const r = await ctx.rateLimiter.hit(`authfail:${address}`, limit);
   if (!r.allowed) {
     state.blocked.block(address, Date.now() + r.resetSeconds * 1000);
     throw tooManyFailures(r.resetSeconds);
   }
-  throw new AppError(ErrorCode.unauthorized, 'Access token is missing or invalid');
+  throw unauthorized;
 }
 
 /** The failed-authentication state of one app: every route's authenticate shares it. */

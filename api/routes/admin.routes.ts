@@ -29,6 +29,6 @@ export function adminRoutes(ctx: AppContext): Router | undefined {
   ui.disable('x-powered-by');
   const router = Router();
   // The frame headers go on the 401 too; the write checks come after the token (they say nothing).
-  router.use(noFraming, requireAdminToken(token), sameOriginWrites(), ui as unknown as Router);
+  router.use(noFraming, requireAdminToken(ctx, token), sameOriginWrites(), ui as unknown as Router);
   return router;
 }

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi } from '../support/api.js';
 import { useTestDatabase } from '../support/hooks.js';
@@ -114,5 +115,30 @@ describe.each(['redis', 'postgres'] as const)('/admin/queues with ADMIN_TOKEN, q
     }
     const elsewhere = await Promise.all(['/livez', '/openapi.json', '/api/v1/bookings', '/nowhere'].map((path) => fetch(p.api.baseUrl + path)));
     for (const res of [...answers, ...elsewhere]) expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+});
+
+describe('/admin/queues wrong-token attempts', () => {
+  it('are throttled like API tokens: 429 code 16 past AUTH_FAILURES_PER_MINUTE, the right token still let through', async () => {
+    const api = await startTestApi(w.tdb, { env: { ADMIN_TOKEN: ADMIN, AUTH_FAILURES_PER_MINUTE: '3' } });
+    try {
+      const from = (authorization: string) =>
+        new Promise<{ status: number; code?: number; wwwAuthenticate?: string }>((resolve, reject) => {
+          http
+            .get(`${api.baseUrl}/admin/queues`, { localAddress: '127.0.0.9', headers: { authorization } }, (res) => {
+              let text = '';
+              res.on('data', (c: Buffer) => (text += c.toString()));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, code: text.startsWith('{') ? JSON.parse(text).error?.code : undefined, wwwAuthenticate: res.headers['www-authenticate'] }));
+            })
+            .on('error', reject);
+        });
+      const answers = [];
+      for (let i = 0; i < 5; i++) answers.push(await from(basic('admin', `guess-${i}`)));
+      expect(answers.map((a) => [a.status, a.code])).toEqual([[401, 12], [401, 12], [401, 12], [429, 16], [429, 16]]);
+      expect(answers[3]?.wwwAuthenticate).toBeUndefined();
+      expect((await from(basic('admin', ADMIN))).status).toBe(200);
+    } finally {
+      await api.close();
+    }
   });
 });
