@@ -15,7 +15,8 @@ export interface PostOptions {
  * failure, with the status code when an answer came and the error otherwise. Redirects are not
  * followed (a 3xx is a failure: following one would let a public host bounce us to a private one).
  * The timer covers connect, headers and all, and destroys the socket when it fires, so a receiver
- * that hangs holds a worker slot for `timeoutMs` at most.
+ * that hangs holds a worker slot for `timeoutMs` at most; once the status line is in, the socket is
+ * closed without reading the body.
  */
 export function postWebhook(url: string, body: string, headers: Record<string, string>, opts: PostOptions): Promise<PostOutcome> {
   return new Promise((resolve) => {
@@ -53,10 +54,11 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
       },
       (res) => {
         const statusCode = res.statusCode ?? 0;
-        // The answer's body is not used: drain it without holding the attempt open.
-        res.resume();
-        res.on('error', () => {});
         settle(statusCode >= 200 && statusCode < 300 ? { ok: true, statusCode } : { ok: false, statusCode, error: null });
+        // The answer's body is never used: the status line is the outcome, and the socket is closed
+        // at once (issue 24: a receiver trickling its body forever held every socket it was given).
+        res.on('error', () => {});
+        req.destroy();
       },
     );
     const timer = setTimeout(() => {
