@@ -1,4 +1,5 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { AppContext } from '../shared/app/context.js';
 import { createApp } from './app.js';
 import { answerClientError } from './middleware/errors.js';
@@ -18,8 +19,18 @@ export async function startApiServer(ctx: AppContext): Promise<ApiServer> {
   let draining = false;
   const app = createApp(ctx, { lifecycle: { isDraining: () => draining } });
   const { port, host } = ctx.config.http;
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
+  const { headersTimeoutMs, requestTimeoutMs, maxConnectionsPerAddress } = ctx.config.http;
+  // Slow clients (issue 24, slowloris): the head within headersTimeoutMs, the whole request within
+  // requestTimeoutMs (checked every second, not Node's default 30 s), and a cap on the connections
+  // one address holds. A long poll is not concerned: these bound receiving the request only.
+  const server: Server = createServer({ headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: 1000 }, app);
+  if (maxConnectionsPerAddress > 0) capConnectionsPerAddress(server, maxConnectionsPerAddress);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   server.on('clientError', answerClientError);
   // Node keeps an idle keep-alive connection open after server.close() until its keep-alive
@@ -58,4 +69,27 @@ export async function startApiServer(ctx: AppContext): Promise<ApiServer> {
       return closing;
     },
   };
+}
+
+/**
+ * Closes a new connection at once when its address already holds `cap` open ones: one client's
+ * thousand slow sockets cannot take every file descriptor from the others. Behind a proxy every
+ * connection comes from the proxy: raise HTTP_MAX_CONNECTIONS_PER_ADDRESS there, or set it to 0.
+ */
+export function capConnectionsPerAddress(server: Server, cap: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? 'unknown';
+    const count = open.get(address) ?? 0;
+    if (count >= cap) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left <= 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
 }

@@ -76,8 +76,11 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
         ? [408, 'Request timed out']
         : [400, 'Malformed HTTP request'];
   const body = JSON.stringify(new AppError(ErrorCode.badParam, message, { status, param: 'request' }).toBody());
+  // Then closed for good once written: ending only our half would leave a client that keeps sending
+  // (a slowloris trickle) holding the socket.
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
   );
 }

@@ -68,6 +68,12 @@ const envSchema = z.object({
   QUEUE_PREFIX: z.string().min(1).default('{pops}'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: int(2 * 1024 * 1024, 1024),
+  /** A client must send its whole request head within this (slowloris). */
+  HTTP_HEADERS_TIMEOUT_MS: int(10_000, 100),
+  /** ... and its whole request, body included, within this (a slow body). Answers may take longer (long polls). */
+  HTTP_REQUEST_TIMEOUT_MS: int(30_000, 100),
+  /** Open connections one client address may hold at once; past it a new one is closed at once (0: no cap). */
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: int(256, 0),
   /** `always-200`: every error answers HTTP 200 with the unchanged body, as iGMS itself does. */
   ERROR_HTTP_STATUS: z.enum(['standard', 'always-200']).default('standard'),
   RATE_LIMIT_PER_MINUTE: int(1000, 1),
@@ -168,6 +174,9 @@ function shape(env: Env) {
       bodyLimitBytes: env.BODY_LIMIT_BYTES,
       errorsAlways200: env.ERROR_HTTP_STATUS === 'always-200',
       trustProxy: env.TRUST_PROXY,
+      headersTimeoutMs: Math.min(env.HTTP_HEADERS_TIMEOUT_MS, env.HTTP_REQUEST_TIMEOUT_MS),
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+      maxConnectionsPerAddress: env.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
     },
     db: { url: env.DATABASE_URL, poolMax: env.DB_POOL_MAX, dataDir: env.DATA_DIR },
     queue: {
