@@ -131,6 +131,23 @@ describe('POST /api/v1/book-property', () => {
     ]);
     expect((await book({ checkin_date: day(61), checkout_date: day(63) })).status).toBe(409);
   });
+
+  it('refuses to re-book a booking the migration exempted onto nights another holds: an update clears the exemption and faces the constraint (issue 24)', async () => {
+    const nights = { localCheckinDttm: `${day(300)} 15:00:00`, localCheckoutDttm: `${day(303)} 11:00:00` };
+    await createBookings(t.tdb.database.db, [
+      bookingRow(w.company, w.property, { ...nights, bookingStatus: 'accepted', legacyOverlap: false }),
+      bookingRow(w.company, w.property, { ...nights, bookingStatus: 'accepted', platformType: 'airgms', reservationCode: 'AGLEGACY300', legacyOverlap: true }),
+    ]);
+    const res = await book({ reservation_code: 'AGLEGACY300', checkin_date: day(300), checkout_date: day(303) });
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body.error).toMatchObject({ code: 11, param: 'checkin_date' });
+    // Refused whole: the exempted row is as it was; elsewhere, the update goes through and the
+    // exemption is gone for good.
+    const moved = await book({ reservation_code: 'AGLEGACY300', checkin_date: day(310), checkout_date: day(312) });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const [row] = (await t.tdb.database.db.execute(sql`select legacy_overlap from bookings where reservation_code = 'AGLEGACY300'`)) as unknown as Array<{ legacy_overlap: boolean }>;
+    expect(row).toEqual({ legacy_overlap: false });
+  });
 });
 
 describe('POST /api/v2/cancel-booking', () => {

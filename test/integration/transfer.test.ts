@@ -8,8 +8,8 @@ import { runCli } from '../../bin/cli/main.js';
 import { seedDemo, type DemoSeed } from '../../bin/demo/seed.js';
 import { companies } from '../../shared/infra/db/schema/index.js';
 import { runCliProcess } from '../support/cli.js';
-import { type TestDatabase } from '../support/db.js';
-import { bookingRow, createBookings, createCompany } from '../support/factories.js';
+import type { TestDatabase } from '../support/db.js';
+import { bookingRow, createBookings, createCompany, createProperty } from '../support/factories.js';
 
 /*
  * `cli export` then `cli import` into an empty database gives back every row; `cli import` refuses
@@ -29,7 +29,10 @@ const cli = async (db: TestDatabase, ...args: string[]) => {
   return { code, stdout, stderr };
 };
 
-/** Every column of every row of the company, minus the bookkeeping timestamps of our own. */
+/**
+ * Every column of every row of the company, minus the bookkeeping timestamps of our own and the
+ * migration's legacy_overlap exemption, which never travels (issue 24: checked on its own below).
+ */
 const tables: Array<[string, string]> = [
   ['hosts', 'uid'], ['guests', 'uid'], ['properties', 'uid'], ['listings', 'uid'], ['team_members', 'uid'], ['bookings', 'booking_uid'], ['tasks', 'task_uid'],
 ];
@@ -37,7 +40,7 @@ async function dump(db: TestDatabase, companyUid: string) {
   const out: Record<string, unknown[]> = {};
   for (const [table, key] of tables) {
     out[table] = await db.database.db.execute(sql`
-      select to_jsonb(t) - 'created_at' - 'updated_at' as row from ${sql.identifier(table)} t
+      select to_jsonb(t) - 'created_at' - 'updated_at' - 'legacy_overlap' as row from ${sql.identifier(table)} t
       where company_uid = ${companyUid} order by ${sql.identifier(key)} collate "C"`);
   }
   return out;
@@ -69,6 +72,28 @@ describe('export then import', () => {
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stderr).toContain('0 lines refused');
     expect(await dump(target.tdb, demo.companyUid)).toEqual(await dump(source.tdb, demo.companyUid));
+    // The source's exempted booking arrives as an ordinary one: the exemption is never exported.
+    expect(lines.some((l) => l.includes('legacy_overlap'))).toBe(false);
+    const flagged = await target.tdb.database.db.execute(sql`select count(*)::int as n from bookings where legacy_overlap`);
+    expect(flagged[0]).toEqual({ n: 0 });
+  });
+
+  it('never takes legacy_overlap from a line: a booking on nights another holds is refused, not double-booked (issue 24)', async () => {
+    const db = target.tdb.database.db;
+    const company = await createCompany(db, 'Overlap Co');
+    const property = await createProperty(db, company);
+    const [held] = await createBookings(db, [bookingRow(company, property, { localCheckinDttm: '2031-03-10 15:00:00', localCheckoutDttm: '2031-03-14 11:00:00', bookingStatus: 'accepted', legacyOverlap: false })]);
+    const file = path.join(dir, 'overlap.jsonl');
+    const exported = await cli(target.tdb, 'export', '--company', company, '--file', file);
+    expect(exported.code, exported.stderr).toBe(0);
+    const bookingLine = readFileSync(file, 'utf8').trim().split('\n').find((l) => l.includes(held!.bookingUid))!;
+    const twin = { ...JSON.parse(bookingLine), booking_uid: 'bk_twin_overlap', reservation_code: 'TWINOVERLAP', legacy_overlap: true };
+    writeFileSync(file, `${JSON.stringify(twin)}\n`);
+    const imported = await cli(target.tdb, 'import', file, '--company', company);
+    expect(imported.code, imported.stderr).toBe(1);
+    expect(imported.stderr).toMatch(/line 1: refused/);
+    const holding = await db.execute(sql`select booking_uid from bookings where company_uid = ${company} and property_uid = ${property} order by booking_uid`);
+    expect(holding.map((r) => (r as { booking_uid: string }).booking_uid)).toEqual([held!.bookingUid]);
   });
 
   it('imports the same file again as a no-op (upsert by uid)', async () => {

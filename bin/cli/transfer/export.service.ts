@@ -82,7 +82,6 @@ export async function* exportLines(db: Db, companyUid: string): AsyncGenerator<s
     yield line('booking', {
       ...bookingToWire(r, true),
       ...(r.description !== null ? { description: r.description } : {}),
-      ...(r.legacyOverlap ? { legacy_overlap: true } : {}),
     });
   }
 

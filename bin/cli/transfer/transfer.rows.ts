@@ -105,7 +105,9 @@ export const bookingRow = (c: string, l: LineOf<'booking'>): Row<typeof bookings
   priceTotal: dec(l.price.price_total, 2)!,
   doorAccessCode: l.door_access_code ?? null,
   description: l.description ?? null,
-  legacyOverlap: l.legacy_overlap ?? false,
+  // Never taken from a line (issue 24): an imported booking faces the no-overlap constraint like
+  // any other, so no import can make two holding bookings share a night.
+  legacyOverlap: false,
 });
 
 export const taskRow = (c: string, l: LineOf<'task'>): Row<typeof tasks> => ({

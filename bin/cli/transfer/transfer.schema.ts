@@ -10,10 +10,11 @@ import { teamMemberSchema } from '../../../shared/domain/team-members/index.js';
  * One line of `cli import` / `cli export`: `{"kind": ..., ...the wire fields}`, validated with the
  * wire schemas themselves. Fields the wire derives from other objects (a property's listing uids,
  * a listing's property_* and host_name) may be present and are ignored: the objects they come from
- * have lines of their own. Two fields exist only here, so that an export round-trips every row:
- * `legacy_overlap` (bookings the issue-10 migration exempted from the no-overlap constraint) and
+ * have lines of their own. One field exists only here, so that an export round-trips every row:
  * `legacy_role` (a team member's role text from before roles existed); a booking's `description`
- * likewise.
+ * likewise. `legacy_overlap` (bookings the issue-10 migration exempted from the no-overlap
+ * constraint) is accepted, as older exports carry it, and ignored: the exemption never comes from
+ * outside, and a booking whose nights another holds is refused like any other line.
  */
 
 export const kinds = ['host', 'guest', 'property', 'listing', 'team_member', 'booking', 'task'] as const;

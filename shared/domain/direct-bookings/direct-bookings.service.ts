@@ -78,7 +78,9 @@ export class DirectBookingsService extends BaseService {
             await repo.renameGuest(tx, companyUid, existing.guestUid, body.guest_name);
             // A request made again is a new request: its expiry clock (booked_dttm) restarts.
             const rebooked = body.booking_status === 'pending' ? { bookedDttm: now } : {};
-            await tx.update(bookings).set({ ...fields, ...rebooked }).where(eq(bookings.bookingUid, existing.bookingUid));
+            // An update clears the migration's exemption (legacy_overlap) and so faces the no-overlap
+            // constraint: a booking it exempted cannot be re-booked onto nights another holds.
+            await tx.update(bookings).set({ ...fields, ...rebooked, legacyOverlap: false }).where(eq(bookings.bookingUid, existing.bookingUid));
             await recordChange(tx, { company: companyUid, kind: 'booking', objectUid: existing.bookingUid, event: 'booking.updated' });
             return answer(existing.reservationCode, existing.bookingUid);
           }
