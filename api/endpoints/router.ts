@@ -1,5 +1,6 @@
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import type { z } from 'zod';
+import { retryReadOnce } from '../../shared/infra/db/retry-read.js';
 import type { AppContext } from '../../shared/app/context.js';
 import { parseInput } from '../../shared/infra/http/validation.js';
 import { withoutEmptyParams } from '../../shared/infra/http/wire.js';
@@ -50,7 +51,10 @@ function run(ctx: AppContext, runtime: ApiRuntime, def: AnyEndpoint): RequestHan
       req,
       res,
     };
-    const answer = await def.handle(ctx, input as Parameters<AnyEndpoint['handle']>[1]);
+    const handle = async () => def.handle(ctx, input as Parameters<AnyEndpoint['handle']>[1]);
+    // A GET reads only: safe to run again when its connection died under it, unless it already
+    // began answering (a stream, a long poll's headers).
+    const answer = def.method === 'get' ? await retryReadOnce(handle, () => !res.headersSent) : await handle();
     if (res.headersSent) return;
     if (answer instanceof RawAnswer) {
       for (const [k, v] of Object.entries(answer.headers)) res.setHeader(k, v);

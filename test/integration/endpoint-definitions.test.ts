@@ -83,7 +83,43 @@ const text = defineEndpoint({
   handle: () => new RawAnswer('text/plain', 'hello', { 'X-Extra': 'yes' }),
 });
 
-const defs = [property, v2, longPoll, text];
+/** Calls of the two flaky endpoints below: their first call meets a connection Postgres terminated. */
+const flakyCalls = { get: 0, post: 0 };
+const terminated = () => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+
+const flakyRead = defineEndpoint({
+  method: 'get',
+  path: '/api/v1/flaky-read',
+  operationId: 'flakyRead',
+  tag: 'Operations',
+  summary: 'A read whose first connection dies',
+  description: 'Retried once.',
+  scopes: 'public',
+  answer: { description: 'Read', schema: z.object({ data: z.object({ calls: z.number() }) }) },
+  handle: () => {
+    if (++flakyCalls.get === 1) throw terminated();
+    return { data: { calls: flakyCalls.get } };
+  },
+});
+
+const flakyWrite = defineEndpoint({
+  method: 'post',
+  path: '/api/v1/flaky-write',
+  operationId: 'flakyWrite',
+  tag: 'Operations',
+  summary: 'A write whose first connection dies',
+  description: 'Never repeated.',
+  scopes: 'public',
+  body: z.object({}),
+  bodyDoc: { name: 'FlakyBody', example: {} },
+  answer: { description: 'Written', schema: z.object({ data: z.object({ calls: z.number() }) }) },
+  handle: () => {
+    if (++flakyCalls.post === 1) throw terminated();
+    return { data: { calls: flakyCalls.post } };
+  },
+});
+
+const defs = [property, v2, longPoll, text, flakyRead, flakyWrite];
 let server: Server;
 let base: string;
 
@@ -102,6 +138,13 @@ afterAll(async () => {
 });
 
 describe('an endpoint definition', () => {
+  it('runs a GET once more when its connection died under it (issue 24 item 6), never a POST', async () => {
+    const read = await readAnswer(await fetch(`${base}/api/v1/flaky-read`));
+    expect([read.status, read.body.data?.calls, flakyCalls.get]).toEqual([200, 2, 2]);
+    const write = await readAnswer(await fetch(`${base}/api/v1/flaky-write`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    expect([write.status, write.body.error?.code, flakyCalls.post]).toEqual([503, 15, 1]);
+  });
+
   it('routes and documents a path parameter', async () => {
     const ok = await readAnswer(await fetch(`${base}/api/v1/property/pr_42`));
     expect(ok).toMatchObject({ status: 200, body: { data: { property_uid: 'pr_42' } } });

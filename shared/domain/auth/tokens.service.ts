@@ -1,4 +1,5 @@
 import type { Infra } from '../../infra/infra.js';
+import { retryReadOnce } from '../../infra/db/retry-read.js';
 import { BaseService } from '../service.js';
 import type { Scope } from './scopes.js';
 import { tokenRepository, type IssuedToken, type TokenPrincipal, type TokenRepository } from './token.repository.js';
@@ -21,7 +22,8 @@ export class TokensService extends BaseService {
 
   /** The token's company, app and scopes (revoked and disabled are the caller's to refuse). */
   find(token: string): Promise<TokenPrincipal | undefined> {
-    return this.repo.findTokenByValue(this.db, token);
+    // Safe to repeat: a pooled connection that died under the lookup gets it run again on another.
+    return retryReadOnce(() => this.repo.findTokenByValue(this.db, token));
   }
 
   /**
