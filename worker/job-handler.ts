@@ -1,4 +1,4 @@
-import { UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { Logger } from '../shared/infra/logger.js';
 import { jobDuration } from '../shared/infra/metrics/metrics.js';
 import { failureKind, INVALID_PAYLOAD } from '../shared/infra/queue/job-failure.js';
@@ -11,7 +11,7 @@ export interface JobHandler<N extends JobName> {
   /** Fields put on every line logged while the job runs, whoever logs it. */
   logContext(job: Job): Record<string, unknown>;
   /** The work, with a payload already parsed by the registry's schema. A throw means "retry me". */
-  run(payload: JobPayload<N>, job: Job<JobPayload<N>, JobResult<N>, N>): Promise<JobResult<N>>;
+  run(payload: JobPayload<N>, job: Job<JobPayload<N>, JobResult<N>, N>, token?: string): Promise<JobResult<N>>;
   /**
    * Called once when the job will not run again (its last attempt failed, or it threw
    * UnrecoverableError), with the safe reason the queue keeps. If this fails too (the database is
@@ -39,16 +39,22 @@ export async function runJob<N extends JobName>(
   handler: JobHandler<N>,
   job: Job<JobPayload<N>, JobResult<N>, N>,
   logger: Logger,
+  token?: string,
 ): Promise<JobResult<N>> {
   const attempt = job.attemptsMade + 1;
   const done = jobDuration.startTimer({ job: job.name });
   try {
     const parsed = registry.jobs[job.name].payload.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(INVALID_PAYLOAD);
-    const result = await handler.run(parsed.data as JobPayload<N>, job);
+    const result = await handler.run(parsed.data as JobPayload<N>, job, token);
     done({ outcome: 'completed' });
     return result;
   } catch (err) {
+    // The handler put its job back in the queue for later (moveToDelayed): not a failure.
+    if (err instanceof DelayedError) {
+      done({ outcome: 'deferred' });
+      throw err;
+    }
     done({ outcome: 'failed' });
     const unrecoverable = err instanceof UnrecoverableError;
     const final = unrecoverable || attempt >= (job.opts.attempts ?? 1);

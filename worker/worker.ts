@@ -25,7 +25,7 @@ export interface RunningWorker {
 
 /** The processor of one queue: finds the job's handler and runs it inside its log context. */
 function processorFor(registry: JobRegistry, handlers: JobHandlers, ctx: AppContext, inFlight: Map<string, Record<string, unknown>>) {
-  return (job: Job) => {
+  return (job: Job, token?: string) => {
     // The registry types each handler with its own job; BullMQ hands over an untyped job.
     const handler = handlers[job.name as JobName] as JobHandler<JobName> | undefined;
     if (!handler) throw new Error(`No handler for job ${job.name}`);
@@ -34,7 +34,7 @@ function processorFor(registry: JobRegistry, handlers: JobHandlers, ctx: AppCont
       const key = `${job.queueName}:${job.id ?? ''}`;
       inFlight.set(key, context);
       try {
-        return await runJob(registry, handler, job as Job<never, never, JobName>, ctx.logger);
+        return await runJob(registry, handler, job as Job<never, never, JobName>, ctx.logger, token);
       } finally {
         inFlight.delete(key);
       }

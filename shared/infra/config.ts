@@ -128,6 +128,11 @@ const envSchema = z.object({
   WEBHOOK_MAX_AGE_MS: int(24 * 3600_000, 1),
   /** A receiver answering later than this counts as a failed attempt. */
   WEBHOOK_TIMEOUT_MS: int(10_000, 100),
+  /** Delivery attempts one worker process runs at once to one target (URL origin); more wait their turn. */
+  WEBHOOK_TARGET_CONCURRENCY: int(2, 1),
+  /** Failed attempts in a row that open a target's circuit, and how long it then stays open. */
+  WEBHOOK_CIRCUIT_FAILURES: int(5, 1),
+  WEBHOOK_CIRCUIT_OPEN_MS: int(30_000, 0),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false'),
   /** Messages to guests: their own queue and concurrency (a slow SMTP server never holds calendar slots). */
   MESSAGE_CONCURRENCY: int(8, 1),
@@ -198,6 +203,7 @@ function shape(env: Env) {
       maxAgeMs: env.WEBHOOK_MAX_AGE_MS,
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
       allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+      gate: { maxActive: env.WEBHOOK_TARGET_CONCURRENCY, failuresToOpen: env.WEBHOOK_CIRCUIT_FAILURES, openMs: env.WEBHOOK_CIRCUIT_OPEN_MS, busyRetryMs: 1000 },
     },
     messaging: {
       concurrency: env.MESSAGE_CONCURRENCY,

@@ -106,6 +106,8 @@ function serviceEnv(databaseUrl: string, redisUrl: string, apiPort: number): Rec
     // Capped well inside the settle window: an event unlucky through several outages and 500s
     // (each an attempt) must not wait out a 64 s doubling past the suite's end.
     WEBHOOK_BACKOFF_MAX_MS: '8000',
+    // The receiver's down windows open its circuit: closed again well inside the settle window.
+    WEBHOOK_CIRCUIT_OPEN_MS: '2000',
     WEBHOOK_TIMEOUT_MS: '1000',
     WEBHOOK_MAX_AGE_MS: '3600000',
   };

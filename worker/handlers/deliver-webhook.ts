@@ -1,4 +1,4 @@
-import { UnrecoverableError } from 'bullmq';
+import { DelayedError, UnrecoverableError } from 'bullmq';
 import type { AppContext } from '../../shared/app/context.js';
 import { INVALID_PAYLOAD } from '../../shared/infra/queue/job-failure.js';
 import type { JobHandler } from '../job-handler.js';
@@ -12,9 +12,15 @@ export function deliverWebhookHandler(deps: AppContext): JobHandler<'deliver-web
   return {
     logAs: 'webhook delivery',
     logContext: (job) => ({ eventUid: job.id, jobId: job.id }),
-    async run({ eventUid }, job) {
+    async run({ eventUid }, job, token) {
       if (eventUid !== job.id) throw new UnrecoverableError(INVALID_PAYLOAD);
       const result = await deps.services.webhooks.deliver(eventUid, job.attemptsMade);
+      if (result.outcome === 'deferred') {
+        // The target is busy or its circuit open: back in the queue until then, the slot freed at
+        // once and no attempt used (issue 24: one app's hung receiver delays no other app).
+        await job.moveToDelayed(result.until, token);
+        throw new DelayedError();
+      }
       if (result.outcome === 'retry') {
         // The message is what the queue keeps: the status code, or the transport error.
         throw new Error(result.statusCode !== null ? `receiver answered ${result.statusCode}` : (result.error ?? 'delivery failed'));

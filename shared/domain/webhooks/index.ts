@@ -7,9 +7,11 @@
  *   webhook.target.ts      the guard against private targets (SSRF), used at connect time
  *   webhook.http.ts        the POST with its timeouts, through the guarded lookup (also the
  *                          messaging platform channel's: one SSRF-guarded client)
+ *   target-gate.ts         per-target fairness and circuit breaker of the deliveries
  */
 export * from './webhook.repository.js';
 export * from './webhook.service.js';
 export * from './webhook.signature.js';
 export * from './webhook.target.js';
 export { postWebhook, type PostOutcome } from './webhook.http.js';
+export { TargetGate, type GateAnswer, type GateSettings } from './target-gate.js';

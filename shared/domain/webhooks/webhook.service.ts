@@ -3,6 +3,7 @@ import { retryDelayMs } from '../../infra/queue/registry.js';
 import { utcDateTime } from '../../infra/time.js';
 import { BaseService } from '../service.js';
 import { postWebhook } from './webhook.http.js';
+import { TargetGate } from './target-gate.js';
 import { webhookRepository, type WebhookRepository } from './webhook.repository.js';
 import type { Infra } from '../../infra/infra.js';
 import { signatureHeader } from './webhook.signature.js';
@@ -11,15 +12,21 @@ export const WEBHOOK_EVENT_TYPE = 'calendar.request.finished';
 
 export type DeliveryResult =
   | { outcome: 'delivered' | 'failed' | 'retry'; statusCode: number | null; error: string | null }
-  | { outcome: 'skipped'; reason: string };
+  | { outcome: 'skipped'; reason: string }
+  /** The target is busy or its circuit open: try again at `until`, no attempt made or counted. */
+  | { outcome: 'deferred'; until: number; why: 'busy' | 'open' };
 
 /** An app's callback: delivering the events of the outbox, and the operator's settings. */
 export class WebhooksService extends BaseService {
+  /** Per-target fairness and circuit breaking of this process's deliveries (target-gate.ts). */
+  private readonly gate: TargetGate;
+
   constructor(
     infra: Infra,
     private readonly repo: WebhookRepository = webhookRepository,
   ) {
     super(infra);
+    this.gate = new TargetGate(infra.config.webhooks.gate);
   }
 
   /**
@@ -53,11 +60,23 @@ export class WebhooksService extends BaseService {
       'X-Webhook-Id': event.uid,
       'X-Webhook-Signature': signatureHeader(webhook.secret, body),
     };
+    const entry = this.gate.enter(TargetGate.keyOf(webhook.url));
+    if (!entry.ok) return { outcome: 'deferred', until: entry.until, why: entry.why };
     const started = performance.now();
-    const result = await postWebhook(webhook.url, body, headers, {
-      timeoutMs: this.config.webhooks.timeoutMs,
-      allowPrivateTargets: this.config.webhooks.allowPrivateTargets,
-    });
+    let result: Awaited<ReturnType<typeof postWebhook>>;
+    try {
+      result = await postWebhook(webhook.url, body, headers, {
+        timeoutMs: this.config.webhooks.timeoutMs,
+        allowPrivateTargets: this.config.webhooks.allowPrivateTargets,
+      });
+    } catch (err) {
+      entry.release(false);
+      throw err;
+    }
+    // The gate counts the target's health: no answer, a 5xx, 408 or 429 is a failing target; any
+    // other answer (a 4xx included) shows it up and answering.
+    const code = result.statusCode;
+    entry.release(result.ok || (code !== null && code < 500 && code !== 408 && code !== 429));
     const durationMs = performance.now() - started;
     const nextRetryAt = Date.now() + retryDelayMs(this.config.webhooks.backoff, retriesSoFar);
     const expired = nextRetryAt > event.createdAt.getTime() + this.config.webhooks.maxAgeMs;

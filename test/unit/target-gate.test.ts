@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { TargetGate } from '../../shared/domain/webhooks/index.js';
+
+const settings = { maxActive: 2, failuresToOpen: 3, openMs: 30_000, busyRetryMs: 1000 };
+
+describe('TargetGate (issue 24 item 3)', () => {
+  it('lets at most maxActive attempts to one target run at once, others not concerned', () => {
+    const gate = new TargetGate(settings);
+    const [a1, a2, a3] = [gate.enter('https://a.example', 0), gate.enter('https://a.example', 0), gate.enter('https://a.example', 0)];
+    expect([a1.ok, a2.ok, a3.ok]).toEqual([true, true, false]);
+    expect(a3).toEqual({ ok: false, until: 1000, why: 'busy' });
+    expect(gate.enter('https://b.example', 0).ok).toBe(true);
+    if (a1.ok) a1.release(true);
+    expect(gate.enter('https://a.example', 0).ok).toBe(true);
+  });
+
+  it('opens the circuit after failuresToOpen failures in a row, until openMs has passed; a success closes it', () => {
+    const gate = new TargetGate(settings);
+    const fail = () => {
+      const e = gate.enter('t', Date.now());
+      if (e.ok) e.release(false);
+      return e.ok;
+    };
+    expect([fail(), fail(), fail()]).toEqual([true, true, true]);
+    const refused = gate.enter('t', Date.now());
+    expect(refused).toMatchObject({ ok: false, why: 'open' });
+    if (!refused.ok) expect(refused.until).toBeGreaterThan(Date.now() + 29_000);
+    // After the open time, one attempt decides: a success closes the circuit.
+    const later = Date.now() + 31_000;
+    const trial = gate.enter('t', later);
+    expect(trial.ok).toBe(true);
+    if (trial.ok) trial.release(true);
+    expect(gate.enter('t', later).ok).toBe(true);
+  });
+
+  it('keys a URL by its origin', () => {
+    expect(TargetGate.keyOf('https://a.example:8443/x?y=1')).toBe('https://a.example:8443');
+    expect(TargetGate.keyOf('https://a.example/hooks/1')).toBe(TargetGate.keyOf('https://a.example/hooks/2'));
+  });
+});
