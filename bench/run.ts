@@ -28,7 +28,9 @@ const cores = (await import('node:os')).availableParallelism();
 // The service's own worker concurrency (8) unless told otherwise.
 const concurrency: Record<string, string> = process.env.BENCH_WORKER_CONCURRENCY ? { WORKER_CONCURRENCY: process.env.BENCH_WORKER_CONCURRENCY } : {};
 
-const startApi = (env: BenchEnv, port: number) => startProc('bin/api.ts', serviceEnv(env, port, redisUrl, concurrency), /API listening/);
+// BENCH_API_NODE_ARGS: extra node flags for the API process (e.g. "--cpu-prof --cpu-prof-dir=.data/prof" to profile it).
+const apiNodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const startApi = (env: BenchEnv, port: number) => startProc('bin/api.ts', serviceEnv(env, port, redisUrl, concurrency), /API listening/, 60_000, apiNodeArgs);
 const startWorkers = (env: BenchEnv, n: number) =>
   Promise.all(Array.from({ length: n }, () => startProc('bin/worker.ts', serviceEnv(env, 0, redisUrl, concurrency), /worker started/)));
 
