@@ -22,6 +22,7 @@ if (process.argv.includes('--scale')) {
 const readOnly = process.argv.includes('--read');
 const longPollOnly = process.argv.includes('--long-poll');
 /** `npm run bench -- --accept`: only (d), the accept path against its two baselines. */
+const feedOnly = process.argv.includes('--feed');
 const acceptOnly = process.argv.includes('--accept');
 const cores = (await import('node:os')).availableParallelism();
 
@@ -101,6 +102,32 @@ async function endToEnd(env: BenchEnv, apiUrl: string, workers: number, seed: nu
   const redisShare = share(cpuSecondsOf('redis-server'), redisCpu0);
   const days = (await s<{ n: number }[]>`select count(*)::int as n from calendar_days`)[0]?.n ?? 0;
   return { procs, daysPerSec: days / secs, secs, acceptSecs: (accepted - t0) / 1000, days, pgShare, apiShare, workerShare, redisShare };
+}
+
+/**
+ * (b) with the change feed on and off (issue 23: the feed and the events may cost the pipeline at
+ * most 10%). Off: a BEFORE INSERT trigger on `changes` that drops every row, so no change is
+ * stored, stamped or turned into an event (the trigger's own call is counted against "off", so the
+ * cost shown is if anything low). Rounds alternate on, off, on, off; the median of each is shown.
+ */
+async function feedOnOff(env: BenchEnv, apiUrl: string, apiPid: number, rounds = 2) {
+  const s = env.database.sql;
+  await s`create or replace function bench_feed_off() returns trigger language plpgsql as 'begin return null; end'`;
+  const on: number[] = [];
+  const off: number[] = [];
+  try {
+    for (let r = 0; r < rounds * 2; r++) {
+      const feedOff = r % 2 === 1;
+      if (feedOff) await s`create trigger bench_feed_off before insert on changes for each row execute function bench_feed_off()`;
+      const run = await endToEnd(env, apiUrl, Number(process.env.BENCH_WORKERS ?? 2), 1000 * (r + 1), apiPid);
+      await Promise.all(run.procs.map((p) => p.stop()));
+      if (feedOff) await s`drop trigger bench_feed_off on changes`;
+      (feedOff ? off : on).push(run.daysPerSec);
+    }
+  } finally {
+    await s`drop trigger if exists bench_feed_off on changes`;
+  }
+  return { on: median(on), off: median(off), rounds };
 }
 
 const WARM_UP_PROPERTIES = 20;
@@ -196,6 +223,10 @@ try {
     await benchCalendarReadRows(env, apiUrl);
   } else if (acceptOnly) {
     await acceptRows(env, apiUrl);
+  } else if (feedOnly) {
+    const feed = await feedOnOff(env, apiUrl, api.child.pid ?? 0, 3);
+    row(`(b) with the change feed on / off (median of ${feed.rounds} rounds each)`, `${fmt(feed.on)} / ${fmt(feed.off)} days/s`);
+    row('(b) ratio feed on / off', fmt(feed.on / feed.off, 2), '>= 0.9');
   } else if (longPollOnly) {
     const lp = await longPollBench(env, apiUrl, api.child.pid ?? 0, 10);
     row(`(g) long-poll, ${lp.waiters} waiting clients, finished one by one: completion -> answer p50 / p99`, `${fmt(lp.oneByOne.p50, 1)} ms / ${fmt(lp.oneByOne.p99, 1)} ms`, 'p99 < 50 ms');
@@ -209,6 +240,9 @@ try {
     workersToStop.push(...e2e.procs);
     row('(b) end-to-end days applied, HTTP -> queue -> workers', `${fmt(e2e.daysPerSec)} days/s (${fmt(e2e.days)} days in ${fmt(e2e.secs, 1)} s, all accepted after ${fmt(e2e.acceptSecs, 1)} s, ${e2e.procs.length} workers)`);
     row('(c) ratio b / a', fmt(e2e.daysPerSec / raw, 2), '>= 0.5');
+    const feed = await feedOnOff(env, apiUrl, api.child.pid ?? 0);
+    row(`(b) with the change feed on / off (median of ${feed.rounds} rounds each)`, `${fmt(feed.on)} / ${fmt(feed.off)} days/s`);
+    row('(b) ratio feed on / off', fmt(feed.on / feed.off, 2), '>= 0.9');
     const idle = await idleLatency(env, apiUrl, 50);
     row('(e) submit -> completed, 30-day batch, idle (p50 / p90)', `${fmt(idle.p50, 1)} ms / ${fmt(idle.p90, 1)} ms`, 'p50 < 25 ms');
     await Promise.all(workersToStop.splice(0).map((p) => p.stop()));
