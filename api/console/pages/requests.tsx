@@ -27,22 +27,22 @@ function RequestRows(props: { rows: RequestListRow[] }) {
         const warnings = Object.entries(r.warnings ?? {});
         return (
           <tr data-request={r.uid} class={`status-${r.status}`}>
-            <td>
+            <td data-label="Request">
               <code>{r.uid}</code>
             </td>
-            <td>{r.created_dttm}</td>
-            <td>
+            <td data-label="Submitted (UTC)">{r.created_dttm}</td>
+            <td data-label="Property">
               <a href={`/app/properties/${encodeURIComponent(r.property_uid)}`}>{r.property_name}</a>
             </td>
-            <td>{r.app_name ?? 'the console or an operator'}</td>
-            <td>
+            <td data-label="App">{r.app_name ?? 'the console or an operator'}</td>
+            <td data-label="Status">
               <span class="status">{r.status}</span>
               {r.request_error ? <span class="error"> {r.request_error}</span> : ''}
             </td>
-            <td>
+            <td data-label="Days">
               {r.days_applied ?? 0}/{r.days_total} applied
             </td>
-            <td>
+            <td data-label="Warnings">
               {warnings.length === 0 ? (
                 <span class="muted">none</span>
               ) : (
@@ -74,7 +74,7 @@ export function requestsRoutes(ctx: AppContext): Router {
         <h1>Calendar requests</h1>
         <p class="muted">The {rows.length === 0 ? '' : 'latest '}calendar requests of every app, newest first. This list updates by itself while the page is open.</p>
         <div class="table-wrap">
-          <table>
+          <table class="stack">
             <thead>
               <tr>
                 <th scope="col">Request</th>
