@@ -5,6 +5,7 @@ import { utcDateTime } from '../../shared/infra/time.js';
 import { ConsoleClient, createUser } from '../support/console.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
 import { useTestApi } from '../support/hooks.js';
+import { seedDemo } from '../../bin/demo/seed.js';
 
 /*
  * The console's Properties, Requests, Reservation requests and Inbox pages over plain HTTP: the
@@ -185,5 +186,49 @@ describe('reservation requests', () => {
     expect(again.status).toBe(409);
     expect(again.text).toContain(`Reservation ${b!.bookingUid} is not a pending request (it is accepted)`);
     expect(await bookingStatus(b!.bookingUid)).toBe('accepted');
+  });
+});
+
+describe('server time on the demo data', () => {
+  it('answers each page (measured and logged: the target is under 100 ms)', async () => {
+    const demo = await seedDemo(db(), { companyName: 'Demo Stays' });
+    const who = await createUser(db(), demo.companyUid, { role: 'manager' });
+    const prop = demo.propertyUids[0]!;
+    // The demo has no calendar requests or threads: 50 requests with warnings, 10 threads of 5 messages.
+    await db().execute(sql`insert into calendar_requests (uid, company_uid, property_uid, app_uid, status, days, days_total, days_applied, warnings)
+      select 'rq_demo_' || i, ${demo.companyUid}, ${prop}, ${demo.appUid}, 'completed', '[]'::jsonb, 30, 29, '{"2020-01-01": "date is in the past"}'::jsonb
+        from generate_series(1, 50) i`);
+    const booked = await db().execute<{ booking_uid: string }>(sql`select booking_uid from bookings where company_uid = ${demo.companyUid} order by booking_uid limit 10`);
+    let threadId = 0;
+    for (const b of booked) {
+      threadId = (await threadOfBooking(db(), demo.companyUid, { bookingUid: b.booking_uid }))!.id;
+      for (let i = 0; i < 5; i++) await insertMessage(db(), demo.companyUid, threadId, { direction: 'inbound', channel: 'platform', text: `message ${i}` });
+    }
+    const c = await signedIn(who);
+    const month = new Date().toISOString().slice(0, 7);
+    const pages = {
+      properties: '/app/properties',
+      'property month': `/app/properties/${prop}`,
+      'month + provenance': `/app/properties/${prop}?month=${month}&date=${month}-15`,
+      requests: '/app/requests',
+      'requests refresh': '/app/requests/rows',
+      'reservation requests': '/app/reservation-requests',
+      inbox: '/app/inbox',
+      thread: `/app/inbox/${threadId}`,
+    };
+    const report: Record<string, string> = {};
+    for (const [name, path] of Object.entries(pages)) {
+      const times: number[] = [];
+      for (let i = 0; i < 23; i++) {
+        const start = performance.now();
+        const res = await c.get(path);
+        if (i >= 3) times.push(performance.now() - start);
+        expect(res.status, `${name}: ${res.text.slice(0, 200)}`).toBe(200);
+      }
+      times.sort((a, b) => a - b);
+      report[name] = `median ${times[10]!.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`;
+    }
+    // Round trips over loopback (an upper bound of the server time), 20 each after 3 warm-ups.
+    console.log(`console page times on the demo data (${demo.bookings} bookings, ${demo.propertyUids.length} properties):\n${JSON.stringify(report, null, 2)}`);
   });
 });
