@@ -87,6 +87,9 @@ describe('console pages in a browser, as a manager', { timeout: 90_000 }, () => 
       { date: d(11), price: 150, currency: 'usd', min_stay: 4 },
     ]);
     await waitForFinal(w.p.api, s.token, uids);
+    // A proposal's request as the proposals issue stores it: `paused`, its days kept.
+    await db().execute(sql`insert into calendar_requests (uid, company_uid, property_uid, status, days, days_total)
+      values ('rq_paused_console', ${w.company}, ${w.property}, 'paused', ${JSON.stringify([{ date: d(12), price: 99 }])}::jsonb, 1)`);
 
     const page = await signedInPage();
     await step('open the property from the list', async () => {
@@ -102,6 +105,7 @@ describe('console pages in a browser, as a manager', { timeout: 90_000 }, () => 
       const block = page.getByRole('link', { name: new RegExp(`^${d(10)}, blocked by host`) });
       expect(await block.textContent()).toContain('Blocked by host');
       expect(await block.textContent()).toContain(HOSTILE);
+      expect(await page.getByRole('link', { name: new RegExp(`^${d(12)}, available, proposal pending`) }).textContent()).toContain('Proposal pending');
     });
     await shots(page, 'console-property-month');
     await step('the provenance of a date', async () => {
