@@ -13,6 +13,10 @@ export interface PageContext {
 /** The navigation: [path, label, owner only]. A new page adds its line here. */
 export const NAVIGATION: readonly (readonly [string, string, boolean])[] = [
   ['/app/', 'Home', false],
+  ['/app/properties', 'Properties', false],
+  ['/app/requests', 'Requests', false],
+  ['/app/reservation-requests', 'Reservation requests', false],
+  ['/app/inbox', 'Inbox', false],
   ['/app/connected-apps', 'Connected apps', false],
   ['/app/developer-apps', 'Developer apps', true],
 ];
@@ -45,7 +49,7 @@ export function Layout(props: { ctx: PageContext; title: string; children?: Chil
             property-ops
           </a>
           {user && (
-            <nav>
+            <nav aria-label="Console">
               {NAVIGATION.filter(([, , ownerOnly]) => !ownerOnly || user.role === 'owner').map(([href, label]) => (
                 <a href={href} aria-current={href === path ? 'page' : undefined}>
                   {label}

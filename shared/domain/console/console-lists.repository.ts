@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { holdingStatuses } from '../bookings/index.js';
+import { recordChanges } from '../changes/index.js';
 
 /* The console's lists: the company's properties and its recent calendar requests, one statement each. */
 
@@ -87,4 +88,34 @@ export async function selectRecentRequests(db: Db, companyUid: string, limit: nu
      order by r.seq desc
      limit ${limit}`);
   return [...rows].map((r) => ({ ...r, seq: Number(r.seq) }));
+}
+
+/** The guest's and the property's names of some bookings of the company, by booking uid, in one statement. */
+export async function selectBookingNames(db: Db, companyUid: string, bookingUids: readonly string[]): Promise<Map<string, { guest_name: string | null; property_name: string | null }>> {
+  if (bookingUids.length === 0) return new Map();
+  const rows = await db.execute<{ booking_uid: string; guest_name: string | null; property_name: string | null }>(sql`
+    select b.booking_uid, g.name as guest_name, p.name as property_name
+      from bookings b
+      left join guests g on g.company_uid = b.company_uid and g.uid = b.guest_uid
+      left join properties p on p.company_uid = b.company_uid and p.uid = b.property_uid
+     where b.company_uid = ${companyUid} and b.booking_uid in (${sql.join(bookingUids.map((u) => sql`${u}`), sql`, `)})`);
+  return new Map([...rows].map((r) => [r.booking_uid, { guest_name: r.guest_name, property_name: r.property_name }]));
+}
+
+/**
+ * Sets a property's calendar_control_allowed and records a `property` change in the same
+ * transaction, only when the value changes. Answers false when the company has no such property.
+ */
+export async function updateCalendarControl(db: Db, companyUid: string, propertyUid: string, allowed: boolean): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.execute<{ changed: boolean }>(sql`
+      select calendar_control_allowed is distinct from ${allowed} as changed
+        from properties where company_uid = ${companyUid} and uid = ${propertyUid} for update`);
+    const row = rows[0];
+    if (!row) return false;
+    if (!row.changed) return true;
+    await tx.execute(sql`update properties set calendar_control_allowed = ${allowed} where company_uid = ${companyUid} and uid = ${propertyUid}`);
+    await recordChanges(tx, [{ company: companyUid, kind: 'property', objectUid: propertyUid }]);
+    return true;
+  });
 }

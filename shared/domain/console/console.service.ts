@@ -1,10 +1,14 @@
 import { badParam } from '../../infra/errors.js';
 import { addDays, localDate } from '../../infra/time.js';
+import { unknownThread } from '../messaging/index.js';
 import { unknownProperty } from '../properties/index.js';
 import { BaseService } from '../service.js';
 import { selectMonthDays, selectProvenance, type MonthDayRow, type ProvenanceRow } from './console-calendar.repository.js';
+import { selectInboxMessages, selectInboxThread, selectInboxThreads, type InboxMessageRow, type InboxThreadRow } from './console-inbox.repository.js';
 import {
+  selectBookingNames,
   selectPropertyHead,
+  updateCalendarControl,
   selectPropertyList,
   selectRecentRequests,
   type PropertyHeadRow,
@@ -86,6 +90,40 @@ export class ConsoleService extends BaseService {
   requests(companyUid: string, limit = RECENT_REQUESTS, propertyUid?: string): Promise<RequestListRow[]> {
     return selectRecentRequests(this.db, companyUid, limit, propertyUid);
   }
+
+  /**
+   * Sets the property's calendar control flag (owners and managers, in the console), recording a
+   * `property` change in the same transaction when it changes; 404 (code 11) when not the company's.
+   */
+  async setCalendarControl(companyUid: string, propertyUid: string, allowed: boolean): Promise<void> {
+    if (!(await updateCalendarControl(this.db, companyUid, propertyUid, allowed))) throw unknownProperty(propertyUid);
+  }
+
+  /** The Inbox: the company's most recent threads, one statement. */
+  threads(companyUid: string, limit = INBOX_THREADS): Promise<InboxThreadRow[]> {
+    return selectInboxThreads(this.db, companyUid, limit);
+  }
+
+  /** One thread and its messages (two statements run together); 404 (code 11) when not the company's. */
+  async thread(companyUid: string, threadId: number): Promise<InboxThread> {
+    const [thread, messages] = await Promise.all([selectInboxThread(this.db, companyUid, threadId), selectInboxMessages(this.db, companyUid, threadId)]);
+    if (!thread) throw unknownThread(threadId);
+    return { thread, messages };
+  }
+
+  /** Guest and property names of bookings of the company (the reservation requests page), one statement. */
+  bookingNames(companyUid: string, bookingUids: readonly string[]): ReturnType<typeof selectBookingNames> {
+    return selectBookingNames(this.db, companyUid, bookingUids);
+  }
+}
+
+/** How many threads the Inbox lists. */
+export const INBOX_THREADS = 50;
+
+/** One thread of the Inbox with its messages, oldest first. */
+export interface InboxThread {
+  thread: InboxThreadRow;
+  messages: InboxMessageRow[];
 }
 
 /** A date no request ever wrote: every field reads as the property's default. */

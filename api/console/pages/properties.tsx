@@ -1,0 +1,150 @@
+import { Router } from 'express';
+import type { AppContext } from '../../../shared/app/context.js';
+import type { PropertyListRow } from '../../../shared/domain/console/index.js';
+import { badParam } from '../../../shared/infra/errors.js';
+import { pageContext, requireUser, userOf } from '../guard.js';
+import { Form, Layout, type PageContext } from '../layout.js';
+import { render } from '../render.js';
+import { MonthGrid, ProvenancePanel } from './property-month.js';
+
+/*
+ * /app/properties: the company's properties; /app/properties/:uid?month=YYYY-MM[&date=YYYY-MM-DD]:
+ * one month of a property (values, bookings, host blocks, pending proposals) and, given a date,
+ * that date's provenance. Owners and managers change the calendar control flag here (a POST,
+ * then back to the month). Every read is the company's only: another company's property is 404.
+ */
+
+const NOTICES = { control: 'Calendar control is updated.' } as const;
+
+const controlText = (allowed: boolean) => (allowed ? 'apps apply calendar changes at once' : 'apps only propose changes, for review');
+
+function PropertyList(props: { rows: PropertyListRow[] }) {
+  if (props.rows.length === 0) return <p>This company has no property yet.</p>;
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Property</th>
+          <th scope="col">City</th>
+          <th scope="col">Time zone</th>
+          <th scope="col">Currency</th>
+          <th scope="col">Calendar control</th>
+          <th scope="col">Upcoming bookings</th>
+          <th scope="col">Pending proposal requests</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((p) => (
+          <tr>
+            <td>
+              <a href={`/app/properties/${encodeURIComponent(p.uid)}`}>{p.name}</a>
+            </td>
+            <td>{p.city ?? ''}</td>
+            <td>{p.time_zone}</td>
+            <td>{p.currency}</td>
+            <td>{p.calendar_control_allowed ? 'allowed' : 'proposals only'}</td>
+            <td>{p.upcoming_bookings}</td>
+            <td>{p.pending_proposal_requests}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function ControlForm(props: { ctx: PageContext; uid: string; allowed: boolean; back: string }) {
+  return (
+    <Form ctx={props.ctx} action={`/app/properties/${encodeURIComponent(props.uid)}/calendar-control`} class="control">
+      <input type="hidden" name="back" value={props.back} />
+      <fieldset>
+        <legend>Calendar control</legend>
+        <label class="check">
+          <input type="radio" name="allowed" value="1" checked={props.allowed} /> Allowed: {controlText(true)}
+        </label>
+        <label class="check">
+          <input type="radio" name="allowed" value="0" checked={!props.allowed} /> Not allowed: {controlText(false)}
+        </label>
+        <button type="submit">Save calendar control</button>
+      </fieldset>
+    </Form>
+  );
+}
+
+const monthParam = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+
+export function propertiesRoutes(ctx: AppContext): Router {
+  const router = Router();
+
+  router.get('/properties', requireUser(ctx), async (req, res) => {
+    const user = userOf(res);
+    const rows = await ctx.services.console.properties(user.companyUid);
+    await render(
+      res,
+      <Layout ctx={pageContext(req, res)} title="Properties">
+        <h1>Properties</h1>
+        <PropertyList rows={rows} />
+      </Layout>,
+    );
+  });
+
+  router.get('/properties/:uid', requireUser(ctx), async (req, res) => {
+    const user = userOf(res);
+    const uid = String(req.params.uid);
+    const date = monthParam(req.query.date);
+    const month = monthParam(req.query.month) ?? date?.slice(0, 7);
+    const [m, prov] = await Promise.all([
+      ctx.services.console.month(user.companyUid, uid, month),
+      date === undefined ? undefined : ctx.services.console.provenance(user.companyUid, uid, date),
+    ]);
+    const base = `/app/properties/${encodeURIComponent(uid)}`;
+    const done = req.query.done === 'control' ? NOTICES.control : undefined;
+    const pctx = { ...pageContext(req, res), path: '/app/properties' };
+    await render(
+      res,
+      <Layout ctx={pctx} title={`${m.property.name} · ${m.month}`}>
+        <p class="crumbs">
+          <a href="/app/properties">Properties</a>
+        </p>
+        <h1>{m.property.name}</h1>
+        {done && (
+          <p class="notice" role="status">
+            {done}
+          </p>
+        )}
+        <p class="muted">
+          {m.property.time_zone} · {m.property.currency} · calendar control {m.property.calendar_control_allowed ? 'allowed' : 'not allowed'}: {controlText(m.property.calendar_control_allowed)}
+        </p>
+        <nav class="months" aria-label="Months">
+          <a href={`${base}?month=${m.prev}`} rel="prev">
+            ← {m.prev}
+          </a>
+          <h2>{m.month}</h2>
+          <a href={`${base}?month=${m.next}`} rel="next">
+            {m.next} →
+          </a>
+        </nav>
+        <p class="legend muted">
+          <span class="key booked">booked</span> <span class="key blocked">blocked by host</span> <span class="key proposed">proposal pending</span> Select a date for who set its values.
+        </p>
+        <div class="month-wrap">
+          <MonthGrid m={m} base={base} selected={date} />
+        </div>
+        {prov && <ProvenancePanel p={prov} />}
+        <ControlForm ctx={pctx} uid={uid} allowed={m.property.calendar_control_allowed} back={m.month} />
+      </Layout>,
+    );
+  });
+
+  router.post('/properties/:uid/calendar-control', requireUser(ctx), async (req, res) => {
+    const user = userOf(res);
+    const uid = String(req.params.uid);
+    const body = req.body as Record<string, unknown>;
+    if (body.allowed !== '1' && body.allowed !== '0') throw badParam('allowed', 'allowed must be 1 or 0');
+    await ctx.services.console.setCalendarControl(user.companyUid, uid, body.allowed === '1');
+    ctx.logger.info({ propertyUid: uid, allowed: body.allowed === '1', userUid: user.uid }, 'calendar control set in the console');
+    const back = typeof body.back === 'string' && /^\d{4}-\d{2}$/.test(body.back) ? `&month=${body.back}` : '';
+    res.redirect(303, `/app/properties/${encodeURIComponent(uid)}?done=control${back}`);
+  });
+
+  return router;
+}
