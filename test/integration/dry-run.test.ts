@@ -17,8 +17,16 @@ const AVAIL = '/api/v2/set-property-calendar-availability';
 
 const w = usePipeline('redis', { workers: 1, scopes: ['calendar-control'], env: { CALENDAR_CHUNK_DAYS: '3' } });
 let always200: TestApi;
+/** Request uids the API handed to the queue (a spy on the runtime's producer). */
+const enqueued: string[] = [];
 beforeAll(async () => {
   always200 = await startTestApi(w.tdb, { env: { ERROR_HTTP_STATUS: 'always-200' } });
+  const producer = w.p.ctx.jobs.calendar;
+  const enqueue = producer.enqueue.bind(producer);
+  producer.enqueue = async (uids, ...rest) => {
+    enqueued.push(...uids);
+    return enqueue(uids, ...rest);
+  };
 });
 afterAll(async () => {
   await always200?.close();
@@ -31,7 +39,7 @@ async function counts() {
   const [r] = await w.tdb.database.db.execute<{ requests: number; days: number; keys: number }>(sql`
     select (select count(*)::int from calendar_requests) as requests, (select count(*)::int from calendar_days) as days,
            (select count(*)::int from idempotency_keys) as keys`);
-  return r;
+  return { ...r, enqueued: enqueued.length };
 }
 
 async function read(property: string, from: string, to: string) {
@@ -117,11 +125,14 @@ describe('dry run of set-calendar-batch', () => {
   it('dry_run=false and an absent dry_run submit for real; a bad value is 400 code 11 naming dry_run', async () => {
     const [a] = futureDates(1, 40);
     const body = { property_uid: w.property, days: [{ date: a, min_stay: 2 }] };
+    const queuedBefore = enqueued.length;
     for (const query of ['?dry_run=false', '?dry_run=0', '']) {
       const res = await post(BATCH, body, query);
       expect(res.body.data.request_uids).toHaveLength(1);
       expect(res.body.data.preview).toBeUndefined();
     }
+    // The spy sees real submissions: its silence on dry runs means something.
+    expect(enqueued.length).toBe(queuedBefore + 3);
     const before = await counts();
     for (const bad of ['yes', 'on', '2']) {
       const res = await post(BATCH, body, `?dry_run=${bad}`);
@@ -142,6 +153,11 @@ describe('dry run of set-calendar-batch', () => {
       const denied = await post(path, { property_uid: w.property, days: [{ date: a, min_stay: 2 }], start_date: a, end_date: a, min_stay: 2 }, '?dry_run=true', token);
       expect([denied.status, denied.body.error.code]).toEqual([403, 14]);
     }
+    const tasksOnly = (await createToken(w.tdb.database.db, w.company, ['tasks', 'listings', 'pricing-management'])).token;
+    const v2Denied = await post(AVAIL, { property_uid: w.property, start_date: a, end_date: a, is_available: 1 }, '?dry_run=true', tasksOnly);
+    expect([v2Denied.status, v2Denied.body.error.code]).toEqual([403, 14]);
+    const v2Foreign = await post(AVAIL, { property_uid: foreign, start_date: a, end_date: a, is_available: 1 });
+    expect([v2Foreign.status, v2Foreign.body.success]).toEqual([404, false]);
   });
 
   it('neither uses nor records the Idempotency-Key: a later real call with the key and another body is accepted', async () => {
