@@ -1,4 +1,4 @@
-import { availabilityErrorSchema, setAvailabilityAnswerSchema, setAvailabilityBodySchema, unknownPropertyMessage, WARNING_PAST } from '../../shared/domain/calendar/index.js';
+import { availabilityErrorSchema, dryRunQueryDoc, dryRunQuerySchema, setAvailabilityAnswerSchema, setAvailabilityBodySchema, unknownPropertyMessage, WARNING_PAST } from '../../shared/domain/calendar/index.js';
 import { MAX_RANGE_DAYS } from '../../shared/infra/http/wire.js';
 import { ErrorCode, type AppError } from '../../shared/infra/errors.js';
 import { named } from '../openapi/extend-zod.js';
@@ -34,7 +34,12 @@ export const setPropertyCalendarAvailability = defineEndpoint({
     'holds it), and request_uids the stored requests. A malformed body (400) and an unknown property (404) answer the v2 ' +
     'error body ({"success": false, "availability": [], "errors": [reason]}), also for a body that is not JSON; token, ' +
     'scope, rate-limit and server failures keep the usual envelope. No Idempotency-Key: the same call twice stores the ' +
-    'same values twice, which reads the same.',
+    'same values twice, which reads the same. Dry run (?dry_run=true): judged exactly as a real submission, nothing stored ' +
+    'or queued; the answer keeps the v2 fields (availability as above, request_uids []) and adds data: {request_uids: [], ' +
+    'warnings (the past dates), preview (each kept date as get-calendar-data would read it once applied)}. A bad dry_run ' +
+    'value is a malformed request (400, the v2 error body).',
+  query: dryRunQuerySchema,
+  queryDocs: { dry_run: dryRunQueryDoc },
   body: setAvailabilityBodySchema,
   bodyDoc: { name: 'SetPropertyCalendarAvailabilityBody', example: { property_uid: 'pr_5c1dQ9aXbT7eLm2NfR0s', start_date: '2030-07-14', end_date: '2030-07-16', is_available: 0 } },
   answer: {
@@ -65,5 +70,5 @@ export const setPropertyCalendarAvailability = defineEndpoint({
     },
   },
   errorBody: availabilityErrorBody,
-  handle: (ctx, { body, principal }) => ctx.services.calendar.setAvailability(principal.companyUid, body, principal),
+  handle: (ctx, { body, principal, query }) => ctx.services.calendar.setAvailability(principal.companyUid, body, principal, query.dry_run ?? false),
 });

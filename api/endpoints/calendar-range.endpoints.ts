@@ -1,4 +1,4 @@
-import { setCalendarDataAnswerSchema, setCalendarDataBodySchema, WARNING_PAST } from '../../shared/domain/calendar/index.js';
+import { dryRunQueryDoc, dryRunQuerySchema, setCalendarDataAnswerSchema, setCalendarDataBodySchema, WARNING_PAST } from '../../shared/domain/calendar/index.js';
 import { MAX_RANGE_DAYS } from '../../shared/infra/http/wire.js';
 import { errorText } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
@@ -18,7 +18,12 @@ export const setCalendarData = defineEndpoint({
     `same rules and warnings (a past date "${WARNING_PAST}", an invalid value "Day ignored - invalid <field>" on every date, ` +
     `price without currency, nothing to change), same pipeline (stored durably in requests of at most ${config.calendar.chunkDays} ` +
     'days, one submission sequence with batches, queued) and the same ordering rule. Decided here: request_uid is the ' +
-    'first of request_uids, null when every date was skipped; Idempotency-Key works as on set-calendar-batch.',
+    'first of request_uids, null when every date was skipped; Idempotency-Key works as on set-calendar-batch.' +
+    ' Dry run (?dry_run=true): judged exactly as a real submission (same rules, warnings and refusals: 400, 404), nothing ' +
+    'stored or queued, Idempotency-Key ignored; the answer has request_uids [] and data.preview, each kept date as ' +
+    'get-calendar-data would read it once applied.',
+  query: dryRunQuerySchema,
+  queryDocs: { dry_run: dryRunQueryDoc },
   body: setCalendarDataBodySchema,
   bodyDoc: { name: 'SetCalendarDataBody', example: { property_uid: 'pr_5c1dQ9aXbT7eLm2NfR0s', start_date: '2030-07-14', end_date: '2030-07-20', price: 129.5, currency: 'EUR', min_stay: 2 } },
   headers: idempotencyKeyHeaders,
@@ -32,6 +37,6 @@ export const setCalendarData = defineEndpoint({
     404: errorText(11, 'unknown property_uid, or one of another company', 'Unknown property_uid pr_x', 'property_uid'),
     409: errorText(11, 'the Idempotency-Key was already used with a different body', 'This Idempotency-Key was already used with a different body', 'Idempotency-Key'),
   },
-  handle: (ctx, { body, principal, headers }) =>
-    ctx.services.calendar.submitRange(principal.companyUid, body, principal, headers['Idempotency-Key']),
+  handle: (ctx, { body, principal, headers, query }) =>
+    ctx.services.calendar.submitRange(principal.companyUid, body, principal, headers['Idempotency-Key'], query.dry_run ?? false),
 });

@@ -6,6 +6,8 @@ import {
   requestStatusSchema,
   setCalendarBatchBodySchema,
   setCalendarBatchResponseSchema,
+  dryRunQueryDoc,
+  dryRunQuerySchema,
   WARNING_NO_CURRENCY,
   WARNING_NOTHING,
   WARNING_PAST,
@@ -99,7 +101,12 @@ export const setCalendarBatch = defineEndpoint({
     'judge the merged day. The remaining days are stored ' +
     `durably before the answer, split into requests of at most ${config.calendar.chunkDays} days (CALENDAR_CHUNK_DAYS), ` +
     'and queued; poll them with get-request-status. Whatever order workers apply requests in, retries included, every ' +
-    'field of every day ends as the most recently submitted request set it. request_uids is [] when every day was skipped.',
+    'field of every day ends as the most recently submitted request set it. request_uids is [] when every day was skipped.' +
+    ' Dry run (?dry_run=true): judged exactly as a real submission (same rules, warnings and refusals: 400, 404), nothing ' +
+    'stored or queued, Idempotency-Key ignored; the answer has request_uids [] and data.preview, each kept date as ' +
+    'get-calendar-data would read it once applied.',
+  query: dryRunQuerySchema,
+  queryDocs: { dry_run: dryRunQueryDoc },
   body: (config: Config) => setCalendarBatchBodySchema(config.calendar.maxDays),
   bodyDoc: { name: 'SetCalendarBatchBody', example: batchExample },
   headers: idempotencyKeyHeaders,
@@ -117,7 +124,8 @@ export const setCalendarBatch = defineEndpoint({
     404: errorText(11, 'unknown property_uid, or one of another company', 'Unknown property_uid pr_x', 'property_uid'),
     409: errorText(11, 'the Idempotency-Key was already used with a different body', 'This Idempotency-Key was already used with a different body', 'Idempotency-Key'),
   }),
-  handle: (ctx, { body, principal, headers }) => ctx.services.calendar.submitBatch(principal.companyUid, body, principal, headers['Idempotency-Key']),
+  handle: (ctx, { body, principal, headers, query }) =>
+    ctx.services.calendar.submitBatch(principal.companyUid, body, principal, headers['Idempotency-Key'], query.dry_run ?? false),
 });
 
 const status = named('RequestStatus', requestStatusSchema);

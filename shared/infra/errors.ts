@@ -34,11 +34,13 @@ export class AppError extends Error {
   readonly param: string | undefined;
   readonly details: ErrorDetail[] | undefined;
   readonly headers: Record<string, string>;
+  /** The object as stored, sent back with a failed precondition (412) so the client need not read it again. */
+  readonly current: unknown;
 
   constructor(
     code: ErrorCode,
     message: string,
-    opts: { status?: number; param?: string; details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+    opts: { status?: number; param?: string; details?: ErrorDetail[]; headers?: Record<string, string>; current?: unknown } = {},
   ) {
     super(message);
     this.name = 'AppError';
@@ -47,15 +49,17 @@ export class AppError extends Error {
     this.param = opts.param;
     this.details = opts.details;
     this.headers = opts.headers ?? {};
+    this.current = opts.current;
   }
 
-  toBody(): { error: { code: number; message: string; param?: string; details?: ErrorDetail[] } } {
+  toBody(): { error: { code: number; message: string; param?: string; details?: ErrorDetail[]; current?: unknown } } {
     return {
       error: {
         code: this.code,
         message: this.message,
         ...(this.param !== undefined ? { param: this.param } : {}),
         ...(this.details !== undefined ? { details: this.details } : {}),
+        ...(this.current !== undefined ? { current: this.current } : {}),
       },
     };
   }
@@ -77,6 +81,10 @@ export const notFound = (param: string, message: string) =>
 
 export const conflict = (param: string, message: string) =>
   new AppError(ErrorCode.badParam, message, { status: 409, param });
+
+/** 412: the client's If-Match names another version than the one stored; `current` is the object as stored. */
+export const preconditionFailed = (param: string, message: string, current: unknown, headers?: Record<string, string>) =>
+  new AppError(ErrorCode.badParam, message, { status: 412, param, current, ...(headers ? { headers } : {}) });
 
 export const unavailable = (message = 'Service temporarily unavailable, try again shortly') =>
   new AppError(ErrorCode.unavailable, message);

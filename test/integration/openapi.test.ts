@@ -280,6 +280,7 @@ describe('real answers match the declared schemas', () => {
     expectDeclared('post', path, await call(api, 'POST', path, { token: w.all, body: JSON.stringify({ task_uid: w.completedTask, cleaner_uid: '' }) }), 409);
     expectDeclared('post', path, await call(api, 'POST', path, { token: w.all, body: JSON.stringify({ task_uid: w.task, description: 'x'.repeat(5000) }) }), 413);
     expectDeclared('post', path, await call(api, 'POST', path, { token: w.all, body: '{}', headers: { 'content-encoding': 'x-squash' } }), 415);
+    expectDeclared('post', path, await call(api, 'POST', path, { token: w.all, body: JSON.stringify({ task_uid: w.task }), headers: { 'if-match': '"999"' } }), 412);
   });
 
   it('inventory and direct bookings: pages, one property, bookings made and cancelled, refusals', async () => {

@@ -66,6 +66,7 @@ describe('GET /api/v1/tasks', () => {
           description: null,
           local_start_dttm: '2030-01-12 11:00:00',
           local_end_dttm: '2030-01-12 13:30:00',
+          version: 1,
         },
       ],
       meta: { page: 1, has_next_page: false },

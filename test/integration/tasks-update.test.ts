@@ -22,6 +22,7 @@ describe('POST /api/v1/update-task: answer, auth, tenancy and validation', () =>
           description: 'Fix the tap',
           local_start_dttm: '2030-01-12 11:00:00',
           local_end_dttm: '2030-01-12 13:30:00',
+          version: 2,
         },
       ],
       meta: { page: 1, has_next_page: false },

@@ -17,6 +17,7 @@ const stored = (o: Partial<TaskRow> = {}): TaskRow => ({
   localEndDttm: '2030-01-12 13:30:00',
   createdAt: new Date(0),
   updatedAt: new Date(0),
+  version: 1,
   ...o,
 });
 const body = (o: Record<string, unknown>) => updateTaskBodySchema.parse({ task_uid: 'tk_1', ...o });

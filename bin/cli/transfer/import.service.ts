@@ -37,6 +37,8 @@ interface Target {
   /** The change-feed kind (and webhook event) an upsert of this kind records, if the feed has it. */
   feedKind?: ChangeKind;
   event?: string;
+  /** The table has a `version` column (If-Match): an upsert that replaces a row moves it on by one. */
+  versioned?: boolean;
 }
 
 const uidField = { host: 'host_uid', guest: 'guest_uid', property: 'property_uid', listing: 'listing_uid', team_member: 'team_member_uid', booking: 'booking_uid', task: 'task_uid' } as const;
@@ -57,7 +59,7 @@ const targets: Record<Kind, Target> = {
   team_member: target('team_member', teamMembers, ['uid'], rows.teamMemberRow),
   // An import line may create or replace a booking: one event type for both.
   booking: { ...target('booking', bookings, ['booking_uid'], rows.bookingRow), feedKind: 'booking', event: 'booking.updated' },
-  task: { ...target('task', tasks, ['task_uid'], rows.taskRow), feedKind: 'task', event: 'task.updated' },
+  task: { ...target('task', tasks, ['task_uid'], rows.taskRow), feedKind: 'task', event: 'task.updated', versioned: true },
 };
 
 const CHUNK = 2000;
@@ -156,8 +158,15 @@ async function dropForeignUids(tx: Executor, companyUid: string, kind: Kind, ite
 }
 
 function upsertTail(t: Target, columns: string[]): SQL {
-  const updates = columns.filter((c) => !t.key.includes(c)).map((c) => sql`${sql.identifier(c)} = excluded.${sql.identifier(c)}`);
   const table = sql.identifier(getTableName(t.table));
+  const updates = columns.filter((c) => !t.key.includes(c)).map((c) => sql`${sql.identifier(c)} = excluded.${sql.identifier(c)}`);
+  if (t.versioned) {
+    // +1 only when the line changes the row: importing the same file again is a no-op.
+    const cols = columns.filter((c) => !t.key.includes(c));
+    const stored = sql.join(cols.map((c) => sql`${table}.${sql.identifier(c)}`), sql`, `);
+    const given = sql.join(cols.map((c) => sql`excluded.${sql.identifier(c)}`), sql`, `);
+    updates.push(sql`version = case when (${stored}) is distinct from (${given}) then ${table}.version + 1 else ${table}.version end`);
+  }
   return sql`on conflict (${sql.join(t.key.map((k) => sql.identifier(k)), sql`, `)}) do update set ${sql.join(updates, sql`, `)}
     ${t.global ? sql`where ${table}.company_uid = excluded.company_uid` : sql``}`;
 }

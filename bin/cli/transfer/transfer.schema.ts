@@ -47,7 +47,9 @@ export const lineSchema = z.discriminatedUnion('kind', [
     description: z.string().nullish(),
     price: bookingSchema.shape.price.extend({ currency: z.string().regex(/^[A-Z]{3}$/, 'must be 3 upper-case letters') }),
   }),
-  taskSchema.extend({ kind: z.literal('task') }),
+  // version is the database's own counter (If-Match): never taken from a line, so files written
+  // before it existed still read; an upsert moves the stored one on.
+  taskSchema.extend({ kind: z.literal('task'), version: z.number().int().optional() }),
 ]);
 export type Line = z.output<typeof lineSchema>;
 export type LineOf<K extends Kind> = Extract<Line, { kind: K }>;

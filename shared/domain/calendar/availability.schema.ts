@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { calendarDate, checkDateRange, MAX_RANGE_DAYS, uidValue } from '../../infra/http/wire.js';
 import { WARNING_PAST } from './calendar.days.js';
-import { BLOCKED_BY_HOST, BLOCKED_BY_RESERVATION } from './calendar.schema.js';
+import { BLOCKED_BY_HOST, BLOCKED_BY_RESERVATION, calendarPreviewSchema } from './calendar.schema.js';
 
 export const setAvailabilityBodySchema = z
   .object({
@@ -33,6 +33,10 @@ export const setAvailabilityAnswerSchema = z.object({
   availability: z.array(availabilityDaySchema).describe('Every date of the range as it will read once the request is applied'),
   errors: z.array(z.string()).max(0),
   request_uids: z.array(z.string()).describe('The stored requests (poll with get-request-status); [] when every date was past'),
+  data: z
+    .object({ request_uids: z.array(z.string()).max(0), warnings: z.record(z.string(), z.string()), preview: calendarPreviewSchema })
+    .optional()
+    .describe('Dry run only: the answer every dry run gives (nothing stored: request_uids [] here and above), beside the v2 fields'),
 });
 export type SetAvailabilityAnswer = z.infer<typeof setAvailabilityAnswerSchema>;
 

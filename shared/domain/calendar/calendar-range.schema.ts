@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { calendarDate, checkDateRange, MAX_RANGE_DAYS } from '../../infra/http/wire.js';
 import { datesOf } from '../../infra/time.js';
 import { readBatchDays, type BatchDay, type ReadDay } from './calendar.days.js';
-import { batchDaySchema } from './calendar.schema.js';
+import { batchDaySchema, calendarPreviewSchema } from './calendar.schema.js';
 
 /*
  * A range of dates with one set of fields (set-calendar-data, and the range proposal): every date
@@ -43,6 +43,7 @@ export const setCalendarDataAnswerSchema = z.object({
     request_uid: z.string().nullable().describe('The first of request_uids; null when every date was skipped'),
     request_uids: z.array(z.string()).describe('The stored requests in date order (poll with get-request-status)'),
     warnings: z.record(z.string(), z.string()).describe('One warning per skipped date, as set-calendar-batch gives them'),
+    preview: calendarPreviewSchema.optional(),
   }),
 });
 export type SetCalendarDataAnswer = z.infer<typeof setCalendarDataAnswerSchema>;

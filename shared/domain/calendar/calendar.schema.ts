@@ -77,10 +77,31 @@ export function setCalendarBatchBodySchema(maxDays: number) {
 }
 export type SetCalendarBatchBody = z.infer<ReturnType<typeof setCalendarBatchBodySchema>>;
 
+/** Dry run (calendar.preview.ts): a kept day as get-calendar-data would read it once applied. */
+export const previewDaySchema = z.object({
+  price: z.number().nullable().describe("The day's price once applied; where never set, the property's base_price (may be null)"),
+  currency: z.string(),
+  is_available: z.union([z.literal(0), z.literal(1)]),
+  min_stay: z.number().int(),
+  notes: z.string().nullable(),
+  unavailable_reason: z.enum(unavailableReasons),
+});
+export type PreviewDay = z.infer<typeof previewDaySchema>;
+
+export const calendarPreviewSchema = z
+  .record(z.string(), previewDaySchema)
+  .describe(
+    'Dry run only: each kept date (YYYY-MM-DD) as get-calendar-data would read it once this request is applied, its given ' +
+      'fields merged over the values stored now (requests still queued are not counted). A night a booking holds previews ' +
+      `is_available 0, "${BLOCKED_BY_RESERVATION}" whatever is_available says. Skipped dates are in warnings, not here.`,
+  );
+export type CalendarPreview = z.infer<typeof calendarPreviewSchema>;
+
 export const setCalendarBatchResponseSchema = z.object({
   data: z.object({
     request_uids: z.array(z.string()),
     warnings: z.record(z.string(), z.string()),
+    preview: calendarPreviewSchema.optional(),
   }),
 });
 export type SetCalendarBatchResponse = z.infer<typeof setCalendarBatchResponseSchema>;

@@ -14,10 +14,11 @@ import { applyDayRules, assignWarnings, chunk, type Warnings } from './calendar.
 import { datesOf, localDate } from '../../infra/time.js';
 import { toStatusView } from './calendar.status.js';
 import { calendarDayToWire } from './calendar.view.js';
+import { previewDays, withPreview, type Submitted } from './calendar.preview.js';
 import {
-  BLOCKED_BY_HOST,
-  BLOCKED_BY_RESERVATION,
+  NOT_BLOCKED,
   type CalendarDayView,
+  type CalendarPreview,
   type RequestKind,
   type RequestStatusView,
   type SetCalendarBatchBody,
@@ -69,13 +70,12 @@ export class CalendarService extends BaseService {
     this.waits = new RequestStatusWaits(infra, repo, waitOptions);
   }
 
-  /** POST /set-calendar-batch: the days as read and merged by the body's schema, judged, submitted. */
-  async submitBatch(companyUid: string, body: SetCalendarBatchBody, by: Submitter, idempotencyKey?: string): Promise<SetCalendarBatchResponse> {
+  /** POST /set-calendar-batch: the days as read and merged by the body's schema, judged, submitted (or previewed: `dryRun`). */
+  async submitBatch(companyUid: string, body: SetCalendarBatchBody, by: Submitter, idempotencyKey?: string, dryRun = false): Promise<SetCalendarBatchResponse> {
     const property = await this.properties.require(companyUid, body.property_uid);
     const judged = applyDayRules(body.days, localDate(property.timeZone));
     const key = idempotencyKey === undefined ? undefined : { tokenUid: by.tokenUid, companyUid, key: idempotencyKey, body };
-    const { answer } = await this.submit(companyUid, property.uid, judged, by, (uids) => ({ data: { request_uids: uids, warnings: judged.warnings } }), key);
-    return answer;
+    return withPreview(await this.submit(companyUid, property.uid, judged, by, (uids) => ({ data: { request_uids: uids, warnings: judged.warnings } }), key, undefined, dryRun));
   }
 
   /**
@@ -84,7 +84,7 @@ export class CalendarService extends BaseService {
    * over the same dates end as the later submission says, field by field). Past dates are skipped
    * with the batch's warning. The answer previews each date as it will read once applied.
    */
-  async setAvailability(companyUid: string, body: SetAvailabilityBody, by: Submitter): Promise<SetAvailabilityAnswer> {
+  async setAvailability(companyUid: string, body: SetAvailabilityBody, by: Submitter, dryRun = false): Promise<SetAvailabilityAnswer> {
     const property = await this.properties.require(companyUid, body.property_uid, unknownPropertyMessage);
     const today = localDate(property.timeZone);
     const judged: JudgedDays = { kept: [], warnings: {} };
@@ -93,25 +93,30 @@ export class CalendarService extends BaseService {
       else judged.kept.push({ date, price: null, currency: null, is_available: body.is_available, min_stay: null, notes: null });
     }
     // The current calendar (bookings, past values) is read while the requests are stored.
-    const [{ answer: uids }, current] = await Promise.all([
-      this.submit(companyUid, property.uid, judged, by, (u) => u),
+    const [submitted, current] = await Promise.all([
+      this.submit(companyUid, property.uid, judged, by, (u) => u, undefined, undefined, dryRun),
       this.repo.readCalendarView(this.db, companyUid, property.uid, body.start_date, body.end_date),
     ]);
+    // The same preview a dry run answers: the availability list is that preview in the v2 words.
+    const preview = submitted.preview ?? previewDays(current, judged.kept);
     const availability = current.map((d): AvailabilityDay => {
-      if (d.date < today) return { date: d.date, is_available: d.is_available, reason: WARNING_PAST };
-      if (d.unavailable_reason === BLOCKED_BY_RESERVATION) return { date: d.date, is_available: 0, reason: BLOCKED_BY_RESERVATION };
-      return body.is_available ? { date: d.date, is_available: 1, reason: null } : { date: d.date, is_available: 0, reason: BLOCKED_BY_HOST };
+      const p = preview[d.date];
+      if (!p) return { date: d.date, is_available: d.is_available, reason: WARNING_PAST };
+      const reason = p.unavailable_reason === NOT_BLOCKED ? null : p.unavailable_reason;
+      return { date: d.date, is_available: p.is_available, reason };
     });
-    return { success: true, availability, errors: [], request_uids: uids };
+    const answer: SetAvailabilityAnswer = { success: true, availability, errors: [], request_uids: submitted.answer };
+    // A dry run adds the envelope every dry run answers, beside the v2 fields a v2 client reads.
+    return dryRun ? { ...answer, data: { request_uids: [], warnings: judged.warnings, preview } } : answer;
   }
 
   /** POST /set-calendar-data: every date of the range a day with the body's fields, judged and submitted as a batch. */
-  async submitRange(companyUid: string, body: SetCalendarDataBody, by: Submitter, idempotencyKey?: string): Promise<SetCalendarDataAnswer> {
+  async submitRange(companyUid: string, body: SetCalendarDataBody, by: Submitter, idempotencyKey?: string, dryRun = false): Promise<SetCalendarDataAnswer> {
     const property = await this.properties.require(companyUid, body.property_uid);
     const judged = applyDayRules(rangeDays(body), localDate(property.timeZone));
     const key = idempotencyKey === undefined ? undefined : { tokenUid: by.tokenUid, companyUid, key: idempotencyKey, body };
-    const { answer } = await this.submit(companyUid, property.uid, judged, by, (uids) => ({ data: { request_uid: uids[0] ?? null, request_uids: uids, warnings: judged.warnings } }), key);
-    return answer;
+    const answer = (uids: string[]) => ({ data: { request_uid: uids[0] ?? null, request_uids: uids, warnings: judged.warnings } });
+    return withPreview(await this.submit(companyUid, property.uid, judged, by, answer, key, undefined, dryRun));
   }
 
   /**
@@ -119,6 +124,10 @@ export class CalendarService extends BaseService {
    * a request with its share of the warnings, all stored in one statement and given submission
    * sequence numbers. `paused` (a proposal's days) stores them without queueing. `answer` builds
    * what the method answers from the uids (stored with the key, replayed as it was).
+   *
+   * `dryRun`: the days were judged by the caller exactly as for real; here the path stops before
+   * storing: nothing is written or queued, the key is neither used nor recorded, and the answer
+   * (built for no requests) comes with the preview of the kept days (`withPreview`).
    */
   async submit<A>(
     companyUid: string,
@@ -128,7 +137,9 @@ export class CalendarService extends BaseService {
     answer: (uids: string[]) => A,
     key?: IdempotencyKey,
     proposalUid?: string,
-  ): Promise<{ answer: A; uids: string[] }> {
+    dryRun = false,
+  ): Promise<Submitted<A>> {
+    if (dryRun) return { answer: answer([]), uids: [], preview: await this.preview(companyUid, propertyUid, kept) };
     const chunks = chunk(kept, this.config.calendar.chunkDays);
     const chunkWarnings = assignWarnings(chunks, warnings);
     const paused = proposalUid !== undefined;
@@ -189,6 +200,14 @@ export class CalendarService extends BaseService {
   /** Whether a queued request reads `paused`: asked of the queue only when one is queued. */
   private async queuePaused(rows: readonly Pick<CalendarRequestRow, 'status'>[]): Promise<boolean> {
     return rows.some((r) => r.status === 'queued') ? this.infra.jobs.calendar.isPaused().catch(() => false) : false;
+  }
+
+  /** Each kept day as it would read once applied, over the calendar as stored now (only their dates are read). */
+  async preview(companyUid: string, propertyUid: string, kept: readonly RequestDay[]): Promise<CalendarPreview> {
+    if (kept.length === 0) return {};
+    const dates = kept.map((d) => d.date);
+    const current = await this.repo.readCalendarView(this.db, companyUid, propertyUid, dates[0]!, dates[dates.length - 1]!, dates);
+    return previewDays(current, kept);
   }
 
   /** The iGMS calendar row and ours, one per date of the range, as the property reads now. */

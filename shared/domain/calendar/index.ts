@@ -18,6 +18,7 @@
  *   calendar.status.ts      a request row as get-request-status (and the webhook) shows it
  *   calendar.failure.ts     the client-safe request_error made from a failed job's reason
  *   calendar.view.ts        the calendar as read: stored days, holding bookings, defaults
+ *   calendar.preview.ts     dry run: the dry_run parameter and the preview of judged days
  *   request-waits.ts        the LISTEN/NOTIFY hub long polls wait on
  *   calendar-wait.ts        (internal) the service's batched reads after a wake-up
  */
@@ -31,4 +32,5 @@ export * from './calendar.repository.js';
 export * from './calendar.status.js';
 export * from './calendar.failure.js';
 export * from './calendar.view.js';
+export * from './calendar.preview.js';
 export * from './request-waits.js';

@@ -60,7 +60,8 @@ export async function isCompanyProperty(db: Executor, companyUid: string, uid: s
 export async function updateTaskRow(tx: Tx, companyUid: string, taskUid: string, patch: TaskPatch): Promise<TaskRow> {
   const rows = await tx
     .update(tasks)
-    .set({ ...patch, updatedAt: sql`now()` })
+    // Every write of a task moves its version on (If-Match): the row is locked, so this is the only writer.
+    .set({ ...patch, updatedAt: sql`now()`, version: sql`${tasks.version} + 1` })
     .where(and(eq(tasks.companyUid, companyUid), eq(tasks.taskUid, taskUid)))
     .returning();
   const row = rows[0];

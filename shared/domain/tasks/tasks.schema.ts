@@ -110,5 +110,12 @@ export const taskSchema = z.object({
   description: z.string().nullable().describe('null when empty'),
   local_start_dttm: wireDateTime,
   local_end_dttm: wireDateTime,
+  version: z
+    .number()
+    .int()
+    .describe(
+      'Ours: 1 when the task is created, +1 on every change of it (update-task, an import, any other write). ' +
+        'update-task answers it as the ETag header ("<version>") and honours If-Match with it.',
+    ),
 });
 export type Task = z.infer<typeof taskSchema>;

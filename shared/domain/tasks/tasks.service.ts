@@ -1,7 +1,8 @@
 import type { Infra } from '../../infra/infra.js';
 import { BaseService } from '../service.js';
 import { recordChange } from '../changes/index.js';
-import { badParam, conflict, notFound, shown } from '../../infra/errors.js';
+import { badParam, conflict, notFound, preconditionFailed, shown } from '../../infra/errors.js';
+import { etagOf, matchesVersion, type IfMatch } from '../../infra/http/if-match.js';
 import { pageOf, type PageMeta } from '../../infra/http/wire.js';
 import { tasksRepository, type TaskPatch, type TaskRow, type TasksRepository } from './tasks.repository.js';
 import { addSeconds, datePart, MAX_WALL_CLOCK, secondsBetween, timePart } from './tasks.schedule.js';
@@ -17,6 +18,7 @@ export function taskToWire(row: TaskRow): Task {
     description: row.description,
     local_start_dttm: row.localStartDttm,
     local_end_dttm: row.localEndDttm,
+    version: row.version,
   };
 }
 
@@ -96,13 +98,21 @@ export class TasksService extends BaseService {
   /**
    * POST /api/v1/update-task: a read-modify-write of one task under a row lock, so concurrent
    * updates of different fields all take effect. A body that changes nothing leaves the row (and
-   * updated_at) untouched. Answers the task as stored.
+   * updated_at, version) untouched. Answers the task as stored.
+   *
+   * `ifMatch`: the version is compared with the row locked, so no other write can come between the
+   * check and this one; a mismatch changes nothing (412, the task as stored in `current`). It is
+   * judged after the task is found and before anything else of the body (RFC 9110 13.2.2).
    */
-  async update(companyUid: string, body: UpdateTaskBody): Promise<{ data: Task[]; meta: PageMeta }> {
+  async update(companyUid: string, body: UpdateTaskBody, ifMatch?: IfMatch): Promise<{ data: Task[]; meta: PageMeta }> {
     const repo = this.repo;
     const row = await this.db.transaction(async (tx) => {
       const cur = await repo.lockTask(tx, companyUid, body.task_uid);
       if (!cur) throw notFound('task_uid', `Unknown task ${shown(body.task_uid)}`);
+      if (!matchesVersion(ifMatch, cur.version)) {
+        const message = `Task ${cur.taskUid} is at version ${cur.version}, not the one If-Match names: nothing changed`;
+        throw preconditionFailed('If-Match', message, taskToWire(cur), { ETag: etagOf(cur.version) });
+      }
 
       const { patch, changed, cleanerToCheck } = planUpdate(cur, body);
       const refused = changed[0];

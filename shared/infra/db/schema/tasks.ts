@@ -1,4 +1,4 @@
-import { index, pgTable, text } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { taskStatuses, taskTypes } from '../../../domain/tasks/tasks.schema.js';
 import { createdAt, ts, tstz, tenantFk } from './columns.js';
 import { companyUidColumn, properties, teamMembers } from './inventory.js';
@@ -17,6 +17,8 @@ export const tasks = pgTable(
     localEndDttm: ts('local_end_dttm').notNull(),
     createdAt: createdAt(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),
+    /** Optimistic concurrency (If-Match): 1 at creation, +1 on every write of the row, by any path. */
+    version: integer('version').notNull().default(1),
   },
   (t) => [
     tenantFk('tasks_property_fk', t.companyUid, t.propertyUid, properties, properties.uid),
