@@ -13,5 +13,7 @@ export * from './webhook.repository.js';
 export * from './webhook.service.js';
 export * from './webhook.signature.js';
 export * from './webhook.target.js';
+export * from './webhook.events.js';
+export { fanOutChanges } from './webhook.fanout.js';
 export { postWebhook, type PostOutcome } from './webhook.http.js';
 export { TargetGate, type GateAnswer, type GateSettings } from './target-gate.js';
