@@ -123,10 +123,21 @@ export class WebhooksService extends BaseService {
    * transaction: no Postgres transaction stays open across Redis calls (or a Postgres restart).
    */
   async reenqueue(limit = 500): Promise<{ examined: number; readded: number }> {
-    const jobs = this.infra.jobs.webhooks;
     const stale = await this.repo.claimStalePendingEvents(this.db, this.config.queue.reenqueueAfterMs, limit);
+    const toAdd = await this.requeue(stale);
+    if (toAdd.length > 0) this.logger.info({ count: toAdd.length }, 're-enqueued webhook events');
+    return { examined: stale.length, readded: toAdd.length };
+  }
+
+  /**
+   * Gives these pending events a delivery job unless the queue holds one that will run: a job the
+   * queue finished is removed and added again (jobId = event uid). Answers the uids added. Used by
+   * the sweep and by redeliver-webhook-events.
+   */
+  async requeue(uids: readonly string[]): Promise<string[]> {
+    const jobs = this.infra.jobs.webhooks;
     const toAdd: string[] = [];
-    for (const uid of stale) {
+    for (const uid of uids) {
       const state = await jobs.jobState(uid);
       if (state === 'unknown') toAdd.push(uid);
       else if (state === 'completed' || state === 'failed') {
@@ -135,8 +146,7 @@ export class WebhooksService extends BaseService {
       }
     }
     await jobs.enqueue(toAdd);
-    if (toAdd.length > 0) this.logger.info({ count: toAdd.length }, 're-enqueued webhook events');
-    return { examined: stale.length, readded: toAdd.length };
+    return toAdd;
   }
 
   /**
