@@ -12,3 +12,4 @@ export * from './messaging.wire.js';
 export * from './threads.repository.js';
 export * from './messages.repository.js';
 export * from './messaging.service.js';
+export * from './connectors.repository.js';

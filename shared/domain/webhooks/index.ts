@@ -23,4 +23,4 @@ export * from './webhook.schema.js';
 export { WebhookSettingsService, ROTATION_GRACE_MS } from './webhook.settings.js';
 export { fanOutChanges } from './webhook.fanout.js';
 export { postWebhook, type PostOutcome } from './webhook.http.js';
-export { TargetGate, type GateAnswer, type GateSettings } from './target-gate.js';
+export { gatedPost, targetAnswered, TargetGate, type GateAnswer, type GatedOutcome, type GateSettings } from './target-gate.js';
