@@ -1,7 +1,7 @@
 import type { AppContext } from '../shared/app/context.js';
 import { applyCalendarRequestHandler } from './handlers/apply-calendar-request.js';
 import { applyListingStatusHandler } from './handlers/apply-listing-status.js';
-import { deliverWebhookHandler } from './handlers/deliver-webhook.js';
+import { deliverWebhookHandler, fanOutWebhookEventsHandler } from './handlers/deliver-webhook.js';
 import { sendMessageHandler } from './handlers/send-message.js';
 import { maintenanceHandlers } from './handlers/maintenance.js';
 import type { JobHandlers } from './job-handler.js';
@@ -12,6 +12,7 @@ export function jobHandlers(ctx: AppContext): JobHandlers {
     'apply-calendar-request': applyCalendarRequestHandler(ctx),
     'apply-listing-status': applyListingStatusHandler(ctx),
     'deliver-webhook': deliverWebhookHandler(ctx),
+    'fan-out-webhook-events': fanOutWebhookEventsHandler(ctx),
     'send-message': sendMessageHandler(ctx),
     ...maintenanceHandlers(ctx),
   };

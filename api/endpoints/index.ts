@@ -13,6 +13,7 @@ import { getProperty, listProperties } from './property.endpoints.js';
 import { setBookingDoorCode, setPropertyDoorCode } from './door-codes.endpoints.js';
 import { acceptReservation, declineReservation } from './reservation-requests.endpoints.js';
 import { listTasks, updateTask } from './tasks.endpoints.js';
+import { webhookEndpoints } from './webhooks.endpoints.js';
 
 /**
  * Every endpoint of the API, in the order of the document. The router and the OpenAPI document are
@@ -47,6 +48,7 @@ export const endpoints: readonly AnyEndpoint[] = [
   acceptReservation,
   declineReservation,
   getChanges,
+  ...webhookEndpoints,
   setBookingDoorCode,
   setPropertyDoorCode,
   livez,

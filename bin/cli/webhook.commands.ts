@@ -98,7 +98,7 @@ export const webhookCommands: Record<string, Command> = {
         if (events.length === 0) io.note(`no webhook events for app ${app}`);
         // One line per event, then one indented line per attempt: status code or error.
         for (const e of events) {
-          io.result(`${e.uid}  ${e.status}  request ${e.requestUid}  created ${utc(e.createdAt)}  attempts ${e.attempts}`);
+          io.result(`${e.uid}  ${e.status}  ${e.requestUid !== null ? `request ${e.requestUid}` : `${e.type} ${e.eventUid ?? ''}`}  created ${utc(e.createdAt)}  attempts ${e.attempts}`);
           for (const a of e.attemptRows) {
             const outcome = a.statusCode !== null ? `HTTP ${a.statusCode}` : `error: ${a.error ?? 'unknown'}`;
             io.result(`  #${a.attempt}  ${utc(a.createdAt)}  ${outcome}  ${a.durationMs} ms`);

@@ -16,7 +16,7 @@ import { ReservationRequestsService } from '../domain/reservation-requests/index
 import { RetentionService } from '../domain/retention/index.js';
 import { TasksService } from '../domain/tasks/index.js';
 import { TeamMembersService } from '../domain/team-members/index.js';
-import { WebhooksService } from '../domain/webhooks/index.js';
+import { WebhookSettingsService, WebhooksService } from '../domain/webhooks/index.js';
 import type { Infra } from '../infra/infra.js';
 
 /** One service per noun: the public surface of the domain, as the API, the worker and the CLI use it. */
@@ -41,6 +41,7 @@ export interface Services {
   teamMembers: TeamMembersService;
   tokens: TokensService;
   webhooks: WebhooksService;
+  webhookSettings: WebhookSettingsService;
 }
 
 export interface ServiceOptions {
@@ -74,5 +75,6 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     teamMembers: new TeamMembersService(infra),
     tokens: new TokensService(infra),
     webhooks: new WebhooksService(infra),
+    webhookSettings: new WebhookSettingsService(infra),
   };
 }

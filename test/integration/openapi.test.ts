@@ -20,6 +20,7 @@ import { exerciseMessaging, messagingGuardedOps } from '../support/openapi-messa
 import { exerciseReservations, reservationGuardedOps } from '../support/openapi-reservations.js';
 import { calendarControlGuardedOps, exerciseCalendarControl } from '../support/openapi-calendar-control.js';
 import { exerciseOAuth } from '../support/openapi-oauth.js';
+import { exerciseWebhooks, webhookGuardedOps } from '../support/openapi-webhooks.js';
 import { OAUTH_OPERATIONS } from '../../api/openapi/oauth-paths.js';
 
 /*
@@ -80,6 +81,7 @@ const guardedOps: Array<{ method: 'GET' | 'POST'; path: string; body?: unknown; 
   ...reservationGuardedOps,
   ...calendarControlGuardedOps,
   { method: 'GET', path: '/api/v1/get-changes' },
+  ...webhookGuardedOps,
 ];
 const pathOf = (url: string) => url.split('?')[0] as string;
 
@@ -303,6 +305,10 @@ describe('real answers match the declared schemas', () => {
     await exerciseOAuth(api, t.tdb.database.db, w.company, call, expectDeclared, seen, (ok, what) => expect(ok, what).toBe(true));
   });
 
+  it('webhooks: the self-service methods, their answers and refusals', async () => {
+    await exerciseWebhooks(api, t.tdb.database.db, w.company, call, expectDeclared);
+  });
+
   it('change feed: a page, a bad cursor, a kind the token cannot read, an expired cursor', async () => {
     const token = (await createToken(t.tdb.database.db, w.company, ['listings'])).token;
     expectDeclared('GET', '/api/v1/get-changes', await call(api, 'GET', '/api/v1/get-changes?cursor=now', { token }), 200);
@@ -329,7 +335,8 @@ describe('real answers match the declared schemas', () => {
     }
   });
 
-  it('every token-protected operation: rate limited, internal error, dependency down', async () => {
+  // About a second per operation (the dead database's connect): the bound grows with the operations.
+  it('every token-protected operation: rate limited, internal error, dependency down', { timeout: 90_000 }, async () => {
     const limited = await startTestApi(t.tdb, { env: { RATE_LIMIT_PER_MINUTE: '1' }, jobs: { calendar: api.ctx.jobs.calendar } });
     const token = (await createToken(t.tdb.database.db, w.company, allScopes)).token;
     // A database that throws a plain bug at the first query (500), and one that is not there (503).

@@ -31,3 +31,16 @@ export function deliverWebhookHandler(deps: AppContext): JobHandler<'deliver-web
     },
   };
 }
+
+/** The scheduled fan-out: new change-feed positions into webhook events (webhook.fanout.ts). */
+export function fanOutWebhookEventsHandler(deps: AppContext): JobHandler<'fan-out-webhook-events'> {
+  return {
+    logAs: 'webhook fan-out',
+    logContext: (job) => ({ maintenanceJobId: job.id }),
+    async run() {
+      const events = await deps.services.webhooks.fanOut(() => deps.services.changes.stamp());
+      if (events > 0) deps.logger.debug({ events }, 'webhook events made from the change feed');
+      return { events };
+    },
+  };
+}

@@ -7,6 +7,7 @@ import type { RequestDay, Warnings } from './calendar.rules.js';
 import { finalRequestStatuses, type RequestKind } from './calendar.schema.js';
 import { readCalendarView } from './calendar.view.js';
 import { recordChangesSql } from '../changes/index.js';
+import { REQUEST_FINISHED, wantsEventSql } from '../webhooks/index.js';
 
 
 export type CalendarRequestRow = typeof calendarRequests.$inferSelect;
@@ -106,6 +107,7 @@ export function webhookEventOf(finished: SQL) {
       insert into webhook_events (uid, company_uid, app_uid, request_uid)
       select 'ev_' || f.uid, r.company_uid, w.app_uid, f.uid
         from ${finished} f join calendar_requests r on r.uid = f.uid join webhooks w on w.app_uid = r.app_uid
+       where ${wantsEventSql(sql`w.events`, sql`${REQUEST_FINISHED}::text`)}
       on conflict (request_uid) do nothing
       returning uid
     )`;

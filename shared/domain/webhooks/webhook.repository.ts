@@ -30,28 +30,43 @@ export async function removeWebhook(db: Db, companyUid: string, appUid: string):
 }
 
 /**
- * What one delivery attempt needs: the event, its app's webhook (undefined once removed) and the
- * finished request it reports. Read by event uid: the job payload is that id, and the company comes
+ * What one delivery attempt needs: the event, its app's webhook (undefined once removed), the
+ * finished request a calendar.request.finished event reports (the other types carry their `data`),
+ * and whether an earlier event of the same object is still pending for the app (then this one
+ * waits: per-object order). Read by event uid: the job payload is that id, and the company comes
  * from the event row itself.
  */
 export async function loadDelivery(db: Db, eventUid: string) {
   // Only the columns used: the statement stays short (its Parse is resent on every new connection).
   const r = calendarRequests;
+  const e = webhookEvents;
   const [row] = await db
     .select({
-      event: { uid: webhookEvents.uid, status: webhookEvents.status, createdAt: webhookEvents.createdAt },
-      webhook: { url: webhooks.url, secret: webhooks.secret },
+      event: { uid: e.uid, eventUid: e.eventUid, type: e.type, data: e.data, requestUid: e.requestUid, status: e.status, createdAt: e.createdAt, retryFrom: e.retryFrom },
+      blocked: sql<boolean>`(${e.objectKey} is not null and exists (select 1 from webhook_events p where p.app_uid = ${e.appUid}
+        and p.object_key = ${e.objectKey} and p.seq < ${e.seq} and p.status = 'pending'))`,
+      webhook: { url: webhooks.url, secret: webhooks.secret, previousSecret: webhooks.previousSecret, previousSecretUntil: webhooks.previousSecretUntil },
       request: {
         uid: r.uid, status: r.status, requestError: r.requestError, propertyUid: r.propertyUid, daysTotal: r.daysTotal,
         daysApplied: r.daysApplied, warnings: r.warnings, attempts: r.attempts, createdDttm: r.createdDttm,
         startedDttm: r.startedDttm, finishedDttm: r.finishedDttm,
       },
     })
-    .from(webhookEvents)
-    .leftJoin(webhooks, and(eq(webhooks.appUid, webhookEvents.appUid), eq(webhooks.companyUid, webhookEvents.companyUid)))
-    .leftJoin(r, and(eq(r.uid, webhookEvents.requestUid), eq(r.companyUid, webhookEvents.companyUid)))
-    .where(eq(webhookEvents.uid, eventUid));
+    .from(e)
+    .leftJoin(webhooks, and(eq(webhooks.appUid, e.appUid), eq(webhooks.companyUid, e.companyUid)))
+    .leftJoin(r, and(eq(r.uid, e.requestUid), eq(r.companyUid, e.companyUid)))
+    .where(eq(e.uid, eventUid));
   return row;
+}
+
+/** The pending event of the same object that waits behind `eventUid` (the next in order), if any. */
+export async function nextOfObject(db: Db, eventUid: string): Promise<string | undefined> {
+  const [row] = await db.execute<{ uid: string }>(sql`
+    select n.uid from webhook_events e join webhook_events n
+        on n.app_uid = e.app_uid and n.object_key = e.object_key and n.seq > e.seq and n.status = 'pending'
+     where e.uid = ${eventUid} and e.object_key is not null
+     order by n.seq limit 1`);
+  return row?.uid;
 }
 
 export interface AttemptRecord {
@@ -118,5 +133,5 @@ export async function listDeliveries(db: Db, companyUid: string, appUid: string,
   return events.map((e) => ({ ...e, attemptRows: attempts.filter((a) => a.eventUid === e.uid) }));
 }
 
-export const webhookRepository = { setWebhook, findWebhook, removeWebhook, loadDelivery, recordAttempt, claimStalePendingEvents, listDeliveries };
+export const webhookRepository = { setWebhook, findWebhook, removeWebhook, loadDelivery, nextOfObject, recordAttempt, claimStalePendingEvents, listDeliveries };
 export type WebhookRepository = typeof webhookRepository;

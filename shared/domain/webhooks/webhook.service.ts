@@ -1,20 +1,25 @@
 import { toStatusView } from '../calendar/index.js';
 import { retryDelayMs } from '../../infra/queue/registry.js';
 import { utcDateTime } from '../../infra/time.js';
+import { withTimeout } from '../../infra/timeout.js';
 import { BaseService } from '../service.js';
+import { fanOutChanges } from './webhook.fanout.js';
 import { postWebhook } from './webhook.http.js';
 import { TargetGate } from './target-gate.js';
 import { webhookRepository, type WebhookRepository } from './webhook.repository.js';
 import type { Infra } from '../../infra/infra.js';
-import { signatureHeader } from './webhook.signature.js';
+import { deliveryHeaders } from './webhook.signature.js';
 
-export const WEBHOOK_EVENT_TYPE = 'calendar.request.finished';
+export { REQUEST_FINISHED as WEBHOOK_EVENT_TYPE } from './webhook.events.js';
 
 export type DeliveryResult =
   | { outcome: 'delivered' | 'failed' | 'retry'; statusCode: number | null; error: string | null }
   | { outcome: 'skipped'; reason: string }
-  /** The target is busy or its circuit open: try again at `until`, no attempt made or counted. */
-  | { outcome: 'deferred'; until: number; why: 'busy' | 'open' };
+  /**
+   * The target is busy or its circuit open, or an earlier event of the same object is still
+   * pending (blocked): try again at `until`, no attempt made or counted.
+   */
+  | { outcome: 'deferred'; until: number; why: 'busy' | 'open' | 'blocked' };
 
 /** An app's callback: delivering the events of the outbox, and the operator's settings. */
 export class WebhooksService extends BaseService {
@@ -42,24 +47,25 @@ export class WebhooksService extends BaseService {
     if (!found) return { outcome: 'skipped', reason: 'event no longer exists' };
     const { event, webhook, request } = found;
     if (event.status !== 'pending') return { outcome: 'skipped', reason: `event already ${event.status}` };
-    if (!webhook || !request) {
+    const reportsRequest = event.requestUid !== null;
+    if (!webhook || (reportsRequest && !request)) {
       const error = !webhook ? 'the app has no webhook any more' : 'the request no longer exists';
       await this.repo.recordAttempt(this.db, { eventUid, url: webhook?.url ?? '', statusCode: null, error, durationMs: 0, eventStatus: 'failed' });
+      await this.releaseNext(eventUid);
       return { outcome: 'failed', statusCode: null, error };
     }
-    // Duplicates carry the same event_uid and created_dttm; `data` is the request's final status,
-    // which no longer changes.
+    // Per-object order: an earlier event of this object still pending (delivering or retrying) is
+    // waited for; its final outcome promotes this one (releaseNext), this delay is the fallback.
+    if (found.blocked) return { outcome: 'deferred', until: Date.now() + this.config.webhooks.gate.busyRetryMs, why: 'blocked' };
+    // Duplicates carry the same event_uid and created_dttm; `data` is the request's final status
+    // (which no longer changes) or the object as the fan-out read it.
     const body = JSON.stringify({
-      event_uid: event.uid,
-      type: WEBHOOK_EVENT_TYPE,
+      event_uid: event.eventUid ?? event.uid,
+      type: event.type,
       created_dttm: utcDateTime(event.createdAt),
-      data: toStatusView(request, false),
+      data: reportsRequest ? toStatusView(request!, false) : event.data,
     });
-    const headers = {
-      'Content-Type': 'application/json',
-      'X-Webhook-Id': event.uid,
-      'X-Webhook-Signature': signatureHeader(webhook.secret, body),
-    };
+    const headers = deliveryHeaders(event.eventUid ?? event.uid, body, webhook);
     const entry = this.gate.enter(TargetGate.keyOf(webhook.url));
     if (!entry.ok) return { outcome: 'deferred', until: entry.until, why: entry.why };
     const started = performance.now();
@@ -79,7 +85,7 @@ export class WebhooksService extends BaseService {
     entry.release(result.ok || (code !== null && code < 500 && code !== 408 && code !== 429));
     const durationMs = performance.now() - started;
     const nextRetryAt = Date.now() + retryDelayMs(this.config.webhooks.backoff, retriesSoFar);
-    const expired = nextRetryAt > event.createdAt.getTime() + this.config.webhooks.maxAgeMs;
+    const expired = nextRetryAt > (event.retryFrom ?? event.createdAt).getTime() + this.config.webhooks.maxAgeMs;
     const outcome = result.ok ? 'delivered' : expired ? 'failed' : 'retry';
     await this.repo.recordAttempt(this.db, {
       eventUid,
@@ -89,7 +95,23 @@ export class WebhooksService extends BaseService {
       durationMs,
       eventStatus: outcome === 'retry' ? 'pending' : outcome,
     });
+    if (outcome !== 'retry') await this.releaseNext(eventUid);
     return { outcome, statusCode: result.statusCode, error: result.ok ? null : result.error };
+  }
+
+  /**
+   * The event that waited behind `eventUid` (same app and object) may go now: its deferred job is
+   * promoted (run at once) instead of waiting out its delay. Best effort: the delay is the fallback.
+   */
+  private async releaseNext(eventUid: string): Promise<void> {
+    const next = await this.repo.nextOfObject(this.db, eventUid);
+    if (next === undefined) return;
+    try {
+      const job = await withTimeout(this.infra.jobs.webhooks.queue.getJob(next), 2000, 'getJob');
+      if (job && (await withTimeout(job.isDelayed(), 2000, 'isDelayed'))) await withTimeout(job.promote(), 2000, 'promote');
+    } catch (err) {
+      this.logger.debug({ err, eventUid: next }, 'next event of the object not promoted; it runs after its delay');
+    }
   }
 
   /**
@@ -101,10 +123,21 @@ export class WebhooksService extends BaseService {
    * transaction: no Postgres transaction stays open across Redis calls (or a Postgres restart).
    */
   async reenqueue(limit = 500): Promise<{ examined: number; readded: number }> {
-    const jobs = this.infra.jobs.webhooks;
     const stale = await this.repo.claimStalePendingEvents(this.db, this.config.queue.reenqueueAfterMs, limit);
+    const toAdd = await this.requeue(stale);
+    if (toAdd.length > 0) this.logger.info({ count: toAdd.length }, 're-enqueued webhook events');
+    return { examined: stale.length, readded: toAdd.length };
+  }
+
+  /**
+   * Gives these pending events a delivery job unless the queue holds one that will run: a job the
+   * queue finished is removed and added again (jobId = event uid). Answers the uids added. Used by
+   * the sweep and by redeliver-webhook-events.
+   */
+  async requeue(uids: readonly string[]): Promise<string[]> {
+    const jobs = this.infra.jobs.webhooks;
     const toAdd: string[] = [];
-    for (const uid of stale) {
+    for (const uid of uids) {
       const state = await jobs.jobState(uid);
       if (state === 'unknown') toAdd.push(uid);
       else if (state === 'completed' || state === 'failed') {
@@ -113,8 +146,7 @@ export class WebhooksService extends BaseService {
       }
     }
     await jobs.enqueue(toAdd);
-    if (toAdd.length > 0) this.logger.info({ count: toAdd.length }, 're-enqueued webhook events');
-    return { examined: stale.length, readded: toAdd.length };
+    return toAdd;
   }
 
   /**
@@ -125,6 +157,23 @@ export class WebhooksService extends BaseService {
     const uids = eventUids.filter((u): u is string => u !== undefined);
     if (uids.length === 0) return;
     await this.infra.jobs.webhooks.enqueue(uids).catch((err: unknown) => this.logger.warn({ err, eventUids: uids }, 'webhook job not queued; the sweep will add it'));
+  }
+
+  /**
+   * The fan-out (webhook.fanout.ts): feed positions not yet looked at become events of the apps
+   * subscribed to them, whose deliveries are then queued (the sweep queues them if the queue is
+   * away). Stamps first, so every committed change has its position. Answers the events made.
+   */
+  async fanOut(stamp: () => Promise<unknown>, batch = 1000, maxBatches = 20): Promise<number> {
+    await stamp();
+    let made = 0;
+    for (let i = 0; i < maxBatches; i++) {
+      const { eventUids, positions } = await fanOutChanges(this.db, batch);
+      made += eventUids.length;
+      await this.queue(eventUids);
+      if (positions < batch) break;
+    }
+    return made;
   }
 
   /** The operator's `webhook set`: the app's callback URL and a new signing secret. */

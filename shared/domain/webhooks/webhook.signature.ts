@@ -14,8 +14,13 @@ function hmacHex(secret: string, t: number, rawBody: string): string {
   return createHmac('sha256', secret).update(`${t}.${rawBody}`).digest('hex');
 }
 
-export function signatureHeader(secret: string, rawBody: string, t = Math.floor(Date.now() / 1000)): string {
-  return `t=${t},v1=${hmacHex(secret, t, rawBody)}`;
+/**
+ * The header for one or more secrets: `t=...,v1=<current>` and, while a rotated-out secret is still
+ * honoured (24 h after rotate-webhook-secret), `,v1=<previous>`: a receiver accepts if any v1 matches.
+ */
+export function signatureHeader(secret: string | readonly string[], rawBody: string, t = Math.floor(Date.now() / 1000)): string {
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  return `t=${t},${secrets.map((s) => `v1=${hmacHex(s, t, rawBody)}`).join(',')}`;
 }
 
 /**
@@ -24,9 +29,20 @@ export function signatureHeader(secret: string, rawBody: string, t = Math.floor(
  * tests and the fault suite use it; they also recompute the HMAC on their own).
  */
 export function verifySignature(secret: string, header: string, rawBody: string, toleranceSec = 300, now = Date.now()): boolean {
-  const parts = new Map(header.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
-  const t = Number(parts.get('t'));
-  const v1 = parts.get('v1') ?? '';
-  if (!Number.isSafeInteger(t) || Math.abs(now / 1000 - t) > toleranceSec || !/^[0-9a-f]{64}$/.test(v1)) return false;
-  return timingSafeEqual(Buffer.from(v1, 'hex'), Buffer.from(hmacHex(secret, t, rawBody), 'hex'));
+  const parts = header.split(',').map((p) => p.trim().split('=', 2) as [string, string?]);
+  const t = Number(parts.find(([k]) => k === 't')?.[1]);
+  if (!Number.isSafeInteger(t) || Math.abs(now / 1000 - t) > toleranceSec) return false;
+  const expected = Buffer.from(hmacHex(secret, t, rawBody), 'hex');
+  // Any v1 may be the one of this secret (two during a rotation).
+  return parts.some(([k, v]) => k === 'v1' && v !== undefined && /^[0-9a-f]{64}$/.test(v) && timingSafeEqual(Buffer.from(v, 'hex'), expected));
+}
+
+/** The secrets that sign now: the current one, and the previous one until its 24 h after a rotation end. */
+export function signingSecrets(w: { secret: string; previousSecret: string | null; previousSecretUntil: Date | null }, now = Date.now()): string[] {
+  return w.previousSecret !== null && w.previousSecretUntil !== null && w.previousSecretUntil.getTime() > now ? [w.secret, w.previousSecret] : [w.secret];
+}
+
+/** The headers of a delivery (docs/api.md): JSON, the event uid, the signature of every signing secret. */
+export function deliveryHeaders(eventUid: string, body: string, w: { secret: string; previousSecret: string | null; previousSecretUntil: Date | null }): Record<string, string> {
+  return { 'Content-Type': 'application/json', 'X-Webhook-Id': eventUid, 'X-Webhook-Signature': signatureHeader(signingSecrets(w), body) };
 }

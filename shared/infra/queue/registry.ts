@@ -175,6 +175,8 @@ export function jobRegistry(config: Config) {
     'prune-finished-requests': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
     /** Deletes settled webhook events and their delivery attempts past WEBHOOK_RETENTION_DAYS. */
     'prune-webhook-events': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
+    /** Turns new change-feed positions into webhook events of the subscribed apps and queues their deliveries. */
+    'fan-out-webhook-events': { queue: 'maintenance', payload: noPayload, result: z.object({ events: z.number().int() }), options: maintenanceOptions, every: 1000 },
     /** Deletes change-feed records past CHANGE_RETENTION_DAYS (a cursor below them then answers 410). */
     'prune-changes': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
     /** Drops the Postgres rate-limit windows that have ended (the Redis ones expire by themselves). */

@@ -1,0 +1,124 @@
+import { BaseService } from '../service.js';
+import type { Infra } from '../../infra/infra.js';
+import { badParam, notFound } from '../../infra/errors.js';
+import { newUid } from '../../infra/ids.js';
+import { pageOf } from '../../infra/http/wire.js';
+import { utcDateTime, utcDateTimeOrNull } from '../../infra/time.js';
+import { withTimeout } from '../../infra/timeout.js';
+import { TEST_EVENT } from './webhook.events.js';
+import { postWebhook } from './webhook.http.js';
+import { eventsBetween, eventsByWireUid, reopenEvents, rotateSecret, selectAttempts, upsertOwnWebhook } from './webhook.log.js';
+import { findWebhook, removeWebhook, type WebhookRow } from './webhook.repository.js';
+import { REDELIVER_MAX_EVENTS, type DeliveriesQuery, type RedeliverBody, type SetWebhookBody } from './webhook.schema.js';
+import { deliveryHeaders, newWebhookSecret } from './webhook.signature.js';
+import { resolveAllowed } from './webhook.target.js';
+
+/** How long a rotated-out secret keeps signing (docs/api.md: 24 h). */
+export const ROTATION_GRACE_MS = 24 * 3600 * 1000;
+
+const RESOLVE_TIMEOUT_MS = 5000;
+
+const NO_WEBHOOK = 'This app has no webhook: set one with set-webhook';
+
+/** An app that manages its own webhook with its token (the self-service methods). */
+export class WebhookSettingsService extends BaseService {
+  constructor(infra: Infra) {
+    super(infra);
+  }
+
+  private view(w: WebhookRow) {
+    const live = w.previousSecretUntil !== null && w.previousSecretUntil.getTime() > Date.now();
+    return { url: w.url, events: w.events, created_dttm: utcDateTime(w.createdAt), previous_secret_expires_dttm: live ? utcDateTimeOrNull(w.previousSecretUntil) : null };
+  }
+
+  private async own(companyUid: string, appUid: string): Promise<WebhookRow> {
+    const w = await findWebhook(this.db, companyUid, appUid);
+    if (!w) throw notFound('webhook', NO_WEBHOOK);
+    return w;
+  }
+
+  /**
+   * The SSRF guard at set time (the delivery's own lookup checks again at every connect): a URL whose
+   * host is, or resolves to, a loopback, private or link-local address is refused.
+   */
+  private async checkTarget(url: string): Promise<void> {
+    if (this.config.webhooks.allowPrivateTargets) return;
+    try {
+      // Bounded: a resolver that does not answer is a target that does not resolve.
+      await withTimeout(resolveAllowed(new URL(url).hostname), RESOLVE_TIMEOUT_MS, 'the lookup');
+    } catch (err) {
+      const why = (err as Error).message.startsWith('target ') ? (err as Error).message : `target ${new URL(url).hostname} does not resolve`;
+      throw badParam('url', `Invalid parameter url: ${why}`);
+    }
+  }
+
+  async set(companyUid: string, appUid: string, body: SetWebhookBody) {
+    await this.checkTarget(body.url);
+    const w = await upsertOwnWebhook(this.db, companyUid, appUid, body.url, body.events, newWebhookSecret());
+    if (!w) throw notFound('webhook', NO_WEBHOOK);
+    return { data: { ...this.view(w), secret: w.secret } };
+  }
+
+  async get(companyUid: string, appUid: string) {
+    return { data: this.view(await this.own(companyUid, appUid)) };
+  }
+
+  async remove(companyUid: string, appUid: string) {
+    if (!(await removeWebhook(this.db, companyUid, appUid))) throw notFound('webhook', NO_WEBHOOK);
+    return { data: { deleted: true as const } };
+  }
+
+  async rotate(companyUid: string, appUid: string) {
+    const w = await rotateSecret(this.db, companyUid, appUid, newWebhookSecret(), ROTATION_GRACE_MS);
+    if (!w) throw notFound('webhook', NO_WEBHOOK);
+    return { data: { ...this.view(w), secret: w.secret } };
+  }
+
+  /** POSTs a `webhook.test` event now, signed like every delivery; not stored, not retried. */
+  async test(companyUid: string, appUid: string) {
+    const w = await this.own(companyUid, appUid);
+    const eventUid = newUid('whtest_');
+    const body = JSON.stringify({ event_uid: eventUid, type: TEST_EVENT, created_dttm: utcDateTime(new Date()), data: { app_uid: appUid, url: w.url } });
+    const started = performance.now();
+    const result = await postWebhook(w.url, body, deliveryHeaders(eventUid, body, w), {
+      timeoutMs: this.config.webhooks.timeoutMs,
+      allowPrivateTargets: this.config.webhooks.allowPrivateTargets,
+    });
+    const duration_ms = Math.round(performance.now() - started);
+    return { data: { event_uid: eventUid, delivered: result.ok, status_code: result.statusCode, duration_ms, error: result.ok ? null : result.error } };
+  }
+
+  async deliveries(companyUid: string, appUid: string, q: DeliveriesQuery) {
+    const rows = await selectAttempts(this.db, companyUid, appUid, q);
+    const page = pageOf(rows, q.page);
+    return {
+      data: page.data.map((r) => ({
+        event_uid: r.eventUid, type: r.type, event_status: r.eventStatus, attempt: r.attempt, attempted_dttm: utcDateTime(r.createdAt),
+        url: r.url, status_code: r.statusCode, error: r.error, duration_ms: r.durationMs,
+      })),
+      meta: page.meta,
+    };
+  }
+
+  /**
+   * Delivers events again: settled ones become pending (their maximum age counted from now) and
+   * every one gets a delivery job. An event_uid the app does not have is 404 and nothing is redone.
+   */
+  async redeliver(companyUid: string, appUid: string, body: RedeliverBody, requeue: (uids: string[]) => Promise<void>) {
+    await this.own(companyUid, appUid);
+    let found: { uid: string; wire: string }[];
+    if (body.event_uids !== undefined) {
+      found = await eventsByWireUid(this.db, companyUid, appUid, body.event_uids);
+      const known = new Set(found.map((f) => f.wire));
+      const unknown = body.event_uids.find((u) => !known.has(u));
+      if (unknown !== undefined) throw notFound('event_uids', `Unknown event ${unknown.slice(0, 100)}`);
+    } else {
+      found = await eventsBetween(this.db, companyUid, appUid, body.from_dttm!, body.to_dttm!, REDELIVER_MAX_EVENTS);
+      if (found.length > REDELIVER_MAX_EVENTS) throw badParam('to_dttm', `Invalid parameter to_dttm: more than ${REDELIVER_MAX_EVENTS} events in the window; narrow it`);
+    }
+    const uids = found.map((f) => f.uid);
+    await reopenEvents(this.db, companyUid, appUid, uids);
+    await requeue(uids);
+    return { data: { event_uids: [...new Set(found.map((f) => f.wire))] } };
+  }
+}
