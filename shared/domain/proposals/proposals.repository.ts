@@ -95,6 +95,7 @@ export async function proposalDates(tx: Executor, proposalUid: string): Promise<
  */
 export async function reviewRequests(tx: Executor, proposalUid: string, dates: readonly string[] | null, message: string): Promise<{ queued: string[]; disabled: string[] }> {
   const approveAll = dates === null;
+  const approved = JSON.stringify(dates ?? []);
   const rows = await tx.execute<{ uid: string; status: string; seq: string }>(sql`
     with req as (
       select r.uid, r.seq, r.days from calendar_requests r
@@ -104,9 +105,9 @@ export async function reviewRequests(tx: Executor, proposalUid: string, dates: r
     ), split as (
       select req.uid, req.seq,
              coalesce((select jsonb_agg(d order by d->>'date') from jsonb_array_elements(req.days) d
-                        where ${approveAll} or d->>'date' = any(${dates ?? []}::text[])), '[]'::jsonb) as kept,
+                        where ${approveAll} or jsonb_exists(${approved}::jsonb, d->>'date')), '[]'::jsonb) as kept,
              coalesce((select jsonb_object_agg(d->>'date', ${message}::text) from jsonb_array_elements(req.days) d
-                        where not (${approveAll} or d->>'date' = any(${dates ?? []}::text[]))), '{}'::jsonb) as dropped
+                        where not (${approveAll} or jsonb_exists(${approved}::jsonb, d->>'date'))), '{}'::jsonb) as dropped
         from req
     ), numbered as (
       select s.*, case when jsonb_array_length(s.kept) > 0 then nextval('calendar_request_seq') end as new_seq

@@ -116,7 +116,7 @@ export class ProposalsService extends BaseService {
   }
 
   /** Approves every day, or only `dates` (each must be a day of the proposal); the others end `disabled`. */
-  approve(companyUid: string, proposalUid: string, reviewer: string, dates?: readonly string[]): Promise<ReviewOutcome> {
+  async approve(companyUid: string, proposalUid: string, reviewer: string, dates?: readonly string[]): Promise<ReviewOutcome> {
     if (dates !== undefined && dates.length === 0) throw badParam('dates', 'Give at least one date to approve (to approve none, reject the proposal)');
     return this.review(companyUid, proposalUid, reviewer, dates === undefined ? null : [...new Set(dates)]);
   }
