@@ -112,6 +112,33 @@ describe('POST /api/v1/calendar-batch and /api/v1/calendar', () => {
     expect(proposals[0]!.n).toBe(0);
   });
 
+  it('follows the flag as committed by a set-property-calendar-control in flight (it waits for it)', async () => {
+    const property = await controlled(true);
+    const d = futureDates(1, 3);
+    // A flag change in flight: the property row locked by an open transaction that turns control off.
+    const conn = await w.tdb.database.sql.reserve();
+    await conn`begin`;
+    await conn`update properties set calendar_control_allowed = false where uid = ${property}`;
+    const pending = w.p.api.post(BATCH, { property_uid: property, days: [{ date: d[0], min_stay: 4 }] }, w.token);
+    await new Promise((r) => setTimeout(r, 300));
+    await conn`commit`;
+    conn.release();
+    const res = await pending;
+    expect((await statusesOf(res.body.data.request_uids)).map((s) => s.request_status)).toEqual(['paused']);
+  });
+
+  it('replays an Idempotency-Key answer without storing a second proposal', async () => {
+    const property = await controlled(false);
+    const d = futureDates(1, 3);
+    const body = { property_uid: property, days: [{ date: d[0], min_stay: 4 }] };
+    const first = await w.p.api.post(BATCH, body, w.token, { 'Idempotency-Key': 'propose-1' });
+    const again = await w.p.api.post(BATCH, { ...body, is_user_action: false }, w.token, { 'Idempotency-Key': 'propose-1' });
+    expect(again.body).toEqual(first.body);
+    expect((await w.p.api.post(BATCH, { ...body, is_user_action: true }, w.token, { 'Idempotency-Key': 'propose-1' })).status).toBe(409);
+    const stored = await w.tdb.database.sql`select count(*)::int as n from calendar_proposals where property_uid = ${property}`;
+    expect(stored[0]!.n).toBe(1);
+  });
+
   it('refuses what cannot be read as a batch or a range with code 11', async () => {
     const d = futureDates(2, 3);
     const cases: Array<[string, unknown, string]> = [
