@@ -102,7 +102,7 @@ describe('review', () => {
     const a = await propose(3);
     expect(await svc().reject(w.company, a.uid, 'manager@x')).toEqual({ proposal_uid: a.uid, status: 'rejected', request_uids: [], disabled_request_uids: a.requestUids });
     const statuses = await statusOf(a.requestUids);
-    expect(statuses.map((s) => s.request_status)).toEqual(['disabled', 'disabled']);
+    expect(statuses.map((s) => [s.request_status, s.days_total, s.days_applied ?? null])).toEqual([['disabled', 2, null], ['disabled', 1, null]]);
     expect(statuses[0].warnings).toEqual({ [a.dates[0]!]: WARNING_REJECTED, [a.dates[1]!]: WARNING_REJECTED });
     await new Promise((r) => setTimeout(r, 300));
     expect((await read(a.property, a.dates)).map((d) => d.request_uid)).toEqual([null, null, null]);

@@ -117,7 +117,8 @@ export async function reviewRequests(tx: Executor, proposalUid: string, dates: r
        set status = case when n.new_seq is null then 'disabled' else 'queued' end,
            seq = coalesce(n.new_seq, r.seq),
            days = n.kept,
-           days_total = jsonb_array_length(n.kept),
+           -- A disabled request keeps the count it was proposed with (days_applied stays null).
+           days_total = case when n.new_seq is null then r.days_total else jsonb_array_length(n.kept) end,
            warnings = r.warnings || n.dropped,
            finished_dttm = case when n.new_seq is null then now() end
       from numbered n
