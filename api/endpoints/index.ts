@@ -10,6 +10,7 @@ import { getCompany, listGuests, listHosts, listListings, listTeamMembers } from
 import { getThreads, messageBookingGuest, messageStatus } from './messaging.endpoints.js';
 import { docs, livez, metrics, openapiJson, readyz } from './ops.endpoints.js';
 import { getProperty, listProperties } from './property.endpoints.js';
+import { proposeCalendarBatch, proposeCalendarData, setPropertyCalendarControl } from './proposals.endpoints.js';
 import { setBookingDoorCode, setPropertyDoorCode } from './door-codes.endpoints.js';
 import { acceptReservation, declineReservation } from './reservation-requests.endpoints.js';
 import { listTasks, updateTask } from './tasks.endpoints.js';
@@ -30,6 +31,9 @@ export const endpoints: readonly AnyEndpoint[] = [
   getCalendarData,
   setPropertyCalendarAvailability,
   setCalendarData,
+  setPropertyCalendarControl,
+  proposeCalendarBatch,
+  proposeCalendarData,
   listTasks,
   updateTask,
   listProperties,

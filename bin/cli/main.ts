@@ -14,8 +14,9 @@ import { transferCommands } from './transfer/transfer.commands.js';
 import { oauthCommands } from './oauth.commands.js';
 import { userCommands } from './user.commands.js';
 import { webhookCommands } from './webhook.commands.js';
+import { proposalCommands } from './proposal.commands.js';
 
-const commands: Record<string, Command> = { ...coreCommands, ...webhookCommands, ...transferCommands, ...userCommands, ...oauthCommands };
+const commands: Record<string, Command> = { ...coreCommands, ...webhookCommands, ...transferCommands, ...userCommands, ...oauthCommands, ...proposalCommands };
 
 const help = `Usage: npm run cli -- <command> [options]
 

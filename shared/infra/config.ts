@@ -107,6 +107,8 @@ const envSchema = z.object({
   PRUNE_BATCH_ROWS: int(1000, 1),
   /** A reservation request (a pending airgms booking) not answered this long after it was booked expires. A fraction is allowed. */
   RESERVATION_REQUEST_HOURS: z.coerce.number().positive().default(24),
+  /** A calendar proposal awaiting review this long is disabled (as is one whose dates have all passed). A fraction is allowed. */
+  PROPOSAL_TTL_DAYS: z.coerce.number().positive().default(14),
   SHUTDOWN_TIMEOUT_MS: int(30_000, 0),
   /** Bound on each dependency check of GET /readyz and on the queue counts read per scrape. */
   HEALTH_TIMEOUT_MS: int(1500, 50),
@@ -219,6 +221,7 @@ function shape(env: Env) {
     changes: { enabled: env.CHANGE_FEED === 'true' },
     retention: { requestDays: env.REQUEST_RETENTION_DAYS, webhookDays: env.WEBHOOK_RETENTION_DAYS, changeDays: env.CHANGE_RETENTION_DAYS, pruneIntervalMs: env.PRUNE_INTERVAL_MS, pruneBatchRows: env.PRUNE_BATCH_ROWS },
     reservations: { requestHours: env.RESERVATION_REQUEST_HOURS },
+    proposals: { ttlDays: env.PROPOSAL_TTL_DAYS },
     log: { level: env.LOG_LEVEL },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     healthTimeoutMs: env.HEALTH_TIMEOUT_MS,

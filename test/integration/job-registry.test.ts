@@ -63,7 +63,7 @@ describe.each(['redis', 'postgres'] as const)('the job registry on the %s backen
       const schedulers = await maintenance.getJobSchedulers();
       const scheduled = registeredJobs(registry).filter((j) => j.every !== undefined);
       expect(schedulers.map((s) => [s.key, s.every]).sort()).toEqual(scheduled.map((j) => [j.name, j.every]).sort());
-      expect(scheduled.map((j) => j.name).sort()).toEqual(['expire-reservation-requests', 'fan-out-webhook-events', 'prune-changes', 'prune-finished-requests', 'prune-idempotency-keys', 'prune-rate-limit-windows', 'prune-webhook-events']);
+      expect(scheduled.map((j) => j.name).sort()).toEqual(['expire-proposals', 'expire-reservation-requests', 'fan-out-webhook-events', 'prune-changes', 'prune-finished-requests', 'prune-idempotency-keys', 'prune-rate-limit-windows', 'prune-webhook-events']);
     } finally {
       await maintenance.close();
     }

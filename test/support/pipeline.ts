@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { isFinalStatus } from '../../shared/domain/calendar/index.js';
 import type { Runtime } from '../../shared/app/runtime.js';
 import { startWorker, type RunningWorker } from '../../worker/worker.js';
 import { createTestRuntime, startTestApi, testConfig, type TestApi } from './api.js';
@@ -100,9 +101,9 @@ export async function waitForFinal(api: TestApi, token: string, uids: string[], 
       expect(res.status).toBe(200);
       all.push(...res.body.data);
     }
-    if (all.every((s) => s.request_status === 'completed' || s.request_status === 'error')) return all;
+    if (all.every((s) => isFinalStatus(s))) return all;
     if (Date.now() > deadline) {
-      const pending = all.filter((s) => s.request_status !== 'completed' && s.request_status !== 'error');
+      const pending = all.filter((s) => !isFinalStatus(s));
       throw new Error(`${pending.length} requests still not final: ${JSON.stringify(pending.slice(0, 3))}`);
     }
     await new Promise((r) => setTimeout(r, 100));

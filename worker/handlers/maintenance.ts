@@ -30,6 +30,7 @@ export const maintenanceHandlers = (deps: AppContext) => ({
   'prune-changes': pruneHandler(deps, 'change', () => deps.services.changes.prune()),
   'prune-rate-limit-windows': pruneHandler(deps, 'rate-limit window', (r) => r.pruneRateLimitWindows()),
   'expire-reservation-requests': expireRequestsHandler(deps),
+  'expire-proposals': expireProposalsHandler(deps),
 });
 
 /** Pending reservation requests past RESERVATION_REQUEST_HOURS become expired. */
@@ -40,6 +41,19 @@ function expireRequestsHandler(deps: AppContext): JobHandler<'expire-reservation
     async run() {
       const expired = await deps.services.reservationRequests.expireDue();
       if (expired > 0) deps.logger.info({ expired }, 'reservation requests expired unanswered');
+      return { expired };
+    },
+  };
+}
+
+/** Calendar proposals past PROPOSAL_TTL_DAYS, or whose dates have all passed, expire. */
+function expireProposalsHandler(deps: AppContext): JobHandler<'expire-proposals'> {
+  return {
+    logAs: 'proposal expiry',
+    logContext: (job) => ({ maintenanceJobId: job.id }),
+    async run() {
+      const expired = await deps.services.proposals.expireDue();
+      if (expired > 0) deps.logger.info({ expired }, 'calendar proposals expired unreviewed');
       return { expired };
     },
   };

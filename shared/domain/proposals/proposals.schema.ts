@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uidValue } from '../../infra/http/wire.js';
 import { batchDaySchema, rangeBodySchema, setCalendarBatchBodySchema } from '../calendar/index.js';
 
 export { proposalStatuses, type ProposalStatus } from '../calendar/index.js';
@@ -34,3 +35,18 @@ export const proposalAnswerSchema = z.object({
   }),
 });
 export type ProposalAnswer = z.infer<typeof proposalAnswerSchema>;
+
+/** calendar_control_allowed as set-property-calendar-control takes it: a boolean, or 0/1. */
+const allowedFlag = z
+  .union([z.boolean(), z.literal(0), z.literal(1)], { error: 'must be true or false (or 1 or 0)' })
+  .transform((v) => v === true || v === 1)
+  .describe('Whether pricing apps may change the calendar directly (true) or only propose changes for review (false); also 1 or 0');
+
+/** POST /api/v2/set-property-calendar-control. */
+export const setCalendarControlBodySchema = z.object({
+  property_uid: uidValue(),
+  calendar_control_allowed: allowedFlag,
+});
+export type SetCalendarControlBody = z.output<typeof setCalendarControlBodySchema>;
+
+export const setCalendarControlAnswerSchema = z.object({ status: z.literal(0) });

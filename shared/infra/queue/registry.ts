@@ -183,6 +183,8 @@ export function jobRegistry(config: Config) {
     'prune-rate-limit-windows': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: 60_000 },
     /** Pending reservation requests booked more than RESERVATION_REQUEST_HOURS ago become expired (their nights free). */
     'expire-reservation-requests': { queue: 'maintenance', payload: noPayload, result: expiredRows, options: maintenanceOptions, every: 60_000 },
+    /** Calendar proposals pending longer than PROPOSAL_TTL_DAYS, or whose dates have all passed, expire (their requests `disabled`). */
+    'expire-proposals': { queue: 'maintenance', payload: noPayload, result: expiredRows, options: maintenanceOptions, every: 60_000 },
   } as const satisfies Record<string, JobDefinition<keyof typeof queues>>;
 
   return { queues, jobs };

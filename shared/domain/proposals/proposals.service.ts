@@ -1,0 +1,180 @@
+import type { Infra } from '../../infra/infra.js';
+import { badParam, conflict, notFound, shown } from '../../infra/errors.js';
+import { newUid } from '../../infra/ids.js';
+import { countAcceptedBatch } from '../../infra/metrics/calendar-metrics.js';
+import { localDate, utcDateTime } from '../../infra/time.js';
+import {
+  applyDayRules,
+  assignWarnings,
+  chunk,
+  insertRequests,
+  rangeDays,
+  readCalendarView,
+  type CalendarService,
+  type JudgedDays,
+  type Submitter,
+} from '../calendar/index.js';
+import { recordChange, recordChanges } from '../changes/index.js';
+import type { IdempotencyKey } from '../idempotency/index.js';
+import { unknownProperty, type PropertiesService } from '../properties/index.js';
+import { BaseService } from '../service.js';
+import { proposalsRepository, type ProposalsRepository } from './proposals.repository.js';
+import { toPendingProposal, type PendingProposal, type ReviewOutcome } from './proposals.review.js';
+import type { ProposalAnswer, ProposeCalendarBatchBody, ProposeCalendarRangeBody, SetCalendarControlBody } from './proposals.schema.js';
+
+/** The warning a day gets when the review drops it (its request's warnings, read by get-request-status). */
+export const WARNING_NOT_APPROVED = 'Day ignored - not approved';
+export const WARNING_REJECTED = 'Day ignored - proposal rejected';
+export const WARNING_EXPIRED = 'Day ignored - proposal expired';
+
+const DAY_MS = 86_400_000;
+/** Proposals one expiry transaction takes; a run repeats until nothing is due. */
+const EXPIRE_BATCH = 200;
+/** Pending proposals one list shows at most (oldest first). */
+const LIST_MAX = 200;
+
+/**
+ * Proposals (iGMS propose-calendar-batch / propose-calendar-data) and their review. A proposal's
+ * days are judged by the calendar's own rules and stored through its one submission path
+ * (CalendarService.submitStored): `queued` at once where the property allows calendar control, else
+ * `paused` under a proposal until the manager approves (all or some days), rejects, or it expires.
+ *
+ * Race safety: a review locks the proposal row and changes it only while pending, so of two racing
+ * reviewers exactly one decides; the other waits for the lock, then is refused with 409. The expiry
+ * skips proposals a reviewer holds locked. Approved requests take a fresh submission sequence in
+ * the review's transaction and are queued after its commit.
+ */
+export class ProposalsService extends BaseService {
+  constructor(
+    infra: Infra,
+    private readonly calendar: CalendarService,
+    private readonly properties: PropertiesService,
+    private readonly repo: ProposalsRepository = proposalsRepository,
+  ) {
+    super(infra);
+  }
+
+  /** POST /api/v2/set-property-calendar-control: the flag, and a `property` change, in one transaction. */
+  async setCalendarControl(companyUid: string, body: SetCalendarControlBody): Promise<{ status: 0 }> {
+    await this.db.transaction(async (tx) => {
+      if (!(await this.repo.setCalendarControl(tx, companyUid, body.property_uid, body.calendar_control_allowed))) throw unknownProperty(body.property_uid);
+      await recordChange(tx, { company: companyUid, kind: 'property', objectUid: body.property_uid });
+    });
+    return { status: 0 };
+  }
+
+  /** POST /api/v1/calendar-batch: set-calendar-batch's days, judged as it judges them. */
+  async proposeBatch(companyUid: string, body: ProposeCalendarBatchBody, by: Submitter, idempotencyKey?: string): Promise<ProposalAnswer> {
+    const property = await this.properties.require(companyUid, body.property_uid);
+    const judged = applyDayRules(body.days, localDate(property.timeZone));
+    return this.propose(companyUid, property.uid, judged, body.is_user_action, by, keyOf(companyUid, by, body, idempotencyKey));
+  }
+
+  /** POST /api/v1/calendar: every date of the range a day with the body's price, currency and minimum stay. */
+  async proposeRange(companyUid: string, body: ProposeCalendarRangeBody, by: Submitter, idempotencyKey?: string): Promise<ProposalAnswer> {
+    const property = await this.properties.require(companyUid, body.property_uid);
+    const judged = applyDayRules(rangeDays(body), localDate(property.timeZone));
+    return this.propose(companyUid, property.uid, judged, body.is_user_action, by, keyOf(companyUid, by, body, idempotencyKey));
+  }
+
+  /**
+   * The flag is read in the transaction that stores the requests (under a share lock, see
+   * lockCalendarControl): allowed, they are queued exactly as set-calendar-batch's; else they are
+   * stored `paused` under a new proposal and nothing is queued.
+   */
+  private async propose(companyUid: string, propertyUid: string, { kept, warnings }: JudgedDays, isUserAction: boolean, by: Submitter, key?: IdempotencyKey): Promise<ProposalAnswer> {
+    const chunks = chunk(kept, this.config.calendar.chunkDays);
+    const chunkWarnings = assignWarnings(chunks, warnings);
+    const { answer, uids } = await this.calendar.submitStored(async (tx) => {
+      const allowed = await this.repo.lockCalendarControl(tx, companyUid, propertyUid);
+      if (allowed === undefined) throw unknownProperty(propertyUid);
+      const proposalUid = !allowed && chunks.length > 0 ? newUid('pp_') : undefined;
+      if (proposalUid) await this.repo.insertProposal(tx, { uid: proposalUid, companyUid, propertyUid, isUserAction, ...(by.appUid ? { appUid: by.appUid } : {}) });
+      const opts = proposalUid ? { status: 'paused' as const, proposalUid } : {};
+      const stored = await insertRequests(tx, companyUid, propertyUid, chunks, chunkWarnings, by.appUid, opts);
+      return { answer: { status: 0 as const, data: { request_uids: stored, warnings } }, uids: stored, queue: proposalUid ? [] : stored };
+    }, key);
+    if (uids.length > 0) countAcceptedBatch(kept.length, warnings);
+    return answer;
+  }
+
+  /** The company's pending proposals, oldest first: each day's proposed values beside the ones they would replace. */
+  async listPending(companyUid: string, proposalUid?: string): Promise<PendingProposal[]> {
+    const rows = await this.repo.selectPending(this.db, companyUid, LIST_MAX, proposalUid);
+    return Promise.all(
+      rows.map(async (row) => {
+        const dates = row.days.map((d) => d.date);
+        const current = dates.length === 0 ? [] : await readCalendarView(this.db, companyUid, row.property_uid, dates[0]!, dates[dates.length - 1]!);
+        return toPendingProposal(row, current, this.expiresAt(row.created_dttm));
+      }),
+    );
+  }
+
+  /** When a proposal created at `created` (UTC wire time) expires unreviewed. */
+  expiresAt(created: string): string {
+    return utcDateTime(new Date(Date.parse(`${created.replace(' ', 'T')}Z`) + this.config.proposals.ttlDays * DAY_MS));
+  }
+
+  /** Approves every day, or only `dates` (each must be a day of the proposal); the others end `disabled`. */
+  async approve(companyUid: string, proposalUid: string, reviewer: string, dates?: readonly string[]): Promise<ReviewOutcome> {
+    if (dates !== undefined && dates.length === 0) throw badParam('dates', 'Give at least one date to approve (to approve none, reject the proposal)');
+    return this.review(companyUid, proposalUid, reviewer, dates === undefined ? null : [...new Set(dates)]);
+  }
+
+  /** Rejects the proposal: every request ends `disabled`, nothing is applied. */
+  reject(companyUid: string, proposalUid: string, reviewer: string): Promise<ReviewOutcome> {
+    return this.review(companyUid, proposalUid, reviewer, 'reject');
+  }
+
+  /**
+   * One transaction: lock the proposal (still pending, else 409), give the approved requests a fresh
+   * sequence and `queued`, end the rest `disabled`, decide the proposal, record `proposal.reviewed`;
+   * after the commit the approved requests are queued (submitStored).
+   */
+  private async review(companyUid: string, proposalUid: string, reviewer: string, approve: string[] | null | 'reject'): Promise<ReviewOutcome> {
+    const { answer } = await this.calendar.submitStored(async (tx) => {
+      const proposal = await this.repo.lockProposal(tx, companyUid, proposalUid);
+      if (!proposal) throw notFound('proposal_uid', `Unknown proposal ${shown(proposalUid)}`);
+      if (proposal.status !== 'pending') throw conflict('proposal_uid', `Proposal ${shown(proposalUid)} is not pending (it is ${proposal.status})`);
+      let status: ReviewOutcome['status'] = approve === 'reject' ? 'rejected' : 'approved';
+      if (Array.isArray(approve)) {
+        const days = new Set(await this.repo.proposalDates(tx, proposal.uid));
+        const unknown = approve.find((d) => !days.has(d));
+        if (unknown !== undefined) throw badParam('dates', `${shown(unknown)} is not a date of proposal ${shown(proposalUid)}`);
+        if (approve.length < days.size) status = 'partly_approved';
+      }
+      const { queued, disabled } = await this.repo.reviewRequests(tx, proposal.uid, approve === 'reject' ? [] : approve, approve === 'reject' ? WARNING_REJECTED : WARNING_NOT_APPROVED);
+      await this.repo.decideProposal(tx, proposal.uid, status, reviewer);
+      await recordChange(tx, { company: companyUid, kind: 'property', objectUid: proposal.propertyUid, event: 'proposal.reviewed' });
+      const outcome: ReviewOutcome = { proposal_uid: proposal.uid, status, request_uids: queued, disabled_request_uids: disabled };
+      return { answer: outcome, uids: [...queued, ...disabled], queue: queued };
+    });
+    return answer;
+  }
+
+  /**
+   * Pending proposals older than PROPOSAL_TTL_DAYS, or whose dates have all passed, end `expired`
+   * with their requests `disabled` (the scheduled job expire-proposals). Answers how many expired.
+   */
+  async expireDue(now: Date = new Date()): Promise<number> {
+    const cutoff = new Date(now.getTime() - this.config.proposals.ttlDays * DAY_MS);
+    let total = 0;
+    for (;;) {
+      const expired = await this.db.transaction(async (tx) => {
+        const due = await this.repo.lockDueProposals(tx, cutoff, EXPIRE_BATCH);
+        for (const p of due) {
+          await this.repo.reviewRequests(tx, p.uid, [], WARNING_EXPIRED);
+          await this.repo.decideProposal(tx, p.uid, 'expired', 'expiry');
+        }
+        await recordChanges(tx, due.map((p) => ({ company: p.company_uid, kind: 'property' as const, objectUid: p.property_uid, event: 'proposal.reviewed' })));
+        return due.length;
+      });
+      total += expired;
+      if (expired < EXPIRE_BATCH) return total;
+    }
+  }
+}
+
+function keyOf(companyUid: string, by: Submitter, body: unknown, key: string | undefined): IdempotencyKey | undefined {
+  return key === undefined ? undefined : { tokenUid: by.tokenUid, companyUid, key, body };
+}
