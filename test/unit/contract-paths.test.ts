@@ -13,7 +13,6 @@ const NOT_BUILT_YET = new Set([
   'post /api/v1/calendar',
   'post /api/v1/reservation-report-csv',
   'post /api/v1/tasks-report-csv',
-  'post /channels/{platform}/inbound',
   'post /api/v1/set-webhook',
   'get /api/v1/get-webhook',
   'post /api/v1/rotate-webhook-secret',

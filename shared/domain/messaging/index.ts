@@ -6,9 +6,11 @@
  *   threads.repository.ts   threads: a page, their messages, the thread of a booking
  *   messages.repository.ts  messages: append, status moves, the sweep's claim
  *   messaging.service.ts    MessagingService
+ *   messaging.inbound.ts    guest replies POSTed by connectors: signature, dedupe, append
  */
 export * from './messaging.schema.js';
 export * from './messaging.wire.js';
 export * from './threads.repository.js';
 export * from './messages.repository.js';
 export * from './messaging.service.js';
+export * from './messaging.inbound.js';
