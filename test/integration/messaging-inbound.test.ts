@@ -80,6 +80,18 @@ describe('inbound messages', () => {
     ]);
   });
 
+  it('shows the thread and the message in get-changes as get-threads shows them (never as deletes)', async () => {
+    const res = await post(reply('In the feed', w.codeWithThread));
+    const feed = await world.api.get('/api/v1/get-changes?kinds=thread,message&limit=1000', w.token);
+    expect(feed.status, JSON.stringify(feed.body)).toBe(200);
+    const entries = feed.body.data as Array<{ kind: string; uid: string; op: string; object: any }>;
+    const message = entries.find((e) => e.kind === 'message' && e.uid === res.body.data.message_uid);
+    expect(message).toMatchObject({ op: 'upsert', object: { messageUid: res.body.data.message_uid, messageText: 'In the feed', direction: 'inbound', threadId: w.thread } });
+    const thread = entries.filter((e) => e.kind === 'thread' && e.uid === String(w.thread)).at(-1);
+    expect(thread).toMatchObject({ op: 'upsert', object: { threadId: w.thread, reservationCode: w.codeWithThread } });
+    expect(thread!.object.messages.map((m: { messageText: string }) => m.messageText)).toContain('In the feed');
+  });
+
   it('appends to the thread the booking already has', async () => {
     const res = await post(reply('Second reply', w.codeWithThread));
     expect(res.status).toBe(200);

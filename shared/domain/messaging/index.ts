@@ -7,6 +7,7 @@
  *   messages.repository.ts  messages: append, status moves, the sweep's claim
  *   messaging.service.ts    MessagingService
  *   messaging.inbound.ts    guest replies POSTed by connectors: signature, dedupe, append
+ *   messaging.objects.ts    threads and messages as the change feed shows them
  */
 export * from './messaging.schema.js';
 export * from './messaging.wire.js';
@@ -14,3 +15,4 @@ export * from './threads.repository.js';
 export * from './messages.repository.js';
 export * from './messaging.service.js';
 export * from './messaging.inbound.js';
+export * from './messaging.objects.js';
