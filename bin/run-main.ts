@@ -1,4 +1,5 @@
 import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig, type Config } from '../shared/infra/config.js';
+import { guardDriverRejections } from '../shared/infra/db/driver-rejections.js';
 import { EmbeddedInUseError } from '../shared/infra/db/postmaster-owner.js';
 import { createLogger, type Logger } from '../shared/infra/logger.js';
 
@@ -45,6 +46,7 @@ export function loadProcessConfig(name: string): { config: Config; logger: Logge
  */
 export function runMain(name: string, main: (config: Config, logger: Logger) => Promise<() => Promise<void>>): void {
   const { config, logger } = loadProcessConfig(name);
+  guardDriverRejections(logger);
   let stoppingSince: number | undefined;
   main(config, logger).then(
     (stop) => {

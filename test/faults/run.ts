@@ -3,7 +3,8 @@
  * process and three worker processes, streams calendar batches over HTTP while killing workers
  * mid-job, restarting (and flushing) Redis and restarting / crashing Postgres, then proves that no
  * accepted day was lost or applied out of submission order, and that every finished request's
- * webhook reached a flaky local receiver, signed. Exits 1 when any check fails.
+ * webhook reached a flaky local receiver, signed, and every accepted message to a guest reached a
+ * local SMTP server that is down for a window too. Exits 1 when any check fails.
  *
  * Settings (env): FAULTS_SEED, FAULTS_PROPERTIES (20), FAULTS_BATCHES (16 per property),
  * FAULTS_STREAM_MS (60000), FAULTS_KEEP=1 keeps the temp folder (logs, data) even on success.
@@ -29,6 +30,7 @@ import { submitStream } from './stream.js';
 import { verify, waitForFinal } from './verify.js';
 import { newWebhookSecret, setWebhook } from '../../shared/domain/webhooks/index.js';
 import { describePendingEvents, FaultReceiver, renderWebhookReport, verifyWebhooks, waitForWebhooks } from './webhooks.js';
+import { FaultSmtp, messagingBooking, renderMessageReport, streamMessages, verifyMessages, waitForMessages } from './messages.js';
 
 const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
 const SEED = num('FAULTS_SEED', Date.now() % 1_000_000);
@@ -42,6 +44,10 @@ const JOB_ATTEMPTS = 20;
 const MIN_ACCEPTED_DAYS = 20_000;
 const DRAIN_TIMEOUT_MS = 180_000;
 const WEBHOOK_SETTLE_TIMEOUT_MS = 120_000;
+const MESSAGE_SETTLE_TIMEOUT_MS = 120_000;
+/** The pause between one message to a guest being accepted and the next being sent. */
+const MESSAGE_EVERY_MS = 100;
+const MIN_ACCEPTED_MESSAGES = 100;
 /** Hard stop for the whole run: a hang anywhere still ends well under 10 minutes. */
 const SUITE_TIMEOUT_MS = 8 * 60_000;
 
@@ -79,7 +85,11 @@ const log = (m: string) => process.stdout.write(`${m}\n`);
  * Webhooks: a hung receiver is cut after 1 s, retries start at 500 ms and double up to 8 s; the maximum age
  * is an hour, so within the run no event may end failed: each must be delivered.
  */
-function serviceEnv(databaseUrl: string, redisUrl: string, apiPort: number): Record<string, string> {
+/*
+ * Messages: email through the suite's SMTP server (down for a window), retried from 500 ms doubling
+ * up to 8 s, a stuck SMTP conversation cut after 2 s, an hour's maximum age: none may end error.
+ */
+function serviceEnv(databaseUrl: string, redisUrl: string, apiPort: number, smtpUrl: string): Record<string, string> {
   return {
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
@@ -110,6 +120,11 @@ function serviceEnv(databaseUrl: string, redisUrl: string, apiPort: number): Rec
     WEBHOOK_CIRCUIT_OPEN_MS: '2000',
     WEBHOOK_TIMEOUT_MS: '1000',
     WEBHOOK_MAX_AGE_MS: '3600000',
+    SMTP_URL: smtpUrl,
+    MESSAGE_BACKOFF_MS: '500',
+    MESSAGE_BACKOFF_MAX_MS: '8000',
+    MESSAGE_TIMEOUT_MS: '2000',
+    MESSAGE_MAX_AGE_MS: '3600000',
   };
 }
 
@@ -140,9 +155,13 @@ async function main(): Promise<boolean> {
     await receiver.start();
     const webhookSecret = newWebhookSecret();
     await setWebhook(db.db, companyUid, appUid, receiver.url, webhookSecret);
+    const smtp = new FaultSmtp(await freePort());
+    await smtp.start();
+    const messagingToken = (await issueToken(db.db, companyUid, { scopes: ['messaging'] })).token;
+    const guestBooking = await messagingBooking(db.db, companyUid);
 
     const apiPort = await freePort();
-    const env = serviceEnv(pg.url, redis.url, apiPort);
+    const env = serviceEnv(pg.url, redis.url, apiPort, smtp.url);
     let spawned = 0;
     const spawnWorker = () => {
       const w = new ServiceProcess(`worker-${++spawned}`, 'bin/worker.ts', env, path.join(dir, `worker-${spawned}.log`));
@@ -158,6 +177,7 @@ async function main(): Promise<boolean> {
     const today = utcToday();
     const plan = planBatches(SEED, PROPERTIES, BATCHES, today);
     const client = new ApiClient(`http://127.0.0.1:${apiPort}`, token);
+    const messagingClient = new ApiClient(`http://127.0.0.1:${apiPort}`, messagingToken);
     // Probes ask for the status of a request accepted earlier in the run.
     const someAcceptedUid = () => client.answers.find((a) => a.status === 200 && a.body?.data?.request_uids?.length)?.body.data.request_uids[0] as string | undefined;
     const faults = new FaultInjector({
@@ -199,8 +219,14 @@ async function main(): Promise<boolean> {
         await receiver.down(ms);
       }
     })();
+    const smtpOutage = (async () => {
+      const wait = streamStart + at(0.45) - Date.now();
+      if (wait > 0) await sleep(wait);
+      await smtp.down(3000);
+    })();
+    const messagesDone = streamMessages(messagingClient, guestBooking, { durationMs: STREAM_MS, everyMs: MESSAGE_EVERY_MS, retryForMs: 90_000, runId: `faults-${SEED}` });
     const streamDone = submitStream(client, plan, propertyUids, { durationMs: STREAM_MS, retryForMs: 90_000, runId: `faults-${SEED}` });
-    const [stream] = await Promise.all([streamDone, runFaults, receiverOutages]);
+    const [stream, messageStream] = await Promise.all([streamDone, messagesDone, runFaults, receiverOutages, smtpOutage]);
     const streamMs = stream.lastAcceptedAt - streamStart;
     const quietAt = Date.now();
     log(`  stream done: ${stream.accepted.flat().length} batches accepted, ${stream.refused.length} refused; waiting for the workers`);
@@ -223,6 +249,11 @@ async function main(): Promise<boolean> {
       await webhookQueue.close().catch(() => {});
       inspect.disconnect();
     }
+    const settledAt = Date.now();
+    const messagesSettled = await waitForMessages(db.sql, messageStream.accepted, MESSAGE_SETTLE_TIMEOUT_MS);
+    const messageSettleMs = Date.now() - settledAt;
+    const messages = await verifyMessages(db.sql, smtp, messageStream);
+    await smtp.stop();
     const hooks = await verifyWebhooks(db.sql, receiver, webhookSecret, uids);
     await receiver.stop();
     const verdict = await verify(client, db.sql, stream, propertyUids, { today, chunkDays: CHUNK_DAYS });
@@ -248,6 +279,7 @@ async function main(): Promise<boolean> {
     );
 
     log(renderWebhookReport(hooks, receiver, webhookSettleMs));
+    log(renderMessageReport(messages, messageStream, smtp, messageSettleMs));
 
     const failures: string[] = [];
     const check = (cond: boolean, what: string) => !cond && failures.push(what);
@@ -267,10 +299,16 @@ async function main(): Promise<boolean> {
     check(hooks.finished === uids.length, `${uids.length - hooks.finished} requests not finished, so not reported by webhook`);
     check(hooks.badSignatures === 0 && hooks.wrongData === 0, `${hooks.badSignatures} deliveries with a bad signature, ${hooks.wrongData} with wrong data`);
     check(hooks.eventsFailed === 0, `${hooks.eventsFailed} webhook events failed for good`);
+    check(messagesSettled.settled, `${messagesSettled.pending} messages still not final after ${MESSAGE_SETTLE_TIMEOUT_MS} ms`);
+    check(messages.accepted >= MIN_ACCEPTED_MESSAGES, `only ${messages.accepted} messages accepted (need ${MIN_ACCEPTED_MESSAGES})`);
+    check(messages.completed === messages.accepted, `${messages.accepted - messages.completed} accepted messages not completed: ${messages.errors.slice(0, 3).join('; ')}`);
+    check(messages.lost.length === 0, `${messages.lost.length} accepted messages never reached SMTP: ${messages.lost.slice(0, 5).join(', ')}`);
+    check(messages.phantoms === 0, `${messages.phantoms} stored messages no 200 answer named`);
+    check(messageStream.refused === 0, `${messageStream.refused} messages never accepted`);
     check(failedForGood === 0, `${failedForGood} jobs failed for good (JOB_ATTEMPTS exhausted?)`);
     check(stream.refused.length === 0, `batches never accepted: ${JSON.stringify(stream.refused.slice(0, 3).map((r) => [r.status, r.body]))}`);
     check(faults.events.length === timeline.length, `${faults.events.length} of ${timeline.length} faults injected`);
-    const unexpected = client.answers.filter((a) => a.status !== 200 && !(a.status === 503 && a.code === 15));
+    const unexpected = [...client.answers, ...messagingClient.answers].filter((a) => a.status !== 200 && !(a.status === 503 && a.code === 15));
     check(unexpected.length === 0, `unexpected answers: ${JSON.stringify(unexpected.slice(0, 5).map((a) => [a.what, a.phase, a.status, a.body]))}`);
     const duringOutage = client.answers.filter((a) => a.phase.includes('postgres-down') && !a.phase.includes('->'));
     check(duringOutage.every((a) => a.status === 503 && a.code === 15), 'an answer sent and received while Postgres was down was not 503 code 15');

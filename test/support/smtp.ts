@@ -14,7 +14,8 @@ export interface TestSmtp {
   close(): Promise<void>;
 }
 
-export async function startSmtp(): Promise<TestSmtp> {
+/** `port`: 0 for a free one; a fixed one to start it again where the service expects it (the fault suite). */
+export async function startSmtp(port = 0): Promise<TestSmtp> {
   const state: TestSmtp = { url: '', received: [], attempts: 0, answers: [], close: async () => {} };
   const server = new SMTPServer({
     authOptional: true,
@@ -40,9 +41,8 @@ export async function startSmtp(): Promise<TestSmtp> {
     },
   });
   server.on('error', () => {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  state.url = `smtp://127.0.0.1:${port}`;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  state.url = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
   state.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
   return state;
 }

@@ -1,4 +1,4 @@
-import { UnrecoverableError } from 'bullmq';
+import { DelayedError, UnrecoverableError } from 'bullmq';
 import type { AppContext } from '../../shared/app/context.js';
 import { INVALID_PAYLOAD } from '../../shared/infra/queue/job-failure.js';
 import type { JobHandler } from '../job-handler.js';
@@ -15,10 +15,16 @@ export function sendMessageHandler(deps: AppContext): JobHandler<'send-message'>
   return {
     logAs: 'message send',
     logContext: (job) => ({ messageUid: job.id, jobId: job.id }),
-    async run({ messageUid }, job) {
+    async run({ messageUid }, job, token) {
       if (messageUid !== job.id) throw new UnrecoverableError(INVALID_PAYLOAD);
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       const result = await messaging.deliver(messageUid, lastAttempt);
+      if (result.outcome === 'deferred') {
+        // The connector is busy or its circuit open: back in the queue until then, the slot freed
+        // at once and no attempt used (issue 24: one company's hung connector delays no other's).
+        await job.moveToDelayed(result.until, token);
+        throw new DelayedError();
+      }
       if (result.outcome === 'retry') throw new Error(result.error);
       if (result.outcome === 'skipped') return { outcome: 'skipped', reason: result.reason };
       if (result.outcome === 'error') {

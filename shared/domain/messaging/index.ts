@@ -16,3 +16,4 @@ export * from './messages.repository.js';
 export * from './messaging.service.js';
 export * from './messaging.inbound.js';
 export * from './messaging.objects.js';
+export * from './connectors.repository.js';

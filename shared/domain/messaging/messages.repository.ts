@@ -111,6 +111,11 @@ export async function markSending(db: Db, uid: string): Promise<Outgoing | undef
   };
 }
 
+/** Nothing was sent (the connector was busy or its circuit open): back to queued, the attempt not counted. */
+export async function markDeferred(db: Executor, uid: string): Promise<void> {
+  await db.execute(sql`update messages set status = 'queued', attempts = greatest(attempts - 1, 0) where uid = ${uid} and status = 'processing'`);
+}
+
 /** The message reached its channel. Never overrides a final message. */
 export async function markSent(db: Executor, uid: string): Promise<boolean> {
   const rows = await db.execute(sql`

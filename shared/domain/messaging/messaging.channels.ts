@@ -2,7 +2,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer, { type Transporter, type TransportOptions } from 'nodemailer';
 import type { Config } from '../../infra/config.js';
-import { postWebhook, signatureHeader } from '../webhooks/index.js';
+import { gatedPost, signatureHeader, TargetGate } from '../webhooks/index.js';
 import type { ConnectorRow } from './connectors.repository.js';
 import type { Outgoing } from './messages.repository.js';
 
@@ -14,7 +14,12 @@ import type { Outgoing } from './messages.repository.js';
  * duplicate that a crash between sending and recording can cause.
  */
 
-export type SendOutcome = { kind: 'sent' } | { kind: 'retry'; error: string } | { kind: 'failed'; error: string };
+export type SendOutcome =
+  | { kind: 'sent' }
+  | { kind: 'retry'; error: string }
+  | { kind: 'failed'; error: string }
+  /** A connector busy or with its circuit open (target-gate.ts): nothing sent, try again at `until`. */
+  | { kind: 'deferred'; until: number };
 
 /** The Message-ID of a message: its uid, in the `<local@domain>` form mail needs. */
 export const messageIdOf = (uid: string) => `<${uid}@property-ops>`;
@@ -38,7 +43,11 @@ export interface Channels {
   close(): void;
 }
 
-export function createChannels(config: Config): Channels {
+/**
+ * The channels of one process. `gate`: the per-target fairness and circuit breaker the platform
+ * channel's POSTs go through (issue 24: one company's hung connector delays no other's messages).
+ */
+export function createChannels(config: Config, gate = new TargetGate(config.webhooks.gate)): Channels {
   const { smtpUrl, smtpFrom, outboxDir, timeoutMs } = config.messaging;
   // With SMTP_URL a pooled SMTP transport; without, the .eml of each message lands in the outbox.
   let transport: Transporter | undefined;
@@ -89,7 +98,8 @@ export function createChannels(config: Config): Channels {
         message_dttm: m.messageDttm,
       });
       const headers = { 'Content-Type': 'application/json', 'X-Message-Id': m.uid, 'X-Webhook-Signature': signatureHeader(connector.secret, body) };
-      const res = await postWebhook(connector.url, body, headers, { timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets });
+      const res = await gatedPost(gate, connector.url, body, headers, { timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets });
+      if ('deferred' in res) return { kind: 'deferred', until: res.until };
       if (res.ok) return { kind: 'sent' };
       const code = res.statusCode;
       // A 4xx says the connector will never take this message (408 and 429 only ask to come back later).

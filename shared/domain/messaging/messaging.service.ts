@@ -13,7 +13,7 @@ import { createChannels, type Channels, type SendOutcome } from './messaging.cha
 import { appendInbound, inboundSigners, type InboundMessageAnswer, type InboundMessageBody } from './messaging.inbound.js';
 import type { GetThreadsQuery, MessageBookingGuestAnswer, MessageBookingGuestBody, MessageStatusView, ThreadsPage } from './messaging.schema.js';
 import { threadFilterOf, threadsPage } from './messaging.wire.js';
-import { claimStaleMessages, findFinishedMessageUids, findMessage, insertMessage, markFailed, markSending, markSent } from './messages.repository.js';
+import { claimStaleMessages, findFinishedMessageUids, findMessage, insertMessage, markDeferred, markFailed, markSending, markSent } from './messages.repository.js';
 import { findThread, listThreads, messagesOfThreads, threadOfBooking } from './threads.repository.js';
 
 export const unknownThread = (threadId: number) => notFound('thread_id', `Unknown thread_id ${threadId}`);
@@ -23,7 +23,13 @@ export const unknownBooking = (bookingUid: string) => notFound('booking_uid', `U
 export const MESSAGE_FINISHED_CHANNEL = 'message_finished';
 
 /** What one send attempt did, for the worker: `retry` asks the queue to run it again later. */
-export type DeliverResult = { outcome: 'completed' } | { outcome: 'error'; error: string } | { outcome: 'retry'; error: string } | { outcome: 'skipped'; reason: string };
+export type DeliverResult =
+  | { outcome: 'completed' }
+  | { outcome: 'error'; error: string }
+  | { outcome: 'retry'; error: string }
+  | { outcome: 'skipped'; reason: string }
+  /** The connector is busy or its circuit open: back to `queued`, to run again at `until` (no attempt used). */
+  | { outcome: 'deferred'; until: number };
 
 /**
  * Messaging (docs/api.md "Messaging"): threads read back, messages to guests accepted durably and
@@ -125,6 +131,10 @@ export class MessagingService extends BaseService {
     if (m.status !== 'processing') return { outcome: 'skipped', reason: `already ${m.status}` };
     this.channels ??= createChannels(this.config);
     const sent: SendOutcome = m.channel === 'email' ? await this.channels.email(m) : await this.channels.platform(m, await findConnector(this.db, m.companyUid, m.platformType));
+    if (sent.kind === 'deferred') {
+      await markDeferred(this.db, messageUid);
+      return { outcome: 'deferred', until: sent.until };
+    }
     if (sent.kind === 'sent') {
       await this.finish(m.companyUid, messageUid, (tx) => markSent(tx, messageUid));
       return { outcome: 'completed' };

@@ -14,4 +14,4 @@ export * from './webhook.service.js';
 export * from './webhook.signature.js';
 export * from './webhook.target.js';
 export { postWebhook, type PostOutcome } from './webhook.http.js';
-export { TargetGate, type GateAnswer, type GateSettings } from './target-gate.js';
+export { gatedPost, targetAnswered, TargetGate, type GateAnswer, type GatedOutcome, type GateSettings } from './target-gate.js';

@@ -9,6 +9,8 @@
  * State is per process (each worker process holds its own), owned by the service that made it.
  */
 
+import { postWebhook, type PostOptions, type PostOutcome } from './webhook.http.js';
+
 export interface GateSettings {
   maxActive: number;
   failuresToOpen: number;
@@ -66,4 +68,34 @@ export class TargetGate {
       },
     };
   }
+}
+
+/**
+ * How an answer counts for its target's health: no answer, a 5xx, 408 or 429 is a failing target;
+ * any other answer (a 4xx included) shows it up and answering.
+ */
+export function targetAnswered(result: PostOutcome): boolean {
+  const code = result.statusCode;
+  return result.ok || (code !== null && code < 500 && code !== 408 && code !== 429);
+}
+
+export type GatedOutcome = PostOutcome | { deferred: true; until: number; why: 'busy' | 'open' };
+
+/**
+ * One POST through the gate: deferred (nothing sent) when the target is busy or its circuit open,
+ * else sent with postWebhook and counted for the target's health. Every outbound delivery path
+ * (webhooks, messaging connectors) goes through here.
+ */
+export async function gatedPost(gate: TargetGate, url: string, body: string, headers: Record<string, string>, opts: PostOptions): Promise<GatedOutcome> {
+  const entry = gate.enter(TargetGate.keyOf(url));
+  if (!entry.ok) return { deferred: true, until: entry.until, why: entry.why };
+  let result: PostOutcome;
+  try {
+    result = await postWebhook(url, body, headers, opts);
+  } catch (err) {
+    entry.release(false);
+    throw err;
+  }
+  entry.release(targetAnswered(result));
+  return result;
 }

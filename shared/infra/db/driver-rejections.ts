@@ -1,0 +1,38 @@
+import type { Logger } from '../logger.js';
+
+/*
+ * postgres.js 3.4.9 drops some promises of its own, so an error on them reaches no caller and Node
+ * ends the process on the unhandled rejection: the array-type fetch every new connection runs
+ * first (porsager/postgres#1192: `fetchArrayTypes()` is discarded in ReadyForQuery). A worker that
+ * opens connections while Postgres crashes died of it in the fault suite ("write
+ * CONNECTION_CLOSED"). The query a caller made on that connection fails on its own terms and is
+ * handled where it was made; only the driver's own dropped promise is left over.
+ *
+ * The guard lets exactly that through (a connection-level error whose stack lies in the driver)
+ * with a warning, and leaves every other unhandled rejection to end the process as before.
+ */
+
+const CONNECTION_ERRORS = new Set(['CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED', 'CONNECT_TIMEOUT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', '57P01', '57P02', '57P03']);
+const IN_DRIVER = /node_modules[\\/]postgres[\\/]src[\\/]/;
+
+/** A connection error raised inside the postgres.js driver (not by the service's own code). */
+export function isDroppedDriverRejection(reason: unknown): boolean {
+  if (!(reason instanceof Error)) return false;
+  const code = (reason as { code?: unknown }).code;
+  if (typeof code !== 'string' || !CONNECTION_ERRORS.has(code)) return false;
+  // The driver's frames come first; a service frame at the top means the service made it.
+  const frames = (reason.stack ?? '').split('\n').filter((l) => l.trimStart().startsWith('at '));
+  return frames.length > 0 && IN_DRIVER.test(frames[0] ?? '');
+}
+
+/** Installs the guard once per process (the entry points' runMain). */
+export function guardDriverRejections(logger: Pick<Logger, 'warn'>): void {
+  process.on('unhandledRejection', (reason) => {
+    if (isDroppedDriverRejection(reason)) {
+      logger.warn({ err: reason }, 'the database driver dropped a connection error of its own (porsager/postgres#1192); continuing');
+      return;
+    }
+    // What Node does without a handler: the process ends on it.
+    throw reason;
+  });
+}
