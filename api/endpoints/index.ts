@@ -6,6 +6,7 @@ import { getCalendarData, getRequestStatus, setCalendarBatch } from './calendar.
 import { getChanges } from './changes.endpoints.js';
 import type { AnyEndpoint } from './define.js';
 import { bookProperty, cancelBooking } from './direct-bookings.endpoints.js';
+import { receiveChannelMessage } from './channels.endpoints.js';
 import { getCompany, listGuests, listHosts, listListings, listTeamMembers } from './inventory.endpoints.js';
 import { getThreads, messageBookingGuest, messageStatus } from './messaging.endpoints.js';
 import { docs, livez, metrics, openapiJson, readyz } from './ops.endpoints.js';
@@ -49,6 +50,7 @@ export const endpoints: readonly AnyEndpoint[] = [
   getThreads,
   messageBookingGuest,
   messageStatus,
+  receiveChannelMessage,
   acceptReservation,
   declineReservation,
   getChanges,

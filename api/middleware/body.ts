@@ -43,6 +43,11 @@ export function jsonDepthExceeds(utf8: Uint8Array, max: number): boolean {
   return false;
 }
 
+type WithRawBody = IncomingMessage & { rawBody?: Buffer };
+
+/** The body as received (before JSON.parse), on a route whose body jsonBody read; empty otherwise. */
+export const rawBodyOf = (req: IncomingMessage): Buffer => (req as WithRawBody).rawBody ?? Buffer.alloc(0);
+
 const tooDeep = () =>
   new AppError(ErrorCode.badParam, `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`, { param: 'body' });
 
@@ -64,7 +69,9 @@ export const jsonBody = (config: Config): RequestHandler[] => [
     limit: config.http.bodyLimitBytes,
     type: () => true,
     strict: false,
-    verify(_req: IncomingMessage, _res, buf: Buffer, encoding: string) {
+    verify(req: IncomingMessage, _res, buf: Buffer, encoding: string) {
+      // Kept for the routes that check a signature over the bytes received (rawBodyOf).
+      (req as WithRawBody).rawBody = buf;
       // Other charsets are decoded to UTF-8 first; one the decoder does not know is left to the
       // parser's refusal.
       let utf8: Uint8Array;

@@ -23,6 +23,7 @@ import {
   type DemoZone,
 } from './demo-data.js';
 import { demoHostNames, demoTeam, guestOf, propertyDetails } from './demo-inventory.js';
+import { DEMO_THREADS, seedDemoThreads, type DemoThreadBooking } from './demo-messages.js';
 import { createRandom } from './random.js';
 
 export const DEFAULT_DEMO_BOOKINGS = 300;
@@ -53,6 +54,9 @@ export interface DemoSeed {
   teamMemberUids: string[];
   bookings: number;
   tasks: number;
+  /** Threads (on the first bookings, every platform) and their messages, both directions. */
+  threads: number;
+  messages: number;
 }
 
 interface DemoProperty {
@@ -74,7 +78,8 @@ const DAY_MS = 86_400_000;
 /**
  * Creates a demo company: properties in three time zones with a listing per platform, `bookings`
  * bookings over every status and platform spread over past and future, a team (some inactive),
- * tasks of every type and status, and a token with every scope. Everything but the token is written
+ * tasks of every type and status, threads with guests on several platforms (messages both ways),
+ * and a token with every scope. Everything but the token is written
  * in one transaction, so a failed seed leaves nothing behind.
  */
 export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<DemoSeed> {
@@ -112,6 +117,8 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
   const activeTeam = team.filter((m) => m.status === 'active');
 
   let taskCount = 0;
+  const threadBookings: DemoThreadBooking[] = [];
+  let conversations = { threads: 0, messages: 0 };
   await db.transaction(async (tx) => {
     await tx.insert(companies).values({
       uid: companyUid,
@@ -188,8 +195,10 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
           phones: guest.phone ? [guest.phone] : [],
           platformType: platform,
         });
+        const bookingUid = newUid('bk_');
+        if (i < DEMO_THREADS) threadBookings.push({ bookingUid, bookedMs: stay.bookedMs, firstName: guest.name.split(' ')[0]! });
         push<typeof bookings.$inferInsert>(b, {
-          bookingUid: newUid('bk_'),
+          bookingUid,
           companyUid,
           propertyUid: prop.uid,
           listingUid: prop.listings[platform]!,
@@ -238,6 +247,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
       await insertColumns(tx, tasks, t);
       opts.onProgress?.(to, total);
     }
+    conversations = await seedDemoThreads(tx, companyUid, threadBookings, nowMs);
   });
 
   const issued = await issueToken(db, companyUid, { scopes, appName: 'Demo app' });
@@ -250,6 +260,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
     teamMemberUids: team.map((m) => m.uid),
     bookings: total,
     tasks: taskCount,
+    ...conversations,
   };
 }
 

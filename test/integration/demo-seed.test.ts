@@ -85,6 +85,22 @@ describe('demo seed', () => {
     expect(demo.propertyUids).toContain(res.body.data[0].property_uid);
   });
 
+  it('opens threads on several platforms with messages both ways, delivered, none after now', async () => {
+    expect(demo.threads).toBeGreaterThanOrEqual(5);
+    const res = await t.api.get('/api/v1/get-threads', demo.token);
+    expect(res.status).toBe(200);
+    const threads = res.body.data as Array<{ platformType: string; messages: Array<{ direction: string; messageStatus: string; messageDttm: string }> }>;
+    expect(threads).toHaveLength(demo.threads);
+    expect(new Set(threads.map((th) => th.platformType)).size).toBeGreaterThanOrEqual(4);
+    const all = threads.flatMap((th) => th.messages);
+    expect(all).toHaveLength(demo.messages);
+    expect(new Set(all.map((m) => m.direction))).toEqual(new Set(['inbound', 'outbound']));
+    expect(threads.every((th) => th.messages.length >= 2)).toBe(true);
+    expect(all.every((m) => m.messageStatus === 'completed' && m.messageDttm <= '2030-06-15 12:00:00')).toBe(true);
+    const [channels] = await rows<{ email: number }>(sql`select count(*)::int as email from messages where company_uid = ${demo.companyUid} and channel = 'email'`);
+    expect(channels!.email).toBeGreaterThan(0);
+  });
+
   it('gives the same statuses, dates and prices for the same seed', async () => {
     const shape = async (companyUid: string) =>
       rows<{ s: string }>(sql`

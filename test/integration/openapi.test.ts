@@ -17,6 +17,7 @@ import { bookingRow, createBookings, createCompany, createProperty, createTask, 
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 import { exerciseInventory, inventoryGuardedOps } from '../support/openapi-inventory.js';
 import { exerciseMessaging, messagingGuardedOps } from '../support/openapi-messaging.js';
+import { exerciseInbound } from '../support/openapi-inbound.js';
 import { exerciseReservations, reservationGuardedOps } from '../support/openapi-reservations.js';
 import { calendarControlGuardedOps, exerciseCalendarControl } from '../support/openapi-calendar-control.js';
 import { exerciseOAuth } from '../support/openapi-oauth.js';
@@ -291,6 +292,10 @@ describe('real answers match the declared schemas', () => {
 
   it('messaging: threads, messages, statuses, refusals', async () => {
     await exerciseMessaging(api, t.tdb.database.db, w.company, call, expectDeclared);
+  });
+
+  it('channel connectors: a signed reply, its refusals, throttled, broken and down', async () => {
+    await exerciseInbound(api, t.tdb, w.company, call, expectDeclared);
   });
 
   it('reservation requests, door codes, reports: answers and refusals', async () => {

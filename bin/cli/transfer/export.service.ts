@@ -8,6 +8,7 @@ import { guestToWire, hostToWire } from '../../../shared/domain/people/index.js'
 import { propertyToWire } from '../../../shared/domain/properties/index.js';
 import { taskToWire } from '../../../shared/domain/tasks/index.js';
 import { teamMemberToWire } from '../../../shared/domain/team-members/index.js';
+import { exportMessagingLines } from './messaging.transfer.js';
 
 /*
  * `cli export --company`: every object of the company as `cli import` lines, in the order import
@@ -88,4 +89,6 @@ export async function* exportLines(db: Db, companyUid: string): AsyncGenerator<s
   for await (const r of pages((a) => db.select().from(tasks).where(and(eq(tasks.companyUid, companyUid), after(tasks.taskUid, a))).orderBy(byUid(tasks.taskUid)).limit(PAGE), (r) => r.taskUid)) {
     yield line('task', taskToWire(r));
   }
+
+  yield* exportMessagingLines(db, companyUid);
 }

@@ -3,8 +3,9 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../shared/infra/db/client.js';
 import { writeJsonRows, type Executor } from '../../../shared/infra/db/json-rows.js';
 import { pgErrorOf } from '../../../shared/infra/db/pg-error.js';
-import { bookings, guests, hosts, listings, properties, tasks, teamMembers } from '../../../shared/infra/db/schema/index.js';
+import { bookings, guests, hosts, listings, messages, messageThreads, properties, tasks, teamMembers } from '../../../shared/infra/db/schema/index.js';
 import * as rows from './transfer.rows.js';
+import { writeMessages, writeThreads, type MessageLine, type ThreadLine } from './messaging.transfer.js';
 import { recordChanges, type ChangeKind } from '../../../shared/domain/changes/index.js';
 
 import { kinds, lineSchema, type Kind, type Line } from './transfer.schema.js';
@@ -39,9 +40,11 @@ interface Target {
   event?: string;
   /** The table has a `version` column (If-Match): an upsert that replaces a row moves it on by one. */
   versioned?: boolean;
+  /** Its own set-based write (and change records), instead of the generic upsert of toRow's rows. */
+  write?(tx: Tx, companyUid: string, lines: Line[]): Promise<void>;
 }
 
-const uidField = { host: 'host_uid', guest: 'guest_uid', property: 'property_uid', listing: 'listing_uid', team_member: 'team_member_uid', booking: 'booking_uid', task: 'task_uid' } as const;
+const uidField = { host: 'host_uid', guest: 'guest_uid', property: 'property_uid', listing: 'listing_uid', team_member: 'team_member_uid', booking: 'booking_uid', task: 'task_uid', thread: 'bookingUid', message: 'messageUid' } as const;
 
 const target = <K extends Kind>(kind: K, table: PgTable, key: string[], toRow: (c: string, l: Extract<Line, { kind: K }>) => object): Target => ({
   table,
@@ -60,6 +63,9 @@ const targets: Record<Kind, Target> = {
   // An import line may create or replace a booking: one event type for both.
   booking: { ...target('booking', bookings, ['booking_uid'], rows.bookingRow), feedKind: 'booking', event: 'booking.updated' },
   task: { ...target('task', tasks, ['task_uid'], rows.taskRow), feedKind: 'task', event: 'task.updated', versioned: true },
+  // A thread is its booking's (its id is the database's); a message its uid (messaging.transfer.ts).
+  thread: { ...target('thread', messageThreads, ['company_uid', 'booking_uid'], () => ({})), write: (tx, c, l) => writeThreads(tx, c, l as ThreadLine[]) },
+  message: { ...target('message', messages, ['uid'], () => ({})), write: (tx, c, l) => writeMessages(tx, c, l as MessageLine[]) },
 };
 
 const CHUNK = 2000;
@@ -71,6 +77,10 @@ const referenceNames: Record<string, string> = {
   bookings_host_fk: 'host_uid',
   listings_property_fk: 'property_uid',
   listings_host_fk: 'host_uid',
+  message_threads_booking_fk: 'bookingUid',
+  message_threads_listing_fk: 'listingUid',
+  message_threads_guest_fk: 'guestUid',
+  message_threads_host_fk: 'hostUid',
   tasks_property_fk: 'property_uid',
   tasks_team_member_fk: 'team_member_uid',
 };
@@ -173,14 +183,16 @@ function upsertTail(t: Target, columns: string[]): SQL {
 
 /** Writes a chunk under a savepoint; when the database refuses it, halves it until the bad lines are alone. */
 async function writeChunk(tx: Tx, companyUid: string, t: Target, chunk: Array<{ line: number; value: Line }>, refused: Refusal[]): Promise<number> {
-  const data = chunk.map((i) => t.toRow(companyUid, i.value));
-  const defs = getTableColumns(t.table);
-  const columns = Object.keys(data[0]!).map((k) => defs[k]!.name);
+  const write = async (sp: Tx) => {
+    if (t.write) return t.write(sp, companyUid, chunk.map((i) => i.value));
+    const data = chunk.map((i) => t.toRow(companyUid, i.value));
+    const defs = getTableColumns(t.table);
+    const columns = Object.keys(data[0]!).map((k) => defs[k]!.name);
+    await writeJsonRows(sp, t.table, data, upsertTail(t, columns));
+    if (t.feedKind) await recordChanges(sp, chunk.map((i) => ({ company: companyUid, kind: t.feedKind!, objectUid: t.uidOf(i.value), event: t.event })));
+  };
   try {
-    await tx.transaction(async (sp) => {
-      await writeJsonRows(sp, t.table, data, upsertTail(t, columns));
-      if (t.feedKind) await recordChanges(sp, chunk.map((i) => ({ company: companyUid, kind: t.feedKind!, objectUid: t.uidOf(i.value), event: t.event })));
-    });
+    await tx.transaction(write);
     return chunk.length;
   } catch (err) {
     if (chunk.length === 1) {

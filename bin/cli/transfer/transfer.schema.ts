@@ -5,6 +5,7 @@ import { guestSchema, hostSchema } from '../../../shared/domain/people/index.js'
 import { propertySchema } from '../../../shared/domain/properties/index.js';
 import { taskSchema } from '../../../shared/domain/tasks/index.js';
 import { teamMemberSchema } from '../../../shared/domain/team-members/index.js';
+import { messageLineSchema, threadLineSchema } from './messaging.transfer.js';
 
 /*
  * One line of `cli import` / `cli export`: `{"kind": ..., ...the wire fields}`, validated with the
@@ -17,7 +18,7 @@ import { teamMemberSchema } from '../../../shared/domain/team-members/index.js';
  * outside, and a booking whose nights another holds is refused like any other line.
  */
 
-export const kinds = ['host', 'guest', 'property', 'listing', 'team_member', 'booking', 'task'] as const;
+export const kinds = ['host', 'guest', 'property', 'listing', 'team_member', 'booking', 'task', 'thread', 'message'] as const;
 export type Kind = (typeof kinds)[number];
 
 const derivedListingFields = {
@@ -50,6 +51,9 @@ export const lineSchema = z.discriminatedUnion('kind', [
   // version is the database's own counter (If-Match): never taken from a line, so files written
   // before it existed still read; an upsert moves the stored one on.
   taskSchema.extend({ kind: z.literal('task'), version: z.number().int().optional() }),
+  // camelCase, as get-threads shows them (messaging.transfer.ts).
+  threadLineSchema,
+  messageLineSchema,
 ]);
 export type Line = z.output<typeof lineSchema>;
 export type LineOf<K extends Kind> = Extract<Line, { kind: K }>;

@@ -3,6 +3,7 @@ import type { Scope } from '../auth/index.js';
 import { bookingToWire } from '../bookings/index.js';
 import { calendarDayToWire, readCalendarView } from '../calendar/index.js';
 import { listingToWire, selectListings } from '../listings/index.js';
+import { messageObjects, threadObjects } from '../messaging/index.js';
 import { propertyToWire, selectProperties, viewOfScopes } from '../properties/index.js';
 import { taskToWire } from '../tasks/index.js';
 import type { Db } from '../../infra/db/client.js';
@@ -20,8 +21,7 @@ const inPages = async <T>(uids: readonly string[], read: (chunk: string[]) => Pr
 };
 
 /**
- * The readers of every kind that has one. A kind without a reader shows `object: null` (the
- * messaging noun adds thread and message readers here).
+ * The readers of every kind that has one. A kind without a reader shows `object: null`.
  */
 export const objectReaders: Partial<Record<ChangeKind, ObjectReader>> = {
   async booking(db, companyUid, uids, scopes) {
@@ -42,6 +42,10 @@ export const objectReaders: Partial<Record<ChangeKind, ObjectReader>> = {
     const rows = await inPages(uids, (chunk) => selectListings(db, companyUid, { listing_uids: chunk, page: 1 }));
     return new Map(rows.map((r) => [r.listing.uid, listingToWire(r)]));
   },
+  // Called, not referenced: messaging imports this noun (recordChanges), so its exports may not be
+  // initialised yet when this object is built.
+  thread: (db, companyUid, uids) => threadObjects(db, companyUid, uids),
+  message: (db, companyUid, uids) => messageObjects(db, companyUid, uids),
 };
 
 /** The days `dates` of each property (key `<property_uid>/<date>`), read as get-calendar-data reads them. */

@@ -6,10 +6,14 @@
  *   threads.repository.ts   threads: a page, their messages, the thread of a booking
  *   messages.repository.ts  messages: append, status moves, the sweep's claim
  *   messaging.service.ts    MessagingService
+ *   messaging.inbound.ts    guest replies POSTed by connectors: signature, dedupe, append
+ *   messaging.objects.ts    threads and messages as the change feed shows them
  */
 export * from './messaging.schema.js';
 export * from './messaging.wire.js';
 export * from './threads.repository.js';
 export * from './messages.repository.js';
 export * from './messaging.service.js';
+export * from './messaging.inbound.js';
+export * from './messaging.objects.js';
 export * from './connectors.repository.js';

@@ -139,3 +139,18 @@ export const MESSAGE_SWEEP_LOCK_KEY = 724_310_022;
 export function claimStaleMessages(db: Executor, olderThanMs: number, limit: number): Promise<{ uid: string; status: string }[]> {
   return claimStale(db, { table: 'messages', lockKey: MESSAGE_SWEEP_LOCK_KEY, touched: ['created_at', 'started_at', 'enqueued_at'], orderBy: 'created_at' }, olderThanMs, limit);
 }
+
+/** Locks the thread's row until the transaction ends: inbound copies of one message meet here. */
+export async function lockThread(tx: Executor, companyUid: string, threadId: number): Promise<void> {
+  await tx.execute(sql`select 1 from message_threads where company_uid = ${companyUid} and id = ${threadId} for update`);
+}
+
+/** The inbound message of the thread with this sent time and text: the one a replay would repeat. */
+export async function findInboundTwin(tx: Executor, companyUid: string, threadId: number, sentDttm: string, text: string): Promise<{ id: number; uid: string } | undefined> {
+  const [row] = await tx.execute<{ id: number; uid: string }>(sql`
+    select id, uid from messages
+     where company_uid = ${companyUid} and thread_id = ${threadId} and direction = 'inbound'
+       and message_dttm = ${sentDttm}::timestamp and message_text = ${text}
+     order by id limit 1`);
+  return row ? { id: Number(row.id), uid: row.uid } : undefined;
+}

@@ -101,6 +101,15 @@ export const threadsPageSchema = z.object({
 });
 export type ThreadsPage = z.infer<typeof threadsPageSchema>;
 
+/** A message's text in a body (sent or received): not blank, at most MAX_MESSAGE_LENGTH characters. */
+export const messageText = () =>
+  z
+    .string({ error: 'must be a string' })
+    .refine((s) => s.trim() !== '', 'must not be blank')
+    // Characters as a person counts them (code points): an emoji is one, not two UTF-16 units.
+    .refine((s) => s.length <= MAX_MESSAGE_LENGTH || [...s].length <= MAX_MESSAGE_LENGTH, `must be at most ${MAX_MESSAGE_LENGTH} characters`)
+    .meta({ maxLength: MAX_MESSAGE_LENGTH });
+
 /** A thread id in a body: an integer, or a string of digits (some clients send ids as text). */
 const threadIdValue = z.union([z.number(), z.string().regex(/^\d{1,10}$/).transform(Number)], { error: 'must be a thread id (a positive integer)' }).pipe(
   z.number({ error: 'must be a thread id (a positive integer)' }).int('must be a thread id (a positive integer)').min(1, 'must be a thread id (a positive integer)').max(MAX_INT, 'must be a thread id (a positive integer)'),
@@ -108,12 +117,7 @@ const threadIdValue = z.union([z.number(), z.string().regex(/^\d{1,10}$/).transf
 
 export const messageBookingGuestBodySchema = z
   .object({
-    message: z
-      .string({ error: 'must be a string' })
-      .refine((s) => s.trim() !== '', 'must not be blank')
-      // Characters as a person counts them (code points): an emoji is one, not two UTF-16 units.
-      .refine((s) => s.length <= MAX_MESSAGE_LENGTH || [...s].length <= MAX_MESSAGE_LENGTH, `must be at most ${MAX_MESSAGE_LENGTH} characters`)
-      .meta({ maxLength: MAX_MESSAGE_LENGTH }),
+    message: messageText(),
     thread_id: threadIdValue.nullish(),
     booking_uid: uidValue().nullish(),
     channel: z.enum(messageChannels, { error: `must be one of: ${messageChannels.join(', ')}` }).nullish(),

@@ -10,6 +10,7 @@ import { BaseService } from '../service.js';
 import { newWebhookSecret } from '../webhooks/index.js';
 import { findConnector, upsertConnector, deleteConnector } from './connectors.repository.js';
 import { createChannels, type Channels, type SendOutcome } from './messaging.channels.js';
+import { appendInbound, inboundSigners, type InboundMessageAnswer, type InboundMessageBody } from './messaging.inbound.js';
 import type { GetThreadsQuery, MessageBookingGuestAnswer, MessageBookingGuestBody, MessageStatusView, ThreadsPage } from './messaging.schema.js';
 import { threadFilterOf, threadsPage } from './messaging.wire.js';
 import { claimStaleMessages, findFinishedMessageUids, findMessage, insertMessage, markDeferred, markFailed, markSending, markSent } from './messages.repository.js';
@@ -161,6 +162,16 @@ export class MessagingService extends BaseService {
   /** The re-enqueue sweep's claim: messages whose job may be lost. */
   claimStale(limit: number): Promise<{ uid: string; status: string }[]> {
     return claimStaleMessages(this.db, this.config.queue.reenqueueAfterMs, limit);
+  }
+
+  /** POST /channels/{platform}/inbound: the companies whose connector signed the body (none: refuse it). */
+  inboundSigners(platform: string, signature: string | undefined, rawBody: string): Promise<string[]> {
+    return inboundSigners(this.db, platform, signature, rawBody);
+  }
+
+  /** POST /channels/{platform}/inbound, once signed: the guest's reply appended to the booking's thread. */
+  receive(companyUids: readonly string[], body: InboundMessageBody): Promise<InboundMessageAnswer> {
+    return appendInbound(this.db, companyUids, body);
   }
 
   /** CLI `channel set`: registers the company's connector for a platform; answers its new secret. */

@@ -1,0 +1,145 @@
+import type { AddressInfo } from 'node:net';
+import nodemailer, { type TransportOptions } from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
+import { seedDemo } from '../bin/demo/seed.js';
+import { freePort, startProc, type Proc } from './lib/procs.js';
+import { createBenchEnv, redisUrl, serviceEnv } from './lib/setup.js';
+
+/*
+ * `npm run bench -- --messages`: messages to guests by email through a local SMTP server (the
+ * smtp-server package, in this process, accepting everything), beside a bare nodemailer send loop
+ * to the same server as the baseline, in the same run.
+ *   (m1) bare: MESSAGES sends through one pooled nodemailer transport, CONCURRENCY at a time
+ *        (the service's MESSAGE_CONCURRENCY and pool size): messages/s and send latency.
+ *   (m2) the service: MESSAGES POST /message-booking-guest over 10 keep-alive connections to one
+ *        API process, sent by one worker process: accepted/s, then accept -> completed latency
+ *        (created_at -> finished_at, both stamped by Postgres) and end-to-end messages/s.
+ * Not a test: it asserts nothing; it prints the figures and the ratio m2 / m1.
+ */
+
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 2000);
+const CONCURRENCY = Number(process.env.BENCH_MESSAGE_CONCURRENCY ?? 8);
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+async function startSmtpSink(): Promise<{ url: string; received: () => number; close(): Promise<void> }> {
+  let received = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disableReverseLookup: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    closeTimeout: 100,
+    onData(stream, _session, callback) {
+      stream.on('data', () => {});
+      stream.on('end', () => {
+        received++;
+        callback();
+      });
+    },
+  });
+  server.on('error', () => {});
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return { url: `smtp://127.0.0.1:${port}`, received: () => received, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** (m1) The baseline: the same kind of mail, straight through nodemailer. */
+async function bareSends(smtpUrl: string) {
+  const transport = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: CONCURRENCY } as TransportOptions);
+  const latencies: number[] = [];
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < MESSAGES) {
+        const i = next++;
+        const s = performance.now();
+        await transport.sendMail({ from: 'Bench <bench@property-ops.localhost>', to: 'guest@guest.example', subject: `Your stay, reservation B${i}`, text: `Welcome ${i}!`, messageId: `<bare_${i}@property-ops>` });
+        latencies.push(performance.now() - s);
+      }
+    }),
+  );
+  const secs = (performance.now() - t0) / 1000;
+  transport.close();
+  latencies.sort((a, b) => a - b);
+  return { perSec: MESSAGES / secs, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99) };
+}
+
+/** MESSAGES POSTs over 10 keep-alive connections (fetch), each sent when that connection's last answer came. */
+async function postMany(url: string, body: (i: number) => string) {
+  const latencies: number[] = [];
+  let next = 0;
+  let errors = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (next < MESSAGES) {
+        const payload = body(next++);
+        const s = performance.now();
+        const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+        await res.arrayBuffer();
+        latencies.push(performance.now() - s);
+        if (res.status !== 200) errors++;
+      }
+    }),
+  );
+  const secs = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { rps: MESSAGES / secs, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), errors };
+}
+
+const env = await createBenchEnv(1);
+const smtp = await startSmtpSink();
+const procs: Proc[] = [];
+try {
+  const demo = await seedDemo(env.database.db, { bookings: 60, companyUid: 'co_msgbench' });
+  const s = env.database.sql;
+  const withEmail = (await s<{ booking_uid: string }[]>`
+    select b.booking_uid from bookings b join guests g on g.company_uid = b.company_uid and g.uid = b.guest_uid
+     where b.company_uid = 'co_msgbench' and cardinality(g.emails) > 0`).map((r) => r.booking_uid);
+
+  const bare = await bareSends(smtp.url);
+  const bareReceived = smtp.received();
+
+  const extra = { SMTP_URL: smtp.url, MESSAGE_CONCURRENCY: String(CONCURRENCY) };
+  const port = await freePort();
+  procs.push(await startProc('bin/api.ts', serviceEnv(env, port, redisUrl, extra), /API listening/));
+  procs.push(await startProc('bin/worker.ts', serviceEnv(env, 0, redisUrl, extra), /worker started/));
+  const apiUrl = `http://127.0.0.1:${port}`;
+
+  const t0 = Date.now();
+  const accept = await postMany(`${apiUrl}/api/v1/message-booking-guest?access_token=${demo.token}`, (i) =>
+    JSON.stringify({ booking_uid: withEmail[i % withEmail.length], message: `Welcome ${i}!`, channel: 'email' }),
+  );
+  for (;;) {
+    const [row] = await s<{ left: number }[]>`select count(*)::int as left from messages where company_uid = 'co_msgbench' and status not in ('completed', 'error')`;
+    if ((row?.left ?? 1) === 0 || Date.now() - t0 > 180_000) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const [e2e] = await s<{ n: number; errors: number; secs: number }[]>`
+    select count(*)::int as n, count(*) filter (where status = 'error')::int as errors,
+           extract(epoch from max(finished_at) - min(created_at))::float8 as secs
+      from messages where company_uid = 'co_msgbench' and direction = 'outbound' and app_uid is not null`;
+  const lat = (await s<{ ms: number }[]>`
+    select extract(epoch from finished_at - created_at)::float8 * 1000 as ms
+      from messages where company_uid = 'co_msgbench' and status = 'completed' and app_uid is not null order by 1`).map((r) => r.ms);
+  const perSec = (e2e?.n ?? 0) / (e2e?.secs ?? NaN);
+
+  const rows: Array<[string, string]> = [
+    ['(m1) bare nodemailer -> local SMTP', `${fmt(bare.perSec)} msg/s, send p50 ${fmt(bare.p50, 1)} ms, p99 ${fmt(bare.p99, 1)} ms (${MESSAGES} sent, ${CONCURRENCY} at a time)`],
+    ['(m2) message-booking-guest accepted', `${fmt(accept.rps)} req/s, p50 ${fmt(accept.p50, 1)} ms, p99 ${fmt(accept.p99, 1)} ms, ${accept.errors} errors (10 connections)`],
+    ['(m2) accept -> completed (created_at -> finished_at)', `p50 ${fmt(pct(lat, 0.5), 1)} ms, p99 ${fmt(pct(lat, 0.99), 1)} ms (${lat.length} completed, ${e2e?.errors ?? 0} error)`],
+    ['(m2) end to end, first accept -> last completed', `${fmt(perSec)} msg/s (1 API, 1 worker, MESSAGE_CONCURRENCY ${CONCURRENCY})`],
+    ['ratio m2 end to end / m1 bare', fmt(perSec / bare.perSec, 2)],
+    ['ratio m2 accepted / m1 bare', fmt(accept.rps / bare.perSec, 2)],
+    ['mails the SMTP server took (bare + service)', `${fmt(bareReceived)} + ${fmt(smtp.received() - bareReceived)}`],
+  ];
+  const width = Math.max(...rows.map((r) => r[0].length));
+  process.stdout.write(`\n${rows.map(([a, b]) => `${a.padEnd(width)} | ${b}`).join('\n')}\n`);
+} finally {
+  await Promise.all(procs.map((p) => p.stop()));
+  await smtp.close();
+  await env.cleanup();
+}
