@@ -1,4 +1,4 @@
-import { WARNING_PAST } from '../../shared/domain/calendar/index.js';
+import { dryRunQueryDoc, dryRunQuerySchema, WARNING_PAST } from '../../shared/domain/calendar/index.js';
 import {
   proposalAnswerSchema,
   proposeCalendarBatchBodySchema,
@@ -22,6 +22,8 @@ const proposalMethod = {
   scopes: ['pricing-management'],
   tag: 'Calendar',
   headers: idempotencyKeyHeaders,
+  query: dryRunQuerySchema,
+  queryDocs: { dry_run: dryRunQueryDoc },
   answer: {
     description: 'Accepted: the request uids (queued, or paused awaiting review) and one warning per skipped date ({} when none)',
     schema: named('ProposalAnswer', proposalAnswerSchema),
@@ -41,7 +43,9 @@ const reviewed = (config: Config) =>
   '(PROPOSAL_TTL_DAYS), or whose dates have all passed, expires. Decided here: the flag is read in the transaction that ' +
   'stores the days (a concurrent set-property-calendar-control waits for it); is_user_action is kept with the proposal and ' +
   'shown to the reviewer; Idempotency-Key works as on set-calendar-batch; a review records a proposal.reviewed change ' +
-  '(kind property, the proposal\'s property).';
+  '(kind property, the proposal\'s property). Dry run (?dry_run=true): judged exactly as for real, nothing stored or ' +
+  'queued and no proposal made, Idempotency-Key ignored; request_uids [] and data.preview, each kept date as ' +
+  'get-calendar-data would read it once applied (once approved, where the property does not allow calendar control).';
 
 export const setPropertyCalendarControl = defineEndpoint({
   method: 'post',
@@ -77,7 +81,7 @@ export const proposeCalendarBatch = defineEndpoint({
     example: { property_uid: 'pr_5c1dQ9aXbT7eLm2NfR0s', is_user_action: false, days: [{ date: '2030-07-14', price: 129.5, currency: 'EUR', min_stay: 2 }, { date: '2030-07-15', price: 135, currency: 'EUR' }] },
   },
   errorTexts: { 404: unknownPropertyError, 409: reusedKeyError },
-  handle: (ctx, { body, principal, headers }) => ctx.services.proposals.proposeBatch(principal.companyUid, body, principal, headers['Idempotency-Key']),
+  handle: (ctx, { body, principal, headers, query }) => ctx.services.proposals.proposeBatch(principal.companyUid, body, principal, headers['Idempotency-Key'], query.dry_run ?? false),
 });
 
 export const proposeCalendarData = defineEndpoint({
@@ -92,5 +96,5 @@ export const proposeCalendarData = defineEndpoint({
   body: proposeCalendarRangeBodySchema,
   bodyDoc: { name: 'ProposeCalendarDataBody', example: { property_uid: 'pr_5c1dQ9aXbT7eLm2NfR0s', start_date: '2030-07-14', end_date: '2030-07-20', price: 129.5, currency: 'EUR', min_stay: 2, is_user_action: true } },
   errorTexts: { 404: unknownPropertyError, 409: reusedKeyError },
-  handle: (ctx, { body, principal, headers }) => ctx.services.proposals.proposeRange(principal.companyUid, body, principal, headers['Idempotency-Key']),
+  handle: (ctx, { body, principal, headers, query }) => ctx.services.proposals.proposeRange(principal.companyUid, body, principal, headers['Idempotency-Key'], query.dry_run ?? false),
 });

@@ -181,3 +181,32 @@ describe('scopes', () => {
     }
   });
 });
+
+describe('?dry_run=true on calendar-batch and calendar', () => {
+  it('judges as for real and previews the days once applied, storing no request and no proposal, with or without calendar control', async () => {
+    const [d1, d2] = futureDates(2);
+    for (const allowed of [false, true]) {
+      const property = await controlled(allowed);
+      const before = await read(property, d1!, d2!);
+      const batch = await w.p.api.post(`${BATCH}?dry_run=true`, { property_uid: property, days: [{ date: d1, price: 140, currency: 'EUR' }, { date: '2020-01-01', price: 1, currency: 'EUR' }] }, w.token);
+      expect(batch.status, JSON.stringify(batch.body)).toBe(200);
+      expect(batch.body.data.request_uids).toEqual([]);
+      expect(batch.body.data.warnings).toEqual({ '2020-01-01': WARNING_PAST });
+      expect(batch.body.data.preview[d1!]).toMatchObject({ price: 140, currency: 'EUR' });
+      const range = await w.p.api.post(`${RANGE}?dry_run=true`, { property_uid: property, start_date: d1, end_date: d2, price: 99, currency: 'USD', min_stay: 3 }, w.token);
+      expect(range.status, JSON.stringify(range.body)).toBe(200);
+      expect(Object.keys(range.body.data.preview)).toEqual([d1, d2]);
+      expect(range.body.data.preview[d2!]).toMatchObject({ price: 99, currency: 'USD', min_stay: 3 });
+      const stored = await w.tdb.database.sql`select (select count(*)::int from calendar_requests where property_uid = ${property}) as requests,
+                                                     (select count(*)::int from calendar_proposals where property_uid = ${property}) as proposals`;
+      expect(stored[0]).toEqual({ requests: 0, proposals: 0 });
+      expect(await read(property, d1!, d2!)).toEqual(before);
+    }
+  });
+
+  it('refuses a malformed dry_run with code 11', async () => {
+    const property = await controlled(false);
+    const res = await w.p.api.post(`${BATCH}?dry_run=maybe`, { property_uid: property, days: [{ date: futureDates(1)[0], notes: 'x' }] }, w.token);
+    expect([res.status, res.body.error.code, res.body.error.param]).toEqual([400, 11, 'dry_run']);
+  });
+});

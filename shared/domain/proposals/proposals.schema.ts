@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { uidValue } from '../../infra/http/wire.js';
-import { batchDaySchema, rangeBodySchema, setCalendarBatchBodySchema } from '../calendar/index.js';
+import { batchDaySchema, calendarPreviewSchema, rangeBodySchema, setCalendarBatchBodySchema } from '../calendar/index.js';
 
 export { proposalStatuses, type ProposalStatus } from '../calendar/index.js';
 
@@ -32,6 +32,7 @@ export const proposalAnswerSchema = z.object({
   data: z.object({
     request_uids: z.array(z.string()).describe('The stored requests: queued where the property allows calendar control, else paused until reviewed'),
     warnings: z.record(z.string(), z.string()).describe('One warning per skipped date, as set-calendar-batch gives them'),
+    preview: calendarPreviewSchema.optional(),
   }),
 });
 export type ProposalAnswer = z.infer<typeof proposalAnswerSchema>;

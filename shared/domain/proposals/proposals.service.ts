@@ -10,6 +10,7 @@ import {
   insertRequests,
   rangeDays,
   readCalendarView,
+  withPreview,
   type CalendarService,
   type JudgedDays,
   type Submitter,
@@ -64,17 +65,30 @@ export class ProposalsService extends BaseService {
   }
 
   /** POST /api/v1/calendar-batch: set-calendar-batch's days, judged as it judges them. */
-  async proposeBatch(companyUid: string, body: ProposeCalendarBatchBody, by: Submitter, idempotencyKey?: string): Promise<ProposalAnswer> {
+  async proposeBatch(companyUid: string, body: ProposeCalendarBatchBody, by: Submitter, idempotencyKey?: string, dryRun = false): Promise<ProposalAnswer> {
     const property = await this.properties.require(companyUid, body.property_uid);
     const judged = applyDayRules(body.days, localDate(property.timeZone));
+    if (dryRun) return this.dryRun(companyUid, property.uid, judged, by);
     return this.propose(companyUid, property.uid, judged, body.is_user_action, by, keyOf(companyUid, by, body, idempotencyKey));
   }
 
   /** POST /api/v1/calendar: every date of the range a day with the body's price, currency and minimum stay. */
-  async proposeRange(companyUid: string, body: ProposeCalendarRangeBody, by: Submitter, idempotencyKey?: string): Promise<ProposalAnswer> {
+  async proposeRange(companyUid: string, body: ProposeCalendarRangeBody, by: Submitter, idempotencyKey?: string, dryRun = false): Promise<ProposalAnswer> {
     const property = await this.properties.require(companyUid, body.property_uid);
     const judged = applyDayRules(rangeDays(body), localDate(property.timeZone));
+    if (dryRun) return this.dryRun(companyUid, property.uid, judged, by);
     return this.propose(companyUid, property.uid, judged, body.is_user_action, by, keyOf(companyUid, by, body, idempotencyKey));
+  }
+
+  /**
+   * ?dry_run=true: judged above exactly as for real, then the calendar's one submission path stops
+   * before storing (CalendarService.submit with dryRun): nothing stored or queued, no proposal
+   * made; the preview shows each kept date as it will read once applied (once approved, where the
+   * property does not allow calendar control).
+   */
+  private async dryRun(companyUid: string, propertyUid: string, judged: JudgedDays, by: Submitter): Promise<ProposalAnswer> {
+    const answer = (uids: string[]) => ({ status: 0 as const, data: { request_uids: uids, warnings: judged.warnings } });
+    return withPreview(await this.calendar.submit(companyUid, propertyUid, judged, by, answer, undefined, undefined, true));
   }
 
   /**
