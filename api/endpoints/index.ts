@@ -12,6 +12,7 @@ import { docs, livez, metrics, openapiJson, readyz } from './ops.endpoints.js';
 import { getProperty, listProperties } from './property.endpoints.js';
 import { setBookingDoorCode, setPropertyDoorCode } from './door-codes.endpoints.js';
 import { acceptReservation, declineReservation } from './reservation-requests.endpoints.js';
+import { reservationReportCsv, tasksReportCsv } from './reports.endpoints.js';
 import { listTasks, updateTask } from './tasks.endpoints.js';
 
 /**
@@ -49,6 +50,8 @@ export const endpoints: readonly AnyEndpoint[] = [
   getChanges,
   setBookingDoorCode,
   setPropertyDoorCode,
+  reservationReportCsv,
+  tasksReportCsv,
   livez,
   readyz,
   metrics,

@@ -12,6 +12,7 @@ import { DoorCodesService } from '../domain/door-codes/index.js';
 import { MessagingService } from '../domain/messaging/index.js';
 import { PeopleService } from '../domain/people/index.js';
 import { PropertiesService } from '../domain/properties/index.js';
+import { ReportsService } from '../domain/reports/index.js';
 import { ReservationRequestsService } from '../domain/reservation-requests/index.js';
 import { RetentionService } from '../domain/retention/index.js';
 import { TasksService } from '../domain/tasks/index.js';
@@ -35,6 +36,7 @@ export interface Services {
   messaging: MessagingService;
   people: PeopleService;
   properties: PropertiesService;
+  reports: ReportsService;
   reservationRequests: ReservationRequestsService;
   retention: RetentionService;
   tasks: TasksService;
@@ -68,6 +70,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     messaging: new MessagingService(infra),
     people: new PeopleService(infra),
     properties,
+    reports: new ReportsService(infra, bookings),
     reservationRequests: new ReservationRequestsService(infra, bookings),
     retention: new RetentionService(infra),
     tasks: new TasksService(infra),

@@ -11,8 +11,6 @@ const NOT_BUILT_YET = new Set([
   'post /api/v2/set-property-calendar-control',
   'post /api/v1/calendar-batch',
   'post /api/v1/calendar',
-  'post /api/v1/reservation-report-csv',
-  'post /api/v1/tasks-report-csv',
   'post /channels/{platform}/inbound',
   'post /api/v1/set-webhook',
   'get /api/v1/get-webhook',
