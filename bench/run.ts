@@ -2,7 +2,8 @@
  * `npm run bench`: the calendar pipeline measured on this machine, every figure against a baseline
  * measured in the same run. `npm run bench -- --scale` is bench/scale.ts (capped workers). Uses the local Postgres and Redis (BENCH_DATABASE_URL / BENCH_REDIS_URL) in a
  * scratch database and key prefix that it removes afterwards. `--long-poll` measures only the
- * get-request-status long-poll (1,000 waiting clients on one API process). Not a test: it asserts nothing.
+ * get-request-status long-poll (1,000 waiting clients on one API process). `--csv` is bench/csv.ts
+ * (the bookings CSV report of 1,000,000 rows: rows/s, the API's RSS). Not a test: it asserts nothing.
  */
 import { CALENDAR_DAYS_ON_CONFLICT } from '../shared/domain/calendar/index.js';
 import { benchCalendarRead, fmtMs, median } from './calendar-read.js';
@@ -16,6 +17,11 @@ const DAYS = 365;
 // --scale is bench/scale.ts: each worker under a CPU cap of its own.
 if (process.argv.includes('--scale')) {
   await import('./scale.js');
+  process.exit(0);
+}
+// --csv is bench/csv.ts: the bookings CSV report of 1,000,000 rows, rows/s and the API's RSS.
+if (process.argv.includes('--csv')) {
+  await import('./csv.js');
   process.exit(0);
 }
 /** `npm run bench -- --read`: only (h), the calendar read. */
