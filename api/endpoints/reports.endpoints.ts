@@ -21,11 +21,16 @@ import { tasksQueryDocs } from './tasks.endpoints.js';
 /** `reservations-2030-07-14.csv`: the report's name and the UTC date of the request. */
 const fileName = (name: string) => `${name}-${new Date().toISOString().slice(0, 10)}.csv`;
 
-function sinkOf(res: Response, name: string, signal: AbortSignal): ReportSink {
+/**
+ * Where a report goes. A client that stops reading (without closing) would hold a report slot and a
+ * database connection for good: once nothing leaves the socket for `stallMs`, it is destroyed.
+ */
+function sinkOf(res: Response, name: string, signal: AbortSignal, stallMs: number): ReportSink {
   return {
     out: res,
     signal,
     begin() {
+      res.setTimeout(stallMs, () => res.destroy());
       res.status(200);
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
       res.setHeader('Content-Disposition', `attachment; filename="${fileName(name)}"`);
@@ -67,7 +72,8 @@ const decisions =
   "full-width forms) is prefixed with '; numbers are written as they are; null is an empty cell. No match: the header " +
   'row alone. Streamed from a database cursor in one snapshot; an error before the first byte is the usual JSON error, ' +
   `after it the connection is closed mid-answer. At most ${MAX_CONCURRENT_REPORTS} reports are written at once per API ` +
-  'process; one more is refused with 429 code 16 and Retry-After.';
+  'process; one more is refused with 429 code 16 and Retry-After. A client that reads nothing for REPORT_STALL_MS ' +
+  '(default 60 s) is cut off.';
 
 const badFilter = {
   description: 'Code 11: a malformed filter (as the list method refuses it), or a parameter both in the query and the body',
@@ -98,7 +104,7 @@ export const reservationReportCsv = defineEndpoint({
   errorTexts: { 400: badFilter },
   handle: (ctx, { query, body, principal, res, signal }) => {
     const filter = mergeFilters(query, body);
-    const sink = sinkOf(res, 'reservations', signal);
+    const sink = sinkOf(res, 'reservations', signal, ctx.config.http.reportStallMs);
     return streamed(res, signal, () => ctx.services.reports.writeBookings(principal.companyUid, filter, principal.scopes, sink), (err) =>
       ctx.logger.warn({ err }, 'reservation report cut short'),
     );
@@ -128,7 +134,7 @@ export const tasksReportCsv = defineEndpoint({
   errorTexts: { 400: badFilter },
   handle: (ctx, { query, body, principal, res, signal }) => {
     const filter = mergeFilters(query, body);
-    const sink = sinkOf(res, 'tasks', signal);
+    const sink = sinkOf(res, 'tasks', signal, ctx.config.http.reportStallMs);
     return streamed(res, signal, () => ctx.services.reports.writeTasks(principal.companyUid, filter, sink), (err) =>
       ctx.logger.warn({ err }, 'tasks report cut short'),
     );

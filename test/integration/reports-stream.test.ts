@@ -90,3 +90,24 @@ describe('the reports are streamed', () => {
     await again.body!.cancel();
   });
 });
+
+describe('a client that stops reading without closing', () => {
+  const s = useTestApi({ env: { REPORT_STALL_MS: '500' } });
+  it('is cut off after REPORT_STALL_MS, its statement ended', async () => {
+    const db = s.tdb.database.db;
+    const company = await createCompany(db);
+    const token = (await createToken(db, company, ['reports'])).token;
+    const [template] = await createBookings(db, [bookingRow(company, await createProperty(db, company))]);
+    await cloneBookings(s.tdb.database.sql, template!.bookingUid, ROWS - 1);
+    const res = await fetch(`${s.api.baseUrl}/api/v1/reservation-report-csv?access_token=${token}`, { method: 'POST' });
+    const reader = res.body!.getReader();
+    await reader.read();
+    const open = async () => [...(await db.execute(sql`select 1 from pg_stat_activity where query like ${`${REPORT_STATEMENT_TAG}%`} and state <> 'idle'`))].length;
+    expect(await open()).toBe(1);
+    // Reads nothing more: within a few stall periods the server has given up.
+    expect(await waitFor(async () => (await open()) === 0)).toBe(true);
+    await expect(async () => {
+      for (let r = await reader.read(); !r.done; r = await reader.read());
+    }).rejects.toThrow();
+  });
+});
