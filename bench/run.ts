@@ -3,7 +3,8 @@
  * measured in the same run. `npm run bench -- --scale` is bench/scale.ts (capped workers). Uses the local Postgres and Redis (BENCH_DATABASE_URL / BENCH_REDIS_URL) in a
  * scratch database and key prefix that it removes afterwards. `--long-poll` measures only the
  * get-request-status long-poll (1,000 waiting clients on one API process). `--messages` is
- * bench/messages.ts (email through a local SMTP server vs bare nodemailer). Not a test: it asserts nothing.
+ * bench/messages.ts (email through a local SMTP server vs bare nodemailer). `--csv` is bench/csv.ts
+ * (the bookings CSV report of 1,000,000 rows: rows/s, the API's RSS). Not a test: it asserts nothing.
  */
 import { CALENDAR_DAYS_ON_CONFLICT } from '../shared/domain/calendar/index.js';
 import { benchCalendarRead, fmtMs, median } from './calendar-read.js';
@@ -22,6 +23,11 @@ if (process.argv.includes('--scale')) {
 // --messages is bench/messages.ts: messages to guests through a local SMTP server.
 if (process.argv.includes('--messages')) {
   await import('./messages.js');
+  process.exit(0);
+}
+// --csv is bench/csv.ts: the bookings CSV report of 1,000,000 rows, rows/s and the API's RSS.
+if (process.argv.includes('--csv')) {
+  await import('./csv.js');
   process.exit(0);
 }
 /** `npm run bench -- --read`: only (h), the calendar read. */

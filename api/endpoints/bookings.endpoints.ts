@@ -28,6 +28,24 @@ const bookingComponent = named('Booking', bookingSchema);
 
 const bound = (s: string, e: string) => dateBoundDoc(s, e);
 
+/** The OpenAPI docs of the list's query: the CSV report (reports.endpoints.ts) takes the same filters. */
+export const bookingsQueryDocs = {
+  booking_uids: commaListDoc('Only these bookings', 'bk_3kQz9xWmR2pLx7vNa1Bc,bk_8Hn2Qw0ZxT4rLp6Ym1Vd'),
+  booking_status: { type: 'string', enum: [...bookingStatuses], description: 'Only bookings in this status. Another value is a code-11 error naming booking_status.', example: 'accepted' },
+  platform_type: commaListDoc('Only bookings from these platforms', 'airbnb,vrbo', { type: 'string', enum: [...platformTypes] }),
+  property_uid: commaListDoc('Only bookings of these properties', 'pr_5c1dQ9aXbT7eLm2NfR0s'),
+  from_date: bound('Hides bookings whose checkout is before it (an overlap filter on the stay).', '2030-07-01'),
+  to_date: bound('Hides bookings whose checkin is after it; a date alone covers that whole day.', '2030-07-31'),
+  from_created_date: bound('created_dttm (UTC) at or after it.', '2030-05-01'),
+  to_created_date: bound('created_dttm (UTC) at or before it; a date alone covers that whole day.', '2030-05-31 23:59:59'),
+  from_updated_date: bound('updated_dttm (UTC) at or after it.', '2030-05-01'),
+  to_updated_date: bound('updated_dttm (UTC) at or before it; a date alone covers that whole day.', '2030-05-31'),
+  from_booked_date: bound('booked_dttm (UTC) at or after it.', '2030-05-01'),
+  to_booked_date: bound('booked_dttm (UTC) at or before it; a date alone covers that whole day.', '2030-05-31'),
+  order_by_created_dttm: { type: 'string', enum: ['true', 'false', '1', '0'], description: 'true (or 1): order by created_dttm descending then booking_uid, instead of local_checkin_dttm ascending then booking_uid.', example: 'true' },
+  page: pageDoc,
+};
+
 export const listBookings = defineEndpoint({
   method: 'get',
   path: '/api/v1/bookings',
@@ -41,22 +59,7 @@ export const listBookings = defineEndpoint({
     `booking. Unknown query parameters are ignored. Status values: ${bookingStatuses.join(', ')}. ` +
     'door_access_code is present only when the token has smart-locks; otherwise the key is absent.',
   query: bookingsQuerySchema,
-  queryDocs: {
-    booking_uids: commaListDoc('Only these bookings', 'bk_3kQz9xWmR2pLx7vNa1Bc,bk_8Hn2Qw0ZxT4rLp6Ym1Vd'),
-    booking_status: { type: 'string', enum: [...bookingStatuses], description: 'Only bookings in this status. Another value is a code-11 error naming booking_status.', example: 'accepted' },
-    platform_type: commaListDoc('Only bookings from these platforms', 'airbnb,vrbo', { type: 'string', enum: [...platformTypes] }),
-    property_uid: commaListDoc('Only bookings of these properties', 'pr_5c1dQ9aXbT7eLm2NfR0s'),
-    from_date: bound('Hides bookings whose checkout is before it (an overlap filter on the stay).', '2030-07-01'),
-    to_date: bound('Hides bookings whose checkin is after it; a date alone covers that whole day.', '2030-07-31'),
-    from_created_date: bound('created_dttm (UTC) at or after it.', '2030-05-01'),
-    to_created_date: bound('created_dttm (UTC) at or before it; a date alone covers that whole day.', '2030-05-31 23:59:59'),
-    from_updated_date: bound('updated_dttm (UTC) at or after it.', '2030-05-01'),
-    to_updated_date: bound('updated_dttm (UTC) at or before it; a date alone covers that whole day.', '2030-05-31'),
-    from_booked_date: bound('booked_dttm (UTC) at or after it.', '2030-05-01'),
-    to_booked_date: bound('booked_dttm (UTC) at or before it; a date alone covers that whole day.', '2030-05-31'),
-    order_by_created_dttm: { type: 'string', enum: ['true', 'false', '1', '0'], description: 'true (or 1): order by created_dttm descending then booking_uid, instead of local_checkin_dttm ascending then booking_uid.', example: 'true' },
-    page: pageDoc,
-  },
+  queryDocs: bookingsQueryDocs,
   answer: {
     description: 'A page of bookings',
     schema: named('BookingsPage', pageOfSchema(bookingComponent)),

@@ -14,6 +14,7 @@ import { getProperty, listProperties } from './property.endpoints.js';
 import { proposeCalendarBatch, proposeCalendarData, setPropertyCalendarControl } from './proposals.endpoints.js';
 import { setBookingDoorCode, setPropertyDoorCode } from './door-codes.endpoints.js';
 import { acceptReservation, declineReservation } from './reservation-requests.endpoints.js';
+import { reservationReportCsv, tasksReportCsv } from './reports.endpoints.js';
 import { listTasks, updateTask } from './tasks.endpoints.js';
 import { webhookEndpoints } from './webhooks.endpoints.js';
 
@@ -57,6 +58,8 @@ export const endpoints: readonly AnyEndpoint[] = [
   ...webhookEndpoints,
   setBookingDoorCode,
   setPropertyDoorCode,
+  reservationReportCsv,
+  tasksReportCsv,
   livez,
   readyz,
   metrics,

@@ -29,6 +29,15 @@ const updateTaskExample = {
 /** The Task component, named once: an endpoint that answers tasks too references this one (export it then). */
 const taskComponent = named('Task', taskSchema);
 
+/** The OpenAPI docs of the list's query: the CSV report (reports.endpoints.ts) takes the same filters. */
+export const tasksQueryDocs = {
+  task_uids: commaListDoc('Only these tasks', 'tk_4Rz8QmL0xVb2Nw7Tc9Ka,tk_0Wq5Lm2ZxR8Vb1Nc7Ty3'),
+  property_uids: commaListDoc('Only tasks of these properties', 'pr_5c1dQ9aXbT7eLm2NfR0s'),
+  from_date: dateBoundDoc('Hides tasks starting before it; a date alone means that day at 00:00:00.', '2030-07-01'),
+  to_date: dateBoundDoc('Hides tasks starting after it; a date alone covers that whole day.', '2030-07-31'),
+  page: pageDoc,
+};
+
 export const listTasks = defineEndpoint({
   method: 'get',
   path: '/api/v1/tasks',
@@ -40,13 +49,7 @@ export const listTasks = defineEndpoint({
     `Tasks of the token's company, 25 per page, ordered by local_start_dttm then task_uid (the same paging rules as ` +
     `bookings). task_type values: ${taskTypes.join(', ')}; task_status values: ${taskStatuses.join(', ')}.`,
   query: tasksQuerySchema,
-  queryDocs: {
-    task_uids: commaListDoc('Only these tasks', 'tk_4Rz8QmL0xVb2Nw7Tc9Ka,tk_0Wq5Lm2ZxR8Vb1Nc7Ty3'),
-    property_uids: commaListDoc('Only tasks of these properties', 'pr_5c1dQ9aXbT7eLm2NfR0s'),
-    from_date: dateBoundDoc('Hides tasks starting before it; a date alone means that day at 00:00:00.', '2030-07-01'),
-    to_date: dateBoundDoc('Hides tasks starting after it; a date alone covers that whole day.', '2030-07-31'),
-    page: pageDoc,
-  },
+  queryDocs: tasksQueryDocs,
   answer: {
     description: 'A page of tasks',
     schema: named('TasksPage', pageOfSchema(taskComponent)),

@@ -13,6 +13,7 @@ import { MessagingService } from '../domain/messaging/index.js';
 import { PeopleService } from '../domain/people/index.js';
 import { PropertiesService } from '../domain/properties/index.js';
 import { ProposalsService } from '../domain/proposals/index.js';
+import { ReportsService } from '../domain/reports/index.js';
 import { ReservationRequestsService } from '../domain/reservation-requests/index.js';
 import { RetentionService } from '../domain/retention/index.js';
 import { TasksService } from '../domain/tasks/index.js';
@@ -37,6 +38,7 @@ export interface Services {
   people: PeopleService;
   properties: PropertiesService;
   proposals: ProposalsService;
+  reports: ReportsService;
   reservationRequests: ReservationRequestsService;
   retention: RetentionService;
   tasks: TasksService;
@@ -72,6 +74,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     people: new PeopleService(infra),
     properties,
     proposals: new ProposalsService(infra, calendar, properties),
+    reports: new ReportsService(infra, bookings),
     reservationRequests: new ReservationRequestsService(infra, bookings),
     retention: new RetentionService(infra),
     tasks: new TasksService(infra),

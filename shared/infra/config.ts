@@ -74,6 +74,8 @@ const envSchema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: int(30_000, 100),
   /** Open connections one client address may hold at once; past it a new one is closed at once (0: no cap). */
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: int(256, 0),
+  /** A CSV report whose client takes nothing for this long is cut off (its cursor and connection freed). */
+  REPORT_STALL_MS: int(60_000, 100),
   /** `always-200`: every error answers HTTP 200 with the unchanged body, as iGMS itself does. */
   ERROR_HTTP_STATUS: z.enum(['standard', 'always-200']).default('standard'),
   RATE_LIMIT_PER_MINUTE: int(1000, 1),
@@ -184,6 +186,7 @@ function shape(env: Env) {
       headersTimeoutMs: Math.min(env.HTTP_HEADERS_TIMEOUT_MS, env.HTTP_REQUEST_TIMEOUT_MS),
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
       maxConnectionsPerAddress: env.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+      reportStallMs: env.REPORT_STALL_MS,
     },
     db: { url: env.DATABASE_URL, poolMax: env.DB_POOL_MAX, dataDir: env.DATA_DIR },
     queue: {

@@ -17,6 +17,8 @@ export const reservationGuardedOps: Array<{ method: 'GET' | 'POST'; path: string
   { method: 'POST', path: '/api/v2/decline-reservation', body: { reservation_code: 'x' }, wrongScope: 'tasksOnly' },
   { method: 'POST', path: '/api/v2/set-booking-door-code', body: { booking_uid: 'x', door_access_code: '1' }, wrongScope: 'tasksOnly' },
   { method: 'POST', path: '/api/v2/set-property-door-code', body: { property_uid: 'x', door_access_code: '1' }, wrongScope: 'tasksOnly' },
+  { method: 'POST', path: '/api/v1/reservation-report-csv', body: {}, wrongScope: 'tasksOnly' },
+  { method: 'POST', path: '/api/v1/tasks-report-csv', body: {}, wrongScope: 'tasksOnly' },
 ];
 
 export async function exerciseReservations(api: TestApi, db: Db, companyUid: string, propertyUid: string, call: Call, expectDeclared: Expect) {
@@ -52,6 +54,15 @@ export async function exerciseReservations(api: TestApi, db: Db, companyUid: str
     expectDeclared('post', path, await send(JSON.stringify(bad)), 400);
     expectDeclared('post', path, await send(JSON.stringify(unknown)), 404);
     expectDeclared('post', path, await send(JSON.stringify({ ...ok, pad: 'x'.repeat(5000) })), 413);
+    expectDeclared('post', path, await send('{}', { 'content-encoding': 'x-squash' }), 415);
+  }
+
+  const reports = (await createToken(db, companyUid, ['reports'])).token;
+  for (const path of ['/api/v1/reservation-report-csv', '/api/v1/tasks-report-csv']) {
+    const send = (body: string, headers: Record<string, string> = {}) => call(api, 'POST', path, { token: reports, body, headers });
+    expectDeclared('post', path, await send('{}'), 200);
+    expectDeclared('post', path, await send(JSON.stringify({ from_date: 'soon' })), 400);
+    expectDeclared('post', path, await send(JSON.stringify({ pad: 'x'.repeat(5000) })), 413);
     expectDeclared('post', path, await send('{}', { 'content-encoding': 'x-squash' }), 415);
   }
 }

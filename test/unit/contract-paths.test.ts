@@ -7,9 +7,7 @@ import { describe, expect, it } from 'vitest';
  * NOT_BUILT_YET: whoever builds one deletes its line (a method served is checked whether or not
  * it is listed, so a forgotten line hides nothing).
  */
-const NOT_BUILT_YET = new Set([
-  'post /api/v1/reservation-report-csv',
-  'post /api/v1/tasks-report-csv',
+const NOT_BUILT_YET = new Set<string>([
 ]);
 
 const root = new URL('../../', import.meta.url);

@@ -23,6 +23,7 @@ export const SCOPE_WORDING: Record<Scope, string> = {
   listings: 'Read your listings and their status',
   tasks: 'Read and update tasks and your team members',
   'direct-bookings': 'Make and cancel direct bookings on your properties',
+  reports: 'Download your bookings and tasks as CSV reports',
 };
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

@@ -8,6 +8,7 @@ export const scopes = [
   'listings',
   'tasks',
   'direct-bookings',
+  'reports',
 ] as const;
 export type Scope = (typeof scopes)[number];
 

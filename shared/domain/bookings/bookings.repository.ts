@@ -14,12 +14,11 @@ export async function selectBookings(db: Db, companyUid: string, q: BookingsQuer
   return bookingsPageQuery(db, companyUid, q);
 }
 
-/** The statement behind selectBookings, unexecuted: bench/bookings-explain.ts EXPLAINs exactly this. */
-export function bookingsPageQuery(
-  db: Db,
-  companyUid: string,
-  q: BookingsQuery,
-): PromiseLike<BookingRow[]> & { toSQL(): { sql: string; params: unknown[] } } {
+/** The list's filters without its page: what the CSV report (shared/domain/reports) takes too. */
+export type BookingsFilter = Omit<BookingsQuery, 'page'>;
+
+/** The conditions of the list's filters, the company first: shared by the page and the CSV report. */
+export function bookingsWhere(companyUid: string, q: BookingsFilter): SQL[] {
   const where: SQL[] = [eq(bookings.companyUid, companyUid)];
   if (q.booking_uids) where.push(inArray(bookings.bookingUid, q.booking_uids));
   if (q.booking_status) where.push(eq(bookings.bookingStatus, q.booking_status));
@@ -34,7 +33,16 @@ export function bookingsPageQuery(
   if (q.to_updated_date) where.push(lte(bookings.updatedDttm, upperBound(q.to_updated_date, 'utc')));
   if (q.from_booked_date) where.push(gte(bookings.bookedDttm, lowerBound(q.from_booked_date, 'utc')));
   if (q.to_booked_date) where.push(lte(bookings.bookedDttm, upperBound(q.to_booked_date, 'utc')));
+  return where;
+}
 
+/** The statement behind selectBookings, unexecuted: bench/bookings-explain.ts EXPLAINs exactly this. */
+export function bookingsPageQuery(
+  db: Db,
+  companyUid: string,
+  q: BookingsQuery,
+): PromiseLike<BookingRow[]> & { toSQL(): { sql: string; params: unknown[] } } {
+  const where = bookingsWhere(companyUid, q);
   const byCreated = q.order_by_created_dttm === true;
   const page = { limit: PAGE_SIZE + 1, offset: (q.page - 1) * PAGE_SIZE };
 
@@ -43,7 +51,7 @@ export function bookingsPageQuery(
       .select()
       .from(bookings)
       .where(and(...where))
-      .orderBy(...pageOrder(bookings, byCreated))
+      .orderBy(...bookingsOrder(bookings, byCreated))
       .limit(page.limit)
       .offset(page.offset);
   }
@@ -59,7 +67,7 @@ export function bookingsPageQuery(
   return db
     .select()
     .from(matches)
-    .orderBy(...pageOrder(matches, byCreated))
+    .orderBy(...bookingsOrder(matches, byCreated))
     .limit(page.limit)
     .offset(page.offset);
 }
@@ -69,7 +77,7 @@ export function bookingsPageQuery(
  * default collation, so the pages come in the same order on every server whatever locale it was
  * initialised with, and a client can reproduce it. The paging indexes use the same collation.
  */
-function pageOrder(
+export function bookingsOrder(
   source: Record<'localCheckinDttm' | 'createdDttm' | 'bookingUid', AnyColumn>,
   byCreated: boolean,
 ): SQL[] {

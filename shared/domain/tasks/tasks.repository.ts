@@ -12,14 +12,20 @@ export type TaskPatch = Partial<
   Pick<TaskRow, 'propertyUid' | 'teamMemberUid' | 'taskStatus' | 'description' | 'localStartDttm' | 'localEndDttm'>
 >;
 
-/** One page (plus one row to prove a next page) of the company's tasks, filtered and ordered. */
-export async function selectTasks(db: Db, companyUid: string, q: TasksQuery): Promise<TaskRow[]> {
+/** The conditions of the list's filters, the company first: shared by the page and the CSV report. */
+export function tasksWhere(companyUid: string, q: Omit<TasksQuery, 'page'>): SQL[] {
   const where: SQL[] = [eq(tasks.companyUid, companyUid)];
   if (q.task_uids) where.push(inArray(tasks.taskUid, q.task_uids));
   if (q.property_uids) where.push(inArray(tasks.propertyUid, q.property_uids));
   // Both bounds are on the start: hide tasks starting before from_date / after to_date.
   if (q.from_date) where.push(gte(tasks.localStartDttm, lowerBound(q.from_date, 'local')));
   if (q.to_date) where.push(lte(tasks.localStartDttm, upperBound(q.to_date, 'local')));
+  return where;
+}
+
+/** One page (plus one row to prove a next page) of the company's tasks, filtered and ordered. */
+export async function selectTasks(db: Db, companyUid: string, q: TasksQuery): Promise<TaskRow[]> {
+  const where = tasksWhere(companyUid, q);
   const query = db
     .select()
     .from(tasks)
