@@ -18,7 +18,7 @@ export const feedEventKinds = {
   'calendar.days.changed': 'calendar_day',
   'message.received': 'message',
   'message.status': 'message',
-  'proposal.reviewed': 'calendar_day',
+  'proposal.reviewed': 'property',
 } as const satisfies Record<string, ChangeKind>;
 export type FeedEventType = keyof typeof feedEventKinds;
 
