@@ -29,7 +29,7 @@ import { renderReport } from './report.js';
 import { submitStream } from './stream.js';
 import { verify, waitForFinal } from './verify.js';
 import { newWebhookSecret, setWebhook } from '../../shared/domain/webhooks/index.js';
-import { describePendingEvents, FaultReceiver, renderWebhookReport, verifyWebhooks, waitForWebhooks } from './webhooks.js';
+import { describePendingEvents, FaultReceiver, renderFeedEventReport, renderWebhookReport, verifyFeedEvents, verifyWebhooks, waitForWebhooks } from './webhooks.js';
 import { FaultSmtp, messagingBooking, renderMessageReport, streamMessages, verifyMessages, waitForMessages } from './messages.js';
 
 const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
@@ -45,6 +45,8 @@ const MIN_ACCEPTED_DAYS = 20_000;
 const DRAIN_TIMEOUT_MS = 180_000;
 const WEBHOOK_SETTLE_TIMEOUT_MS = 120_000;
 const MESSAGE_SETTLE_TIMEOUT_MS = 120_000;
+const FEED_EVENT = 'calendar.days.changed';
+const WEBHOOK_EVENTS = ['calendar.request.finished', FEED_EVENT] as const;
 /** The pause between one message to a guest being accepted and the next being sent. */
 const MESSAGE_EVERY_MS = 100;
 const MIN_ACCEPTED_MESSAGES = 100;
@@ -155,6 +157,9 @@ async function main(): Promise<boolean> {
     await receiver.start();
     const webhookSecret = newWebhookSecret();
     await setWebhook(db.db, companyUid, appUid, receiver.url, webhookSecret);
+    // The app follows every applied request's days too (issue 23): events from the change feed,
+    // one object (the property) delivered in order whatever fails.
+    await db.sql`update webhooks set events = ${JSON.stringify(WEBHOOK_EVENTS)}::jsonb where app_uid = ${appUid}`;
     const smtp = new FaultSmtp(await freePort());
     await smtp.start();
     const messagingToken = (await issueToken(db.db, companyUid, { scopes: ['messaging'] })).token;
@@ -235,6 +240,12 @@ async function main(): Promise<boolean> {
     const drain = await waitForFinal(db.sql, uids, DRAIN_TIMEOUT_MS);
     const drainMs = Date.now() - quietAt;
     const drainedAt = Date.now();
+    // The fan-out (every second) makes the last changes into events first: only then is "nothing pending" the end.
+    for (const until = Date.now() + 30_000; Date.now() < until; await sleep(250)) {
+      const [c] = await db.sql<{ behind: boolean }[]>`
+        select (select count(*) from changes where event = ${FEED_EVENT}) > (select count(*) from webhook_events where type = ${FEED_EVENT}) as behind`.catch(() => [{ behind: true }]);
+      if (c && !c.behind) break;
+    }
     const webhooksSettled = await waitForWebhooks(db.sql, WEBHOOK_SETTLE_TIMEOUT_MS);
     const webhookSettleMs = Date.now() - drainedAt;
     if (!webhooksSettled.settled) {
@@ -255,6 +266,7 @@ async function main(): Promise<boolean> {
     const messages = await verifyMessages(db.sql, smtp, messageStream);
     await smtp.stop();
     const hooks = await verifyWebhooks(db.sql, receiver, webhookSecret, uids);
+    const feedEvents = await verifyFeedEvents(db.sql, receiver, webhookSecret, FEED_EVENT);
     await receiver.stop();
     const verdict = await verify(client, db.sql, stream, propertyUids, { today, chunkDays: CHUNK_DAYS });
     const reenqueued = countLogged(dir, /^worker-/, 're-enqueued stale calendar requests').count;
@@ -279,6 +291,7 @@ async function main(): Promise<boolean> {
     );
 
     log(renderWebhookReport(hooks, receiver, webhookSettleMs));
+    log(renderFeedEventReport(feedEvents, FEED_EVENT));
     log(renderMessageReport(messages, messageStream, smtp, messageSettleMs));
 
     const failures: string[] = [];
@@ -298,6 +311,10 @@ async function main(): Promise<boolean> {
     check(hooks.lost.length === 0, `${hooks.lost.length} finished requests never delivered to the webhook: ${hooks.lost.slice(0, 5).join(', ')}`);
     check(hooks.finished === uids.length, `${uids.length - hooks.finished} requests not finished, so not reported by webhook`);
     check(hooks.badSignatures === 0 && hooks.wrongData === 0, `${hooks.badSignatures} deliveries with a bad signature, ${hooks.wrongData} with wrong data`);
+    check(feedEvents.changes > 0 && feedEvents.fannedOut === feedEvents.changes, `${feedEvents.changes} ${FEED_EVENT} changes but ${feedEvents.fannedOut} events`);
+    check(feedEvents.lost.length === 0, `${feedEvents.lost.length} ${FEED_EVENT} events never delivered: ${feedEvents.lost.slice(0, 5).join(', ')}`);
+    check(feedEvents.outOfOrder === 0, `${feedEvents.outOfOrder} ${FEED_EVENT} events delivered before an earlier event of their property`);
+    check(feedEvents.badSignatures === 0, `${feedEvents.badSignatures} ${FEED_EVENT} deliveries with a bad signature`);
     check(hooks.eventsFailed === 0, `${hooks.eventsFailed} webhook events failed for good`);
     check(messagesSettled.settled, `${messagesSettled.pending} messages still not final after ${MESSAGE_SETTLE_TIMEOUT_MS} ms`);
     check(messages.accepted >= MIN_ACCEPTED_MESSAGES, `only ${messages.accepted} messages accepted (need ${MIN_ACCEPTED_MESSAGES})`);

@@ -113,7 +113,9 @@ export async function verifyWebhooks(sql: Sql, receiver: FaultReceiver, secret: 
       badSignatures++;
       continue;
     }
-    const body = JSON.parse(r.rawBody) as { event_uid: string; data: { request_uid: string; request_status: string } };
+    const body = JSON.parse(r.rawBody) as { event_uid: string; type: string; data: { request_uid: string; request_status: string } };
+    // The feed's events (calendar.days.changed) are judged by verifyFeedEvents.
+    if (body.type !== 'calendar.request.finished') continue;
     if (body.event_uid !== r.headers['x-webhook-id'] || finalStatus.get(body.data.request_uid) !== body.data.request_status) wrongData++;
     if (r.answered === 200) okByRequest.set(body.data.request_uid, (okByRequest.get(body.data.request_uid) ?? 0) + 1);
   }
@@ -147,6 +149,76 @@ export function renderWebhookReport(v: WebhookVerdict, receiver: FaultReceiver, 
     row('webhooks: attempts recorded / events failed', `${v.attemptsRecorded} / ${v.eventsFailed}`),
     row('webhooks: most attempts of one event', v.mostAttempts),
     row('webhooks: settled after the requests drained', `${(settleMs / 1000).toFixed(1)} s`),
+    '-'.repeat(64),
+  ].join('\n');
+}
+
+export interface FeedEventVerdict {
+  /** Changes the feed recorded with the event type (each applied request's days). */
+  changes: number;
+  /** Of those, made into an event for the subscribed app by the fan-out. */
+  fannedOut: number;
+  /** Events that reached the receiver answered 2xx, with a valid signature. */
+  delivered: number;
+  lost: string[];
+  /** Events whose first 2xx arrived before the first 2xx of an earlier event of the same object. */
+  outOfOrder: number;
+  badSignatures: number;
+}
+
+/**
+ * The events of every change (issue 23), here calendar.days.changed: each change with the event
+ * type became one event, each event reached the receiver, and the events of one object (a
+ * property) first arrived 2xx in the order of the feed.
+ */
+export async function verifyFeedEvents(sql: Sql, receiver: FaultReceiver, secret: string, type: string): Promise<FeedEventVerdict> {
+  const [counts] = await sql<{ changes: number; fanned: number }[]>`
+    select (select count(*)::int from changes where event = ${type}) as changes,
+           (select count(*)::int from webhook_events where type = ${type}) as fanned`;
+  const events = await sql<{ event_uid: string; object_key: string; seq: string }[]>`
+    select event_uid, object_key, seq::text from webhook_events where type = ${type}`;
+  const known = new Map(events.map((e) => [e.event_uid, e]));
+  const firstOk: string[] = [];
+  const seen = new Set<string>();
+  let badSignatures = 0;
+  for (const r of receiver.received) {
+    const body = JSON.parse(r.rawBody) as { event_uid: string; type: string };
+    if (body.type !== type) continue;
+    if (!signatureValid(secret, r.headers['x-webhook-signature'], r.rawBody)) {
+      badSignatures++;
+      continue;
+    }
+    if (r.answered === 200 && !seen.has(body.event_uid)) {
+      seen.add(body.event_uid);
+      firstOk.push(body.event_uid);
+    }
+  }
+  // Per object, the seq of each event in the order its first 2xx arrived: any step down is out of order.
+  const lastSeq = new Map<string, bigint>();
+  let outOfOrder = 0;
+  for (const uid of firstOk) {
+    const e = known.get(uid);
+    if (!e) continue;
+    const seq = BigInt(e.seq);
+    const before = lastSeq.get(e.object_key);
+    if (before !== undefined && seq < before) outOfOrder++;
+    else lastSeq.set(e.object_key, seq);
+  }
+  return {
+    changes: counts?.changes ?? -1,
+    fannedOut: counts?.fanned ?? -1,
+    delivered: firstOk.filter((u) => known.has(u)).length,
+    lost: events.filter((e) => !seen.has(e.event_uid)).map((e) => e.event_uid),
+    outOfOrder,
+    badSignatures,
+  };
+}
+
+export function renderFeedEventReport(v: FeedEventVerdict, type: string): string {
+  return [
+    row(`events ${type}: changes / fanned out`, `${v.changes} / ${v.fannedOut}`),
+    row('events: delivered / lost / out of order', `${v.delivered} / ${v.lost.length} / ${v.outOfOrder}`),
+    row('events: bad signatures', v.badSignatures),
     '-'.repeat(64),
   ].join('\n');
 }
