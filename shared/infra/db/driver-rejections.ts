@@ -15,14 +15,18 @@ import type { Logger } from '../logger.js';
 const CONNECTION_ERRORS = new Set(['CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED', 'CONNECT_TIMEOUT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', '57P01', '57P02', '57P03']);
 const IN_DRIVER = /node_modules[\\/]postgres[\\/]src[\\/]/;
 
-/** A connection error raised inside the postgres.js driver (not by the service's own code). */
+/**
+ * A connection error the postgres.js driver raised on a query of its own: its stack has driver
+ * frames and none of the service's (a query the service made carries the service's frames, as
+ * postgres.js appends where the query was made: dropping that one is a bug of ours, not excused).
+ */
 export function isDroppedDriverRejection(reason: unknown): boolean {
   if (!(reason instanceof Error)) return false;
   const code = (reason as { code?: unknown }).code;
   if (typeof code !== 'string' || !CONNECTION_ERRORS.has(code)) return false;
-  // The driver's frames come first; a service frame at the top means the service made it.
   const frames = (reason.stack ?? '').split('\n').filter((l) => l.trimStart().startsWith('at '));
-  return frames.length > 0 && IN_DRIVER.test(frames[0] ?? '');
+  const ours = frames.some((f) => f.includes('/') && !f.includes('node_modules') && !/\(node:|at node:/.test(f));
+  return !ours && frames.some((f) => IN_DRIVER.test(f));
 }
 
 /** Installs the guard once per process (the entry points' runMain). */
