@@ -42,38 +42,53 @@ export function loadProcessConfig(name: string): { config: Config; logger: Logge
 /**
  * Runs a long-lived process entry point: builds it, then on SIGTERM/SIGINT runs its stop function
  * once and exits 0 (1 if stopping failed). A second signal, a second or more after the first,
- * forces the exit.
+ * forces the exit. The handlers are in place from the start: a signal that arrives while the
+ * process is still starting (a worker already taking jobs while its schedulers are declared) is
+ * kept and served as soon as the stop function exists, so it too ends in a clean stop, never in
+ * the default "killed by SIGTERM".
  */
 export function runMain(name: string, main: (config: Config, logger: Logger) => Promise<() => Promise<void>>): void {
   const { config, logger } = loadProcessConfig(name);
   guardDriverRejections(logger);
   let stoppingSince: number | undefined;
+  let stop: (() => Promise<void>) | undefined;
+  let pendingSignal: string | undefined;
+  const beginStop = (signal: string, run: () => Promise<void>) => {
+    stoppingSince = Date.now();
+    logger.info({ signal }, 'shutting down');
+    run().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  const onSignal = (signal: string) => {
+    if (stoppingSince !== undefined || pendingSignal !== undefined) {
+      // Ctrl-C reaches every process of the terminal's group, and tsx (npm start runs under
+      // it) relays it once more when it did not see us get it: about 3 in 10 Ctrl-C arrived
+      // twice within ~30 ms. Only a signal sent later is a person insisting.
+      if (Date.now() - (stoppingSince ?? Date.now()) < REPEAT_WINDOW_MS) return;
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    if (stop) beginStop(signal, stop);
+    else {
+      logger.info({ signal }, 'signal while starting: stopping once started');
+      pendingSignal = signal;
+      stoppingSince = Date.now();
+    }
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
   main(config, logger).then(
-    (stop) => {
-      const onSignal = (signal: string) => {
-        if (stoppingSince !== undefined) {
-          // Ctrl-C reaches every process of the terminal's group, and tsx (npm start runs under
-          // it) relays it once more when it did not see us get it: about 3 in 10 Ctrl-C arrived
-          // twice within ~30 ms. Only a signal sent later is a person insisting.
-          if (Date.now() - stoppingSince < REPEAT_WINDOW_MS) return;
-          logger.warn({ signal }, 'second signal: exiting now');
-          process.exit(1);
-        }
-        stoppingSince = Date.now();
-        logger.info({ signal }, 'shutting down');
-        stop().then(
-          () => {
-            logger.info('stopped');
-            process.exit(0);
-          },
-          (err: unknown) => {
-            logger.error({ err }, 'shutdown failed');
-            process.exit(1);
-          },
-        );
-      };
-      process.on('SIGTERM', () => onSignal('SIGTERM'));
-      process.on('SIGINT', () => onSignal('SIGINT'));
+    (started) => {
+      stop = started;
+      if (pendingSignal !== undefined) beginStop(pendingSignal, started);
     },
     (err: unknown) => exitOnStartFailure(err, logger),
   );

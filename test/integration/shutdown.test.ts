@@ -107,6 +107,8 @@ describe('worker process on SIGTERM', () => {
     }
     const inFlight = (await requestRows(uids)).filter((r) => r.status === 'processing').map((r) => r.uid);
 
+    // The worker takes jobs before it has finished starting (schedulers, then the metrics server).
+    await until('the metrics server listens', async () => worker.lines.some((l) => l.msg === 'metrics listening'), 30_000);
     const port = worker.lines.find((l) => l.msg === 'metrics listening')?.port as number;
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(sample(metrics, 'pops_queue_jobs', { queue: 'calendar', state: 'active' })).toBe(4);
