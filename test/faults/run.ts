@@ -30,6 +30,10 @@ import { submitStream } from './stream.js';
 import { verify, waitForFinal } from './verify.js';
 import { newWebhookSecret, setWebhook } from '../../shared/domain/webhooks/index.js';
 import { describePendingEvents, FaultReceiver, renderFeedEventReport, renderWebhookReport, verifyFeedEvents, verifyWebhooks, waitForWebhooks } from './webhooks.js';
+import { approvedRequestUids, renderProposalReport, streamProposals, verifyProposals } from './proposals.js';
+import { createRuntime } from '../../shared/app/runtime.js';
+import { loadConfig } from '../../shared/infra/config.js';
+import { createLogger } from '../../shared/infra/logger.js';
 import { FaultSmtp, messagingBooking, renderMessageReport, streamMessages, verifyMessages, waitForMessages } from './messages.js';
 
 const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
@@ -50,6 +54,10 @@ const WEBHOOK_EVENTS = ['calendar.request.finished', FEED_EVENT] as const;
 /** The pause between one message to a guest being accepted and the next being sent. */
 const MESSAGE_EVERY_MS = 100;
 const MIN_ACCEPTED_MESSAGES = 100;
+/** Properties without calendar control, proposed to and reviewed through the run; a proposal every this many ms. */
+const PROPOSAL_PROPERTIES = 3;
+const PROPOSAL_EVERY_MS = 500;
+const MIN_PROPOSALS = 20;
 /** Hard stop for the whole run: a hang anywhere still ends well under 10 minutes. */
 const SUITE_TIMEOUT_MS = 8 * 60_000;
 
@@ -138,6 +146,7 @@ async function main(): Promise<boolean> {
   log(`fault suite: seed ${SEED}, ${PROPERTIES} properties x ${BATCHES} batches, stream ${STREAM_MS} ms, logs in ${dir}`);
 
   const children: ServiceProcess[] = [];
+  const closers: (() => Promise<void>)[] = [];
   const pg = await FaultPostgres.create(dir);
   const redis = new FaultRedis(await freePort(), path.join(dir, 'redis.log'));
   let db: ReturnType<typeof connectDatabase> | undefined;
@@ -163,6 +172,9 @@ async function main(): Promise<boolean> {
     const smtp = new FaultSmtp(await freePort());
     await smtp.start();
     const messagingToken = (await issueToken(db.db, companyUid, { scopes: ['messaging'] })).token;
+    const proposalProperties = Array.from({ length: PROPOSAL_PROPERTIES }, () => newUid('pr_'));
+    await db.db.insert(properties).values(proposalProperties.map((uid, i) => ({ uid, companyUid, name: `Proposals ${i}`, timeZone: 'UTC', calendarControlAllowed: false })));
+    const proposerToken = (await issueToken(db.db, companyUid, { scopes: ['pricing-management'] })).token;
     const guestBooking = await messagingBooking(db.db, companyUid);
 
     const apiPort = await freePort();
@@ -183,6 +195,10 @@ async function main(): Promise<boolean> {
     const plan = planBatches(SEED, PROPERTIES, BATCHES, today);
     const client = new ApiClient(`http://127.0.0.1:${apiPort}`, token);
     const messagingClient = new ApiClient(`http://127.0.0.1:${apiPort}`, messagingToken);
+    const proposerClient = new ApiClient(`http://127.0.0.1:${apiPort}`, proposerToken);
+    // The reviewer: the proposals service as the CLI runs it (no queue: the workers' sweep queues approvals).
+    const reviewer = await createRuntime(loadConfig({ ...process.env, ...env, LOG_LEVEL: 'silent' }), createLogger('silent', { proc: 'fault-reviewer' }), { queue: 'offline' });
+    closers.push(() => reviewer.close());
     // Probes ask for the status of a request accepted earlier in the run.
     const someAcceptedUid = () => client.answers.find((a) => a.status === 200 && a.body?.data?.request_uids?.length)?.body.data.request_uids[0] as string | undefined;
     const faults = new FaultInjector({
@@ -231,7 +247,16 @@ async function main(): Promise<boolean> {
     })();
     const messagesDone = streamMessages(messagingClient, guestBooking, { durationMs: STREAM_MS, everyMs: MESSAGE_EVERY_MS, retryForMs: 90_000, runId: `faults-${SEED}` });
     const streamDone = submitStream(client, plan, propertyUids, { durationMs: STREAM_MS, retryForMs: 90_000, runId: `faults-${SEED}` });
-    const [stream, messageStream] = await Promise.all([streamDone, messagesDone, runFaults, receiverOutages, smtpOutage]);
+    const proposalsDone = streamProposals(proposerClient, db.sql, reviewer.services.proposals, {
+      companyUid,
+      propertyUids: proposalProperties,
+      today,
+      durationMs: STREAM_MS,
+      everyMs: PROPOSAL_EVERY_MS,
+      seed: SEED,
+      runId: `faults-${SEED}`,
+    });
+    const [stream, messageStream, proposalRun] = await Promise.all([streamDone, messagesDone, proposalsDone, runFaults, receiverOutages, smtpOutage]);
     const streamMs = stream.lastAcceptedAt - streamStart;
     const quietAt = Date.now();
     log(`  stream done: ${stream.accepted.flat().length} batches accepted, ${stream.refused.length} refused; waiting for the workers`);
@@ -260,6 +285,8 @@ async function main(): Promise<boolean> {
       await webhookQueue.close().catch(() => {});
       inspect.disconnect();
     }
+    const proposalDrain = await waitForFinal(db.sql, await approvedRequestUids(db.sql, proposalRun), DRAIN_TIMEOUT_MS);
+    const proposals = await verifyProposals(db.sql, proposalRun);
     const settledAt = Date.now();
     const messagesSettled = await waitForMessages(db.sql, messageStream.accepted, MESSAGE_SETTLE_TIMEOUT_MS);
     const messageSettleMs = Date.now() - settledAt;
@@ -292,6 +319,7 @@ async function main(): Promise<boolean> {
 
     log(renderWebhookReport(hooks, receiver, webhookSettleMs));
     log(renderFeedEventReport(feedEvents, FEED_EVENT));
+    log(renderProposalReport(proposals, proposalRun));
     log(renderMessageReport(messages, messageStream, smtp, messageSettleMs));
 
     const failures: string[] = [];
@@ -316,6 +344,12 @@ async function main(): Promise<boolean> {
     check(feedEvents.outOfOrder === 0, `${feedEvents.outOfOrder} ${FEED_EVENT} events delivered before an earlier event of their property`);
     check(feedEvents.badSignatures === 0, `${feedEvents.badSignatures} ${FEED_EVENT} deliveries with a bad signature`);
     check(hooks.eventsFailed === 0, `${hooks.eventsFailed} webhook events failed for good`);
+    check(proposalDrain.drained, `${proposalDrain.pending} approved proposal requests still not final`);
+    check(proposals.proposals >= MIN_PROPOSALS, `only ${proposals.proposals} proposals made and decided (need ${MIN_PROPOSALS})`);
+    check(proposalRun.refused === 0 && proposalRun.unstored === 0, `${proposalRun.refused} proposals never accepted, ${proposalRun.unstored} accepted without a proposal`);
+    check(proposals.notFinal === 0 && proposals.errors === 0, `${proposals.notFinal} proposal requests not final, ${proposals.errors} ended error`);
+    check(proposals.datesWrong.length === 0, `${proposals.datesWrong.length} dates not as the last approval set them: ${proposals.datesWrong.slice(0, 5).join(', ')}`);
+    check(proposals.rejectedApplied.length === 0, `${proposals.rejectedApplied.length} dates hold a rejected or unapproved day: ${proposals.rejectedApplied.slice(0, 5).join(', ')}`);
     check(messagesSettled.settled, `${messagesSettled.pending} messages still not final after ${MESSAGE_SETTLE_TIMEOUT_MS} ms`);
     check(messages.accepted >= MIN_ACCEPTED_MESSAGES, `only ${messages.accepted} messages accepted (need ${MIN_ACCEPTED_MESSAGES})`);
     check(messages.completed === messages.accepted, `${messages.accepted - messages.completed} accepted messages not completed: ${messages.errors.slice(0, 3).join('; ')}`);
@@ -325,7 +359,7 @@ async function main(): Promise<boolean> {
     check(failedForGood === 0, `${failedForGood} jobs failed for good (JOB_ATTEMPTS exhausted?)`);
     check(stream.refused.length === 0, `batches never accepted: ${JSON.stringify(stream.refused.slice(0, 3).map((r) => [r.status, r.body]))}`);
     check(faults.events.length === timeline.length, `${faults.events.length} of ${timeline.length} faults injected`);
-    const unexpected = [...client.answers, ...messagingClient.answers].filter((a) => a.status !== 200 && !(a.status === 503 && a.code === 15));
+    const unexpected = [...client.answers, ...messagingClient.answers, ...proposerClient.answers].filter((a) => a.status !== 200 && !(a.status === 503 && a.code === 15));
     check(unexpected.length === 0, `unexpected answers: ${JSON.stringify(unexpected.slice(0, 5).map((a) => [a.what, a.phase, a.status, a.body]))}`);
     const duringOutage = client.answers.filter((a) => a.phase.includes('postgres-down') && !a.phase.includes('->'));
     check(duringOutage.every((a) => a.status === 503 && a.code === 15), 'an answer sent and received while Postgres was down was not 503 code 15');
@@ -346,6 +380,7 @@ async function main(): Promise<boolean> {
     return ok;
   } finally {
     await Promise.all(children.map((c) => c.kill('SIGTERM')));
+    for (const close of closers) await close().catch(() => {});
     await db?.close().catch(() => {});
     await redis.kill().catch(() => {});
     await pg.stop().catch(() => {});
