@@ -56,7 +56,7 @@ describe('the Proposals page', () => {
     expect(page.text).toMatch(/no price<\/span> → <strong>180\.00 EUR<\/strong>/);
     expect(page.text).toMatch(/<span class="was">1<\/span> → <strong>3<\/strong>/);
     expect(page.text).toMatch(/<span class="was">available<\/span> → <strong>blocked<\/strong>/);
-    expect(page.text).toContain(`<label for="${uid}-${dates[0]}">${dates[0]}</label>`);
+    expect(page.text).toContain(`<input type="checkbox" name="dates" value="${dates[0]}" checked=""/> ${dates[0]}</label>`);
     const csrf = ConsoleClient.fields(page.text)._csrf!;
     const res = await c.request('POST', `/app/proposals/${uid}/approve`, undefined, { 'content-type': 'application/x-www-form-urlencoded' });
     expect(res.status).toBe(403);

@@ -39,16 +39,14 @@ const availability = (v: 0 | 1 | null) => (v === null ? null : v === 1 ? 'availa
 const priceOf = (p: ProposedValues, c: CurrentValues | null) =>
   p.price === null && p.currency === null ? null : money(p.price ?? c?.price ?? null, (p.currency ?? c?.currency ?? '').toUpperCase());
 
-function DayRow(props: { uid: string; day: ProposalDay }) {
+function DayRow(props: { day: ProposalDay }) {
   const { date, proposed: p, current: c } = props.day;
-  const id = `${props.uid}-${date}`;
   return (
     <tr>
-      <td data-label="Approve">
-        <input type="checkbox" name="dates" value={date} id={id} checked />
-      </td>
-      <th scope="row" data-label="Date">
-        <label for={id}>{date}</label>
+      <th scope="row" class="date">
+        <label class="check">
+          <input type="checkbox" name="dates" value={date} checked /> {date}
+        </label>
       </th>
       <td data-label="Price">
         <Change now={c ? money(c.price, c.currency) : 'no price'} next={priceOf(p, c)} />
@@ -80,13 +78,12 @@ function ProposalCard(props: { ctx: PageContext; p: PendingProposal; appName: st
         unreviewed {p.expires_dttm} UTC · <a href={`/app/properties/${encodeURIComponent(p.property_uid)}?month=${p.days[0]?.date.slice(0, 7) ?? ''}`}>property month</a>
       </p>
       <Form ctx={ctx} action={action('approve')}>
+        <p class="muted">Current value → proposed value. Untick a date to leave it as it is.</p>
         <div class="table-wrap">
           <table class="stack proposal">
-            <caption class="muted">Current value → proposed value. Untick a date to leave it as it is.</caption>
             <thead>
               <tr>
-                <th scope="col">Approve</th>
-                <th scope="col">Date</th>
+                <th scope="col">Date (ticked: approve)</th>
                 <th scope="col">Price</th>
                 <th scope="col">Min stay</th>
                 <th scope="col">Availability</th>
@@ -95,7 +92,7 @@ function ProposalCard(props: { ctx: PageContext; p: PendingProposal; appName: st
             </thead>
             <tbody>
               {p.days.map((day) => (
-                <DayRow uid={p.proposal_uid} day={day} />
+                <DayRow day={day} />
               ))}
             </tbody>
           </table>
@@ -107,12 +104,16 @@ function ProposalCard(props: { ctx: PageContext; p: PendingProposal; appName: st
           <button type="submit" name="approve" value="all" class="secondary" aria-label={`Approve all of ${p.proposal_uid}`}>
             Approve all
           </button>
+          <button
+            type="submit"
+            formaction={action('reject')}
+            class="danger push"
+            aria-label={`Reject ${p.proposal_uid}`}
+            data-confirm={`Reject this proposal of ${props.appName}? Nothing of it is applied.`}
+          >
+            Reject
+          </button>
         </div>
-      </Form>
-      <Form ctx={ctx} action={action('reject')} class="reject" confirm={`Reject this proposal of ${props.appName}? Nothing of it is applied.`}>
-        <button type="submit" class="danger" aria-label={`Reject ${p.proposal_uid}`}>
-          Reject
-        </button>
       </Form>
     </section>
   );

@@ -92,9 +92,9 @@ function AppHook(props: { ctx: PageContext; app: Hooked; tested?: TestOutcome })
           Send test event
         </button>
       </Form>
+      <h3>Latest delivery attempts, newest first</h3>
       <div class="table-wrap">
         <table class="stack">
-          <caption class="muted">Latest delivery attempts, newest first</caption>
           <thead>
             <tr>
               <th scope="col">Attempted (UTC)</th>
