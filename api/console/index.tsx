@@ -11,9 +11,11 @@ import { homeRoutes } from './pages/home.js';
 import { inboxRoutes } from './pages/inbox.js';
 import { loginRoutes } from './pages/login.js';
 import { oauthDemoRoutes } from './pages/oauth-demo.js';
+import { proposalsRoutes } from './pages/proposals.js';
 import { propertiesRoutes } from './pages/properties.js';
 import { requestsRoutes } from './pages/requests.js';
 import { reservationRequestsRoutes } from './pages/reservation-requests.js';
+import { webhooksRoutes } from './pages/webhooks.js';
 import { render } from './render.js';
 import { consoleHeaders, csrfProtection, noStore } from './security.js';
 import { absoluteExpiry, consoleSession } from './session.js';
@@ -39,6 +41,8 @@ const PAGES: readonly ((ctx: AppContext) => Router)[] = [
   requestsRoutes,
   reservationRequestsRoutes,
   inboxRoutes,
+  proposalsRoutes,
+  webhooksRoutes,
 ];
 
 export function consoleRouter(ctx: AppContext): Router {
@@ -46,6 +50,8 @@ export function consoleRouter(ctx: AppContext): Router {
   router.use(consoleHeaders);
   router.use('/static', express.static(path.join(import.meta.dirname, 'static'), { index: false, fallthrough: false, maxAge: '1h' }));
   router.use(noStore);
+  // A proposal's approval form has a field per ticked date (up to CALENDAR_MAX_DAYS): its own limit.
+  router.use('/proposals', express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 1100 }));
   router.use(express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 100 }));
   router.use(express.json({ limit: '64kb' }));
   router.use(consoleSession(ctx), absoluteExpiry, csrfProtection);

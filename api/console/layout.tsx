@@ -15,9 +15,11 @@ export const NAVIGATION: readonly (readonly [string, string, boolean])[] = [
   ['/app/', 'Home', false],
   ['/app/properties', 'Properties', false],
   ['/app/requests', 'Requests', false],
+  ['/app/proposals', 'Proposals', false],
   ['/app/reservation-requests', 'Reservation requests', false],
   ['/app/inbox', 'Inbox', false],
   ['/app/connected-apps', 'Connected apps', false],
+  ['/app/webhooks', 'Webhooks', false],
   ['/app/developer-apps', 'Developer apps', true],
 ];
 

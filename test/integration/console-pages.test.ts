@@ -204,6 +204,20 @@ describe('server time on the demo data', () => {
       threadId = (await threadOfBooking(db(), demo.companyUid, { bookingUid: b.booking_uid }))!.id;
       for (let i = 0; i < 5; i++) await insertMessage(db(), demo.companyUid, threadId, { direction: 'inbound', channel: 'platform', text: `message ${i}` });
     }
+    // Proposals: 10 pending on a property without calendar control, 30 dates each. Webhooks: the
+    // demo app's, with 60 events of 2 attempts each (the page shows the latest 25).
+    const proposed = demo.propertyUids[1]!;
+    await db().execute(sql`update properties set calendar_control_allowed = false where uid = ${proposed}`);
+    for (let i = 0; i < 10; i++) {
+      const from = Date.now() + (5 + i * 30) * 86_400_000;
+      const days = Array.from({ length: 30 }, (_, k) => ({ date: new Date(from + k * 86_400_000).toISOString().slice(0, 10), price: 100 + k, currency: 'USD', notes: `note ${k}` }));
+      expect((await t.api.post('/api/v1/calendar-batch', { property_uid: proposed, days }, demo.token)).status).toBe(200);
+    }
+    await db().execute(sql`insert into webhooks (app_uid, company_uid, url, secret) values (${demo.appUid}, ${demo.companyUid}, 'https://hooks.example.com/demo', 'whsec_demo')`);
+    await db().execute(sql`insert into webhook_events (uid, company_uid, app_uid, status, attempts)
+      select 'ev_demo_' || i, ${demo.companyUid}, ${demo.appUid}, 'delivered', 2 from generate_series(1, 60) i`);
+    await db().execute(sql`insert into webhook_deliveries (event_uid, attempt, url, status_code, error, duration_ms)
+      select 'ev_demo_' || i, a, 'https://hooks.example.com/demo', case a when 1 then 503 else 200 end, null, 40 from generate_series(1, 60) i, generate_series(1, 2) a`);
     const c = await signedIn(who);
     const month = new Date().toISOString().slice(0, 7);
     const pages = {
@@ -215,6 +229,8 @@ describe('server time on the demo data', () => {
       'reservation requests': '/app/reservation-requests',
       inbox: '/app/inbox',
       thread: `/app/inbox/${threadId}`,
+      proposals: '/app/proposals',
+      webhooks: '/app/webhooks',
     };
     const report: Record<string, string> = {};
     for (const [name, path] of Object.entries(pages)) {

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { repoRoot } from './cli.js';
 
 /*
@@ -64,4 +65,22 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/** Screenshots at 1280 and 390 px wide (.data/screenshots/<name>-<width>.png), back at 1280 after. */
+export async function shotsAtBothWidths(page: Page, name: string): Promise<void> {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    // Let the page lay out at the new width first; a busy machine can still refuse one capture.
+    await page.evaluate(() => new Promise((done) => (globalThis as unknown as { requestAnimationFrame(f: () => void): void }).requestAnimationFrame(() => done(null))));
+    await screenshot(page, `${name}-${width}`).catch(() => screenshot(page, `${name}-${width}`));
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/** Nothing planted ran: no handler fired (window.__pwned), no element made from text in main, no CSP refusal or error logged. */
+export async function nothingExecuted(page: Page & { problems: string[] }): Promise<void> {
+  expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(await page.locator('main img').count()).toBe(0);
+  expect(page.problems).toEqual([]);
 }

@@ -124,7 +124,7 @@ export function propertiesRoutes(ctx: AppContext): Router {
           </a>
         </nav>
         <p class="legend muted">
-          <span class="key booked">booked</span> <span class="key blocked">blocked by host</span> <span class="key proposed">proposal pending</span> Select a date for who set its values.
+          <span class="key booked">booked</span> <span class="key blocked">blocked by host</span> <a class="key proposed" href="/app/proposals">proposal pending</a> Select a date for who set its values.
         </p>
         <div class="month-wrap">
           <MonthGrid m={m} base={base} selected={date} />

@@ -19,7 +19,7 @@ export function weeksOf(days: readonly MonthDayRow[]): (MonthDayRow | null)[][] 
   return weeks;
 }
 
-const money = (price: number | null, currency: string) => (price === null ? 'no price' : `${price.toFixed(2)} ${currency}`);
+export const money = (price: number | null, currency: string) => (price === null ? 'no price' : `${price.toFixed(2)} ${currency}`);
 
 /** What a date is, in words: for the cell's class and for a screen reader. */
 function stateOf(d: MonthDayRow): { cls: string; label: string } {

@@ -3,7 +3,8 @@
 document.addEventListener('submit', (event) => {
   const form = event.target;
   if (!(form instanceof HTMLFormElement)) return;
-  const question = form.getAttribute('data-confirm');
+  // A button of its own (formaction) may ask its own question: the Proposals page's Reject.
+  const question = event.submitter?.getAttribute('data-confirm') ?? form.getAttribute('data-confirm');
   if (question && !window.confirm(question)) event.preventDefault();
 });
 

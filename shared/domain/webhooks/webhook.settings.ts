@@ -59,6 +59,12 @@ export class WebhookSettingsService extends BaseService {
     return { data: { ...this.view(w), secret: w.secret } };
   }
 
+  /** The app's webhook settings, or undefined when it has none (the console's Webhooks page; get-webhook refuses with 404). */
+  async find(companyUid: string, appUid: string) {
+    const w = await findWebhook(this.db, companyUid, appUid);
+    return w ? this.view(w) : undefined;
+  }
+
   async get(companyUid: string, appUid: string) {
     return { data: this.view(await this.own(companyUid, appUid)) };
   }
