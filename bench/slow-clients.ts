@@ -7,41 +7,14 @@
  * reader's p50/p99 in both phases, and how the slow sockets ended (closed by the server, and
  * when). Not a test: it asserts nothing.
  */
-import { spawn } from 'node:child_process';
-import http from 'node:http';
 import net from 'node:net';
-import { freePort, startProc } from './lib/procs.js';
-import { createBenchEnv, serviceEnv } from './lib/setup.js';
+import { pct, readerUnderLoad } from './lib/reader-under-load.js';
 
 const SLOW_SOCKETS = Number(process.env.SLOW_SOCKETS ?? 1000);
 /** Loopback addresses the slow sockets come from (127.0.0.1 .. 127.0.0.N). */
 const ADDRESSES = 8;
 const HOLD_MS = Number(process.env.SLOW_HOLD_MS ?? 40_000);
 
-const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
-
-function get(port: number, path: string): Promise<number> {
-  return new Promise((resolve) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'GET', agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', () => resolve(0));
-    req.end();
-  });
-}
-
-async function reader(port: number, token: string, stop: () => boolean, atLeast: number): Promise<number[]> {
-  const times: number[] = [];
-  while (times.length < atLeast || !stop()) {
-    const t0 = performance.now();
-    const status = await get(port, `/api/v1/get-calendar-data?property_uid=pr_bench_0&from_date=${day(1)}&to_date=${day(7)}&access_token=${token}`);
-    if (status !== 200) throw new Error(`reader got ${status}`);
-    times.push(performance.now() - t0);
-  }
-  return times;
-}
 
 /** The slow clients, run as `slow-clients.ts --slow <port>`: prints how their sockets ended as JSON. */
 async function slow(port: number): Promise<void> {
@@ -74,29 +47,8 @@ if (process.argv[2] === '--slow') {
   process.exit(0);
 }
 
-const env = await createBenchEnv(1);
-const port = await freePort();
-const api = await startProc('bin/api.ts', serviceEnv(env, port), /API listening/).catch(async (err: unknown) => {
-  await env.cleanup();
-  throw err;
-});
-try {
-  await reader(port, env.token, () => true, 50); // warm-up
-  const quiet = await reader(port, env.token, () => true, 300);
-  let slowing = true;
-  let answers = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/slow-clients.ts', '--slow', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  child.stdout.on('data', (c: Buffer) => (answers += c.toString()));
-  const slowDone = new Promise<void>((resolve) => child.once('exit', () => resolve())).finally(() => (slowing = false));
-  // The slow sockets connect first (the child takes a moment to load).
-  await new Promise((r) => setTimeout(r, 3000));
-  const loaded = await reader(port, env.token, () => !slowing, 1);
-  await slowDone;
-  const f = (n: number) => n.toFixed(1);
-  console.log(`${SLOW_SOCKETS} slow-body sockets from ${ADDRESSES} addresses for ${HOLD_MS / 1000} s: ${answers}`);
-  console.log(`reader alone:             n=${quiet.length} p50 ${f(pct(quiet, 0.5))} ms, p99 ${f(pct(quiet, 0.99))} ms`);
-  console.log(`reader among slow clients: n=${loaded.length} p50 ${f(pct(loaded, 0.5))} ms, p99 ${f(pct(loaded, 0.99))} ms (p99 x${(pct(loaded, 0.99) / pct(quiet, 0.99)).toFixed(2)})`);
-} finally {
-  await api.stop();
-  await env.cleanup();
-}
+const r = await readerUnderLoad('bench/slow-clients.ts', '--slow', { quietSamples: 300, startAfterMs: 3000 });
+const f = (n: number) => n.toFixed(1);
+console.log(`${SLOW_SOCKETS} slow-body sockets from ${ADDRESSES} addresses for ${HOLD_MS / 1000} s: ${r.answers}`);
+console.log(`reader alone:             n=${r.quiet.length} p50 ${f(pct(r.quiet, 0.5))} ms, p99 ${f(pct(r.quiet, 0.99))} ms`);
+console.log(`reader among slow clients: n=${r.loaded.length} p50 ${f(pct(r.loaded, 0.5))} ms, p99 ${f(pct(r.loaded, 0.99))} ms (p99 x${(pct(r.loaded, 0.99) / pct(r.quiet, 0.99)).toFixed(2)})`);

@@ -3,6 +3,7 @@ import type { Db, Sql } from '../../shared/infra/db/client.js';
 import { createBookingFor } from '../support/messaging.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import type { ApiClient } from './http.js';
+import { RestartableServer } from './restartable.js';
 
 /*
  * The messaging half of the fault suite (issue 22): messages to a guest sent by email through the
@@ -15,39 +16,13 @@ import type { ApiClient } from './http.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export class FaultSmtp {
-  private current: TestSmtp | undefined;
-  /** Every message accepted, across restarts. */
-  readonly received: string[] = [];
-  downWindows = 0;
-
-  constructor(readonly port: number) {}
-
+export class FaultSmtp extends RestartableServer<string> {
   get url() {
     return `smtp://127.0.0.1:${this.port}`;
   }
 
-  async start() {
-    this.current = await startSmtp(this.port);
-    const mine = this.current.received;
-    const push = mine.push.bind(mine);
-    mine.push = (...items: string[]) => {
-      this.received.push(...items);
-      return push(...items);
-    };
-  }
-
-  /** Down (connection refused) for `ms`, then back on the same port. */
-  async down(ms: number) {
-    this.downWindows++;
-    await this.current?.close();
-    this.current = undefined;
-    await sleep(ms);
-    await this.start();
-  }
-
-  async stop() {
-    await this.current?.close();
+  protected open(port: number): Promise<TestSmtp> {
+    return startSmtp(port);
   }
 }
 

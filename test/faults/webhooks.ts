@@ -1,5 +1,6 @@
 import type { Sql } from '../../shared/infra/db/client.js';
 import { rng } from './batches.js';
+import { RestartableServer } from './restartable.js';
 import { signatureValid, startWebhookReceiver, type Received, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 /*
@@ -11,16 +12,11 @@ import { signatureValid, startWebhookReceiver, type Received, type WebhookReceiv
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export class FaultReceiver {
-  readonly received: Received[] = [];
-  private current: WebhookReceiver | undefined;
+export class FaultReceiver extends RestartableServer<Received> {
   private readonly random: () => number;
-  downWindows = 0;
 
-  constructor(
-    seed: number,
-    readonly port: number,
-  ) {
+  constructor(seed: number, port: number) {
+    super(port);
     this.random = rng(seed ^ 0x5eed);
   }
 
@@ -28,32 +24,12 @@ export class FaultReceiver {
     return `http://127.0.0.1:${this.port}/hooks/calendar`;
   }
 
-  async start() {
-    // 15% answered 500, 10% never answered, the rest 200.
-    this.current = await startWebhookReceiver(() => {
+  // 15% answered 500, 10% never answered, the rest 200.
+  protected open(port: number): Promise<WebhookReceiver> {
+    return startWebhookReceiver(() => {
       const r = this.random();
       return r < 0.15 ? 500 : r < 0.25 ? 'hang' : 200;
-    }, this.port);
-    const mine = this.current.received;
-    // Keep every instance's deliveries in one list (the receiver restarts after each window).
-    const push = mine.push.bind(mine);
-    mine.push = (...items: Received[]) => {
-      this.received.push(...items);
-      return push(...items);
-    };
-  }
-
-  /** Down (connection refused) for `ms`, then back on the same port. */
-  async down(ms: number) {
-    this.downWindows++;
-    await this.current?.close();
-    this.current = undefined;
-    await sleep(ms);
-    await this.start();
-  }
-
-  async stop() {
-    await this.current?.close();
+    }, port);
   }
 }
 
