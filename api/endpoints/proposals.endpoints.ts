@@ -57,7 +57,8 @@ export const setPropertyCalendarControl = defineEndpoint({
   description:
     "Sets the property's calendar_control_allowed (true or false, or 1 or 0): true, calendar-batch and calendar apply their " +
     'days at once; false, they are kept as proposals for the manager\'s review. Proposals already waiting stay waiting. ' +
-    'Decided here: the property is recorded as changed in the change feed (kind property) in the same transaction.',
+    'Decided here: when the value changes, the property is recorded as changed in the change feed (kind property) in the same ' +
+    'transaction (setting the value it already has records nothing); the console\'s switch goes through the same code.',
   body: setCalendarControlBodySchema,
   bodyDoc: { name: 'SetPropertyCalendarControlBody', example: { property_uid: 'pr_5c1dQ9aXbT7eLm2NfR0s', calendar_control_allowed: false } },
   answer: { description: 'Set', schema: named('SetPropertyCalendarControlAnswer', setCalendarControlAnswerSchema), example: { status: 0 } },

@@ -140,7 +140,7 @@ export function propertiesRoutes(ctx: AppContext): Router {
     const uid = String(req.params.uid);
     const body = req.body as Record<string, unknown>;
     if (body.allowed !== '1' && body.allowed !== '0') throw badParam('allowed', 'allowed must be 1 or 0');
-    await ctx.services.console.setCalendarControl(user.companyUid, uid, body.allowed === '1');
+    await ctx.services.proposals.setCalendarControl(user.companyUid, { property_uid: uid, calendar_control_allowed: body.allowed === '1' });
     ctx.logger.info({ propertyUid: uid, allowed: body.allowed === '1', userUid: user.uid }, 'calendar control set in the console');
     const back = typeof body.back === 'string' && /^\d{4}-\d{2}$/.test(body.back) ? `&month=${body.back}` : '';
     res.redirect(303, `/app/properties/${encodeURIComponent(uid)}?done=control${back}`);

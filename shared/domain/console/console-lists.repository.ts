@@ -1,7 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { holdingStatuses } from '../bookings/index.js';
-import { recordChanges } from '../changes/index.js';
 
 /* The console's lists: the company's properties and its recent calendar requests, one statement each. */
 
@@ -102,20 +101,3 @@ export async function selectBookingNames(db: Db, companyUid: string, bookingUids
   return new Map([...rows].map((r) => [r.booking_uid, { guest_name: r.guest_name, property_name: r.property_name }]));
 }
 
-/**
- * Sets a property's calendar_control_allowed and records a `property` change in the same
- * transaction, only when the value changes. Answers false when the company has no such property.
- */
-export async function updateCalendarControl(db: Db, companyUid: string, propertyUid: string, allowed: boolean): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const rows = await tx.execute<{ changed: boolean }>(sql`
-      select calendar_control_allowed is distinct from ${allowed} as changed
-        from properties where company_uid = ${companyUid} and uid = ${propertyUid} for update`);
-    const row = rows[0];
-    if (!row) return false;
-    if (!row.changed) return true;
-    await tx.execute(sql`update properties set calendar_control_allowed = ${allowed} where company_uid = ${companyUid} and uid = ${propertyUid}`);
-    await recordChanges(tx, [{ company: companyUid, kind: 'property', objectUid: propertyUid }]);
-    return true;
-  });
-}

@@ -8,7 +8,6 @@ import { selectInboxMessages, selectInboxThread, selectInboxThreads, type InboxM
 import {
   selectBookingNames,
   selectPropertyHead,
-  updateCalendarControl,
   selectPropertyList,
   selectRecentRequests,
   type PropertyHeadRow,
@@ -89,14 +88,6 @@ export class ConsoleService extends BaseService {
   /** The Requests page (and each of its live refreshes): one statement. */
   requests(companyUid: string, limit = RECENT_REQUESTS, propertyUid?: string): Promise<RequestListRow[]> {
     return selectRecentRequests(this.db, companyUid, limit, propertyUid);
-  }
-
-  /**
-   * Sets the property's calendar control flag (owners and managers, in the console), recording a
-   * `property` change in the same transaction when it changes; 404 (code 11) when not the company's.
-   */
-  async setCalendarControl(companyUid: string, propertyUid: string, allowed: boolean): Promise<void> {
-    if (!(await updateCalendarControl(this.db, companyUid, propertyUid, allowed))) throw unknownProperty(propertyUid);
   }
 
   /** The Inbox: the company's most recent threads, one statement. */

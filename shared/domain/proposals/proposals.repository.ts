@@ -11,14 +11,20 @@ import type { ProposalStatus } from './proposals.schema.js';
 
 export type ProposalRow = typeof calendarProposals.$inferSelect;
 
-/** Sets the property's calendar_control_allowed; false when the property is not the company's. */
-export async function setCalendarControl(tx: Executor, companyUid: string, propertyUid: string, allowed: boolean): Promise<boolean> {
-  const rows = await tx
-    .update(properties)
-    .set({ calendarControlAllowed: allowed })
+/**
+ * Sets the property's calendar_control_allowed under the row's lock: answers whether the value
+ * changed (the caller records a change only then), undefined when the property is not the company's.
+ */
+export async function setCalendarControl(tx: Executor, companyUid: string, propertyUid: string, allowed: boolean): Promise<boolean | undefined> {
+  const [row] = await tx
+    .select({ allowed: properties.calendarControlAllowed })
+    .from(properties)
     .where(and(eq(properties.companyUid, companyUid), eq(properties.uid, propertyUid)))
-    .returning({ uid: properties.uid });
-  return rows.length > 0;
+    .for('update');
+  if (!row) return undefined;
+  if (row.allowed === allowed) return false;
+  await tx.update(properties).set({ calendarControlAllowed: allowed }).where(and(eq(properties.companyUid, companyUid), eq(properties.uid, propertyUid)));
+  return true;
 }
 
 /**

@@ -55,11 +55,15 @@ export class ProposalsService extends BaseService {
     super(infra);
   }
 
-  /** POST /api/v2/set-property-calendar-control: the flag, and a `property` change, in one transaction. */
+  /**
+   * POST /api/v2/set-property-calendar-control and the console's switch: the flag, and a `property`
+   * change in the same transaction when the value changed.
+   */
   async setCalendarControl(companyUid: string, body: SetCalendarControlBody): Promise<{ status: 0 }> {
     await this.db.transaction(async (tx) => {
-      if (!(await this.repo.setCalendarControl(tx, companyUid, body.property_uid, body.calendar_control_allowed))) throw unknownProperty(body.property_uid);
-      await recordChange(tx, { company: companyUid, kind: 'property', objectUid: body.property_uid });
+      const changed = await this.repo.setCalendarControl(tx, companyUid, body.property_uid, body.calendar_control_allowed);
+      if (changed === undefined) throw unknownProperty(body.property_uid);
+      if (changed) await recordChange(tx, { company: companyUid, kind: 'property', objectUid: body.property_uid });
     });
     return { status: 0 };
   }
