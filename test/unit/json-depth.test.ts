@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../../api/middleware/body.js';
 
-const exceeds = (text: string, max = 3) => jsonDepthExceeds(Buffer.from(text, 'utf8'), max);
+const exceeds = (text: string, max = 3) => jsonDepthExceeds(JSON.parse(text), max);
 const nested = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
 
 describe('jsonDepthExceeds', () => {
@@ -11,8 +11,8 @@ describe('jsonDepthExceeds', () => {
     expect(exceeds('{"a":[{"b":1}]}')).toBe(false);
     expect(exceeds('{"a":[{"b":{}}]}')).toBe(true);
     expect(exceeds('[[[1]],[[2]],[[3]]]')).toBe(false);
-    expect(jsonDepthExceeds(Buffer.from(nested(MAX_JSON_DEPTH)), MAX_JSON_DEPTH)).toBe(false);
-    expect(jsonDepthExceeds(Buffer.from(nested(MAX_JSON_DEPTH + 1)), MAX_JSON_DEPTH)).toBe(true);
+    expect(exceeds(nested(MAX_JSON_DEPTH), MAX_JSON_DEPTH)).toBe(false);
+    expect(exceeds(nested(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toBe(true);
   });
 
   it('skips brackets inside strings, escaped quotes and backslashes included', () => {
@@ -23,8 +23,16 @@ describe('jsonDepthExceeds', () => {
     expect(exceeds('["\\\\\\"[[[["]')).toBe(false);
   });
 
-  it('reads multi-byte UTF-8 text without mistaking its bytes for brackets', () => {
+  it('reads multi-byte UTF-8 text without mistaking it for brackets', () => {
     expect(exceeds('{"nota":"é ñ 日本 😀 [[[[ ","x":[1]}')).toBe(false);
     expect(exceeds(`{"nota":"😀","x":${nested(3)}}`)).toBe(true);
+  });
+
+  it('walks 100,000 levels without recursion, and wide values at their real depth', () => {
+    expect(exceeds(nested(100_000), MAX_JSON_DEPTH)).toBe(true);
+    expect(exceeds(JSON.stringify({ days: Array.from({ length: 10_000 }, () => ({ a: [1] })) }), 4)).toBe(false);
+    expect(exceeds(JSON.stringify({ days: [...Array.from({ length: 10_000 }, () => ({})), { a: [[1]] }] }), 4)).toBe(true);
+    expect(exceeds('"[[[[[["')).toBe(false);
+    expect(exceeds('null')).toBe(false);
   });
 });
