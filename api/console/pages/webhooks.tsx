@@ -1,3 +1,4 @@
+import { requestLogger } from '../../middleware/request-log.js';
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../../../shared/app/context.js';
 import type { ConsoleUser } from '../../../shared/domain/accounts/index.js';
@@ -176,7 +177,7 @@ export function webhooksRoutes(ctx: AppContext): Router {
     const user = userOf(res);
     const appUid = appUidOf(req.params.appUid);
     const { data } = await ctx.services.webhookSettings.test(user.companyUid, appUid);
-    ctx.logger.info({ appUid, delivered: data.delivered, userUid: user.uid }, 'webhook test sent from the console');
+    requestLogger(req, ctx.logger).info({ appUid, delivered: data.delivered, userUid: user.uid }, 'webhook test sent from the console');
     await renderPage(ctx, req, res, user, undefined, { appUid, outcome: data });
   });
 
@@ -188,7 +189,7 @@ export function webhooksRoutes(ctx: AppContext): Router {
     await ctx.services.webhookSettings.redeliver(user.companyUid, appUid, { event_uids: [eventUid] }, async (uids) => {
       await ctx.services.webhooks.requeue(uids);
     });
-    ctx.logger.info({ appUid, eventUid, userUid: user.uid }, 'webhook event redelivered from the console');
+    requestLogger(req, ctx.logger).info({ appUid, eventUid, userUid: user.uid }, 'webhook event redelivered from the console');
     res.redirect(303, '/app/webhooks?done=redelivered');
   });
 
