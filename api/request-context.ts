@@ -19,7 +19,8 @@ function withLogger<T extends object>(service: T, log: () => Logger): T {
 export function requestContext(ctx: AppContext, req: IncomingMessage): AppContext {
   const log = () => requestLogger(req, ctx.logger);
   const views = new Map<PropertyKey, unknown>();
-  const services = new Proxy(ctx.services, {
+  // (A context without services is a test's app of bare definitions.)
+  const services: AppContext['services'] = !ctx.services ? ctx.services : new Proxy(ctx.services, {
     get(target, key, receiver) {
       if (views.has(key)) return views.get(key);
       const value: unknown = Reflect.get(target, key, receiver);
