@@ -19,8 +19,7 @@ function withLogger<T extends object>(service: T, log: () => Logger): T {
 export function requestContext(ctx: AppContext, req: IncomingMessage): AppContext {
   const log = () => requestLogger(req, ctx.logger);
   const views = new Map<PropertyKey, unknown>();
-  // (A context without services is a test's app of bare definitions.)
-  const services: AppContext['services'] = !ctx.services ? ctx.services : new Proxy(ctx.services, {
+  const services = new Proxy(ctx.services, {
     get(target, key, receiver) {
       if (views.has(key)) return views.get(key);
       const value: unknown = Reflect.get(target, key, receiver);
