@@ -1,4 +1,3 @@
-import { requestLogger } from '../middleware/request-log.js';
 import path from 'node:path';
 import express, { Router, type ErrorRequestHandler } from 'express';
 import type { AppContext } from '../../shared/app/context.js';
@@ -88,7 +87,7 @@ function consoleErrors(ctx: AppContext): ErrorRequestHandler {
       status = e.status;
       message = 'The request could not be read.';
     } else {
-      requestLogger(req, ctx.logger).error({ err, method: req.method, path: req.path }, 'console error');
+      ctx.logger.error({ err, method: req.method, path: req.path }, 'console error');
     }
     const ctxPage = { user: undefined, csrf: '', path: req.path };
     void render(res, <MessagePage ctx={ctxPage} title={status === 403 ? 'Refused' : status === 404 ? 'Not found' : 'Error'} message={message} />, status).catch(next);

@@ -8,7 +8,6 @@ import { failureState, principalOf } from '../middleware/auth.js';
 import { toAppError } from '../middleware/errors.js';
 import { jsonBody } from '../middleware/body.js';
 import { guard } from '../middleware/guard.js';
-import { requestContext } from '../request-context.js';
 import { bodySchemaOf, RawAnswer, type AnyEndpoint, type ApiRuntime, type EndpointInput } from './define.js';
 
 /** `/api/v1/property/{property_uid}` (OpenAPI) as Express writes it: `/api/v1/property/:property_uid`. */
@@ -52,9 +51,7 @@ function run(ctx: AppContext, runtime: ApiRuntime, def: AnyEndpoint): RequestHan
       req,
       res,
     };
-    // The handler's context: its logger and its services' loggers carry this request's id.
-    const scoped = requestContext(ctx, req);
-    const handle = async () => def.handle(scoped, input as Parameters<AnyEndpoint['handle']>[1]);
+    const handle = async () => def.handle(ctx, input as Parameters<AnyEndpoint['handle']>[1]);
     // A GET reads only: safe to run again when its connection died under it, unless it already
     // began answering (a stream, a long poll's headers).
     const answer = def.method === 'get' ? await retryReadOnce(handle, () => !res.headersSent) : await handle();

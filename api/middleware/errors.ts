@@ -4,7 +4,6 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from '../../shared/infra/logger.js';
 import { AppError, ErrorCode, unavailable } from '../../shared/infra/errors.js';
 import { isDatabaseUnavailable } from '../../shared/infra/db/unavailable.js';
-import { requestLogger } from './request-log.js';
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(new AppError(ErrorCode.badParam, `Unknown method ${req.method} ${req.path}`, { status: 404, param: 'path' }));
@@ -43,10 +42,10 @@ export function errorHandler(logger: Logger, opts: { always200?: boolean } = {})
   return (err: unknown, req, res, next) => {
     let appErr = toAppError(err);
     if (!appErr) {
-      requestLogger(req, logger).error({ err, method: req.method, path: req.path }, 'unhandled error');
+      logger.error({ err, method: req.method, path: req.path }, 'unhandled error');
       appErr = new AppError(ErrorCode.internal, 'Internal error');
     } else if (appErr.code === ErrorCode.unavailable) {
-      requestLogger(req, logger).warn({ err, path: req.path }, 'dependency unavailable');
+      logger.warn({ err, path: req.path }, 'dependency unavailable');
     }
     res.locals.errorCode = appErr.code;
     // Too late for an envelope: Express' final handler closes the half-sent response.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import { redactUrl, type Logger } from '../../shared/infra/logger.js';
+import { redactUrl, withLogContext, type Logger } from '../../shared/infra/logger.js';
 
 /** A client's own request id is kept when it is short and plain; anything else is replaced. */
 const CLIENT_ID = /^[\w.:@/+=-]{1,128}$/;
@@ -11,19 +11,6 @@ function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
   const id = typeof given === 'string' && CLIENT_ID.test(given) ? given : randomUUID();
   res.setHeader('X-Request-Id', id);
   return id;
-}
-
-const REQUEST_LOGGER = Symbol('requestLogger');
-type WithLogger = IncomingMessage & { [REQUEST_LOGGER]?: () => Logger };
-
-/**
- * The logger of the request (a child binding its `reqId`, made on first use), or `fallback` outside
- * a request the middleware saw. Code that handles a request and has it at hand logs through this;
- * handlers and services reached through the request's context (api/request-context.ts) get it as
- * their `logger` without asking.
- */
-export function requestLogger(req: IncomingMessage, fallback: Logger): Logger {
-  return (req as WithLogger)[REQUEST_LOGGER]?.() ?? fallback;
 }
 
 /** Probes and scrapes would drown the request log; their failures still show in metrics. */
@@ -42,23 +29,19 @@ function errorCodeOf(res: ServerResponse): { errorCode?: number } {
 /**
  * One JSON line per answered request (method, URL with secrets redacted, client address, status,
  * time in ms, reqId; errorCode, the wire code, on an error; `err` and level error on a 5xx), and
- * the request id on every other line logged for the request (requestLogger, request-context.ts).
- * The id comes from `X-Request-Id` or is generated, and is echoed back in that header (and is `req.id`).
+ * the request id on every other line logged while the request is handled, whoever logs it. The id
+ * comes from `X-Request-Id` or is generated, and is echoed back in that header (and is `req.id`).
  *
  * Written by hand rather than with pino-http (which this replaced, keeping its line): pino-http
  * builds two child loggers per request and serializes the whole request (its headers copied) to
- * bind it. And the id travels with the request's context, not in an AsyncLocalStorage: on Node 20
- * an enabled AsyncLocalStorage hooks every promise the process makes (~165 per accepted batch),
- * which cost the accept path ~0.5-1.5 ms of CPU per request (issue 23; bench/run.ts --accept). The
- * workers, where one job is one context, keep withLogContext.
+ * bind it, ~0.3 ms of the API's CPU per request on the accept path (issue 23). Here the line is
+ * built once, when the answer is finished or the connection closed before it was.
  */
 export function requestLogging(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = Date.now();
     const reqId = requestIdOf(req, res);
     (req as unknown as { id: string }).id = reqId;
-    let child: Logger | undefined;
-    (req as WithLogger)[REQUEST_LOGGER] = () => (child ??= logger.child({ reqId }));
     if (!QUIET_PATHS.has(pathOf(req.url))) {
       const done = () => {
         res.removeListener('finish', done);
@@ -77,6 +60,6 @@ export function requestLogging(logger: Logger): RequestHandler {
       res.on('finish', done);
       res.on('close', done);
     }
-    next();
+    withLogContext({ reqId }, next);
   };
 }

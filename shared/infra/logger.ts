@@ -6,8 +6,7 @@ export type Logger = PinoLogger;
 /**
  * Fields that belong on every line logged while one HTTP request or one job is handled (`reqId`,
  * `requestUid`), whoever logs it: a service deep down logs through the plain process logger and
- * still gets them. Set with `withLogContext` (the worker, per job; the API binds its request id
- * through the request's context instead: api/request-context.ts).
+ * still gets them. Set with `withLogContext`.
  */
 const logContext = new AsyncLocalStorage<Record<string, unknown>>();
 

@@ -1,4 +1,3 @@
-import { requestLogger } from '../../middleware/request-log.js';
 import { Router } from 'express';
 import type { AppContext } from '../../../shared/app/context.js';
 import type { ConnectedApp } from '../../../shared/domain/oauth/index.js';
@@ -114,7 +113,7 @@ export function connectedAppsRoutes(ctx: AppContext): Router {
       await render(res, <MessagePage ctx={pageContext(req, res)} title="Not found" message="This company has no such live token." />, 404);
       return;
     }
-    requestLogger(req, ctx.logger).info({ tokenUid, userUid: user.uid }, 'token revoked in the console');
+    ctx.logger.info({ tokenUid, userUid: user.uid }, 'token revoked in the console');
     res.redirect(303, '/app/connected-apps?done=revoked');
   });
 
@@ -126,7 +125,7 @@ export function connectedAppsRoutes(ctx: AppContext): Router {
       await render(res, <MessagePage ctx={pageContext(req, res)} title="Not found" message="This company has no such installed app." />, 404);
       return;
     }
-    requestLogger(req, ctx.logger).info({ appUid, tokensRevoked: revoked, userUid: user.uid }, 'app uninstalled in the console');
+    ctx.logger.info({ appUid, tokensRevoked: revoked, userUid: user.uid }, 'app uninstalled in the console');
     res.redirect(303, '/app/connected-apps?done=uninstalled');
   });
 

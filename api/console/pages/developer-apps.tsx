@@ -1,4 +1,3 @@
-import { requestLogger } from '../../middleware/request-log.js';
 import { Router } from 'express';
 import type { AppContext } from '../../../shared/app/context.js';
 import { isScope, scopes as allScopes, type Scope } from '../../../shared/domain/auth/index.js';
@@ -170,7 +169,7 @@ export function developerAppsRoutes(ctx: AppContext): Router {
       withSecret: draft.withSecret,
       ownerCompanyUid: user.companyUid,
     });
-    requestLogger(req, ctx.logger).info({ clientId: made.clientId, userUid: user.uid }, 'developer app registered in the console');
+    ctx.logger.info({ clientId: made.clientId, userUid: user.uid }, 'developer app registered in the console');
     await render(res, await showPage(ctx, pageContext(req, res), user.companyUid, { made: { ...made, name: draft.name } }));
   });
 

@@ -1,4 +1,3 @@
-import { requestLogger } from '../../middleware/request-log.js';
 import { Router } from 'express';
 import type { AppContext } from '../../../shared/app/context.js';
 import type { InboxMessageRow, InboxThreadRow } from '../../../shared/domain/console/index.js';
@@ -137,7 +136,7 @@ export function inboxRoutes(ctx: AppContext): Router {
     }
     // No token here: the console's user sends; no app is named on the message.
     const sent = await ctx.services.messaging.send(user.companyUid, parsed.data, { tokenUid: `console:${user.uid}` });
-    requestLogger(req, ctx.logger).info({ threadId, messageUid: sent.data.message_uid, userUid: user.uid }, 'reply sent from the console');
+    ctx.logger.info({ threadId, messageUid: sent.data.message_uid, userUid: user.uid }, 'reply sent from the console');
     res.redirect(303, `/app/inbox/${threadId}#messages`);
   });
 

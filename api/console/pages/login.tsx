@@ -1,4 +1,3 @@
-import { requestLogger } from '../../middleware/request-log.js';
 import { Router } from 'express';
 import type { AppContext } from '../../../shared/app/context.js';
 import { pageContext, safeNext } from '../guard.js';
@@ -52,7 +51,7 @@ export function loginRoutes(ctx: AppContext): Router {
     const next = safeNext(field(req.body, 'next'));
     const user = await ctx.services.accounts.signIn(email, password);
     if (!user) {
-      requestLogger(req, ctx.logger).info({ event: 'sign-in failed' }, 'console sign-in failed');
+      ctx.logger.info({ event: 'sign-in failed' }, 'console sign-in failed');
       await render(res, <LoginPage ctx={pageContext(req, res)} next={next} email={email} error={SIGN_IN_FAILED} />, 401);
       return;
     }
@@ -61,7 +60,7 @@ export function loginRoutes(ctx: AppContext): Router {
     req.session.userUid = user.uid;
     req.session.signedInAt = Date.now();
     await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err as Error) : resolve())));
-    requestLogger(req, ctx.logger).info({ userUid: user.uid }, 'console sign-in');
+    ctx.logger.info({ userUid: user.uid }, 'console sign-in');
     res.redirect(303, next);
   });
 

@@ -1,4 +1,3 @@
-import { requestLogger } from '../../middleware/request-log.js';
 import { Router } from 'express';
 import type { AppContext } from '../../../shared/app/context.js';
 import type { PropertyListRow } from '../../../shared/domain/console/index.js';
@@ -142,7 +141,7 @@ export function propertiesRoutes(ctx: AppContext): Router {
     const body = req.body as Record<string, unknown>;
     if (body.allowed !== '1' && body.allowed !== '0') throw badParam('allowed', 'allowed must be 1 or 0');
     await ctx.services.proposals.setCalendarControl(user.companyUid, { property_uid: uid, calendar_control_allowed: body.allowed === '1' });
-    requestLogger(req, ctx.logger).info({ propertyUid: uid, allowed: body.allowed === '1', userUid: user.uid }, 'calendar control set in the console');
+    ctx.logger.info({ propertyUid: uid, allowed: body.allowed === '1', userUid: user.uid }, 'calendar control set in the console');
     const back = typeof body.back === 'string' && /^\d{4}-\d{2}$/.test(body.back) ? `&month=${body.back}` : '';
     res.redirect(303, `/app/properties/${encodeURIComponent(uid)}?done=control${back}`);
   });

@@ -1,4 +1,3 @@
-import { requestLogger } from '../../middleware/request-log.js';
 import { Router } from 'express';
 import type { AppContext } from '../../../shared/app/context.js';
 import type { CurrentValues, PendingProposal, ProposalDay, ProposedValues } from '../../../shared/domain/proposals/index.js';
@@ -170,7 +169,7 @@ export function proposalsRoutes(ctx: AppContext): Router {
     if (how !== 'all' && how !== 'selected') throw badParam('approve', 'approve must be all or selected');
     const dates = how === 'all' ? undefined : datesOf((req.body as Record<string, unknown>).dates);
     const outcome = await ctx.services.proposals.approve(user.companyUid, uid, user.email, dates);
-    requestLogger(req, ctx.logger).info({ proposalUid: uid, status: outcome.status, userUid: user.uid }, 'proposal approved in the console');
+    ctx.logger.info({ proposalUid: uid, status: outcome.status, userUid: user.uid }, 'proposal approved in the console');
     res.redirect(303, `/app/proposals?done=${outcome.status}`);
   });
 
@@ -178,7 +177,7 @@ export function proposalsRoutes(ctx: AppContext): Router {
     const user = userOf(res);
     const uid = proposalUidOf(req.params.proposalUid);
     await ctx.services.proposals.reject(user.companyUid, uid, user.email);
-    requestLogger(req, ctx.logger).info({ proposalUid: uid, userUid: user.uid }, 'proposal rejected in the console');
+    ctx.logger.info({ proposalUid: uid, userUid: user.uid }, 'proposal rejected in the console');
     res.redirect(303, '/app/proposals?done=rejected');
   });
 

@@ -1,4 +1,3 @@
-import { requestLogger } from '../../middleware/request-log.js';
 import { Router } from 'express';
 import type { AppContext } from '../../../shared/app/context.js';
 import type { PendingRequest } from '../../../shared/domain/reservation-requests/index.js';
@@ -99,7 +98,7 @@ export function reservationRequestsRoutes(ctx: AppContext): Router {
       const user = userOf(res);
       const bookingUid = String(req.params.bookingUid);
       await ctx.services.reservationRequests[verb](user.companyUid, { bookingUid });
-      requestLogger(req, ctx.logger).info({ bookingUid, verb, userUid: user.uid }, 'reservation request answered in the console');
+      ctx.logger.info({ bookingUid, verb, userUid: user.uid }, 'reservation request answered in the console');
       res.redirect(303, `/app/reservation-requests?done=${verb === 'accept' ? 'accepted' : 'declined'}`);
     });
   }

@@ -1,4 +1,3 @@
-import { requestLogger } from '../../middleware/request-log.js';
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../../../shared/app/context.js';
 import type { ConsoleUser } from '../../../shared/domain/accounts/index.js';
@@ -177,7 +176,7 @@ export function webhooksRoutes(ctx: AppContext): Router {
     const user = userOf(res);
     const appUid = appUidOf(req.params.appUid);
     const { data } = await ctx.services.webhookSettings.test(user.companyUid, appUid);
-    requestLogger(req, ctx.logger).info({ appUid, delivered: data.delivered, userUid: user.uid }, 'webhook test sent from the console');
+    ctx.logger.info({ appUid, delivered: data.delivered, userUid: user.uid }, 'webhook test sent from the console');
     await renderPage(ctx, req, res, user, undefined, { appUid, outcome: data });
   });
 
@@ -189,7 +188,7 @@ export function webhooksRoutes(ctx: AppContext): Router {
     await ctx.services.webhookSettings.redeliver(user.companyUid, appUid, { event_uids: [eventUid] }, async (uids) => {
       await ctx.services.webhooks.requeue(uids);
     });
-    requestLogger(req, ctx.logger).info({ appUid, eventUid, userUid: user.uid }, 'webhook event redelivered from the console');
+    ctx.logger.info({ appUid, eventUid, userUid: user.uid }, 'webhook event redelivered from the console');
     res.redirect(303, '/app/webhooks?done=redelivered');
   });
 
