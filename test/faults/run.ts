@@ -368,9 +368,12 @@ async function main(): Promise<boolean> {
     // While Redis is down an accept may wait for the enqueue timeout (2 s), never for Redis itself.
     const slowRedis = client.answers.filter((a) => a.phase.includes('redis-down') && a.latencyMs > 3500);
     check(slowRedis.length === 0, `${slowRedis.length} answers took over 3.5 s while Redis was down (the API must not hang on Redis)`);
-    // While Postgres is down an answer is a quick 503 (connect_timeout is 5 s), never a hang.
-    const slowPg = client.answers.filter((a) => a.phase.includes('postgres-down') && a.latencyMs > 6000);
-    check(slowPg.length === 0, `${slowPg.length} answers took over 6 s while Postgres was down`);
+    // While Postgres is down an answer is a 503 within connect_timeout (5 s) plus the wait for a
+    // pooled connection, never a hang. A stopping postmaster keeps its socket while backends exit, so
+    // a connect there is not refused but runs into the time-out; on a busy machine two such answers
+    // took 6.6 and 6.8 s (the CI run of 2026-11-26), hence 9 s: bounded, and far from a hang.
+    const slowPg = client.answers.filter((a) => a.phase.includes('postgres-down') && a.latencyMs > 9000);
+    check(slowPg.length === 0, `${slowPg.length} answers took over 9 s while Postgres was down`);
     const crashed = children.filter((c) => c.exited && c.proc.signalCode !== 'SIGKILL');
     check(crashed.length === 0, `service processes exited on their own: ${crashed.map((c) => `${c.name} (${String(c.proc.exitCode)})`).join(', ')}`);
     for (const p of verdict.problems.slice(0, 15)) log(`  ! ${p}`);
