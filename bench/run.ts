@@ -192,6 +192,20 @@ async function benchCalendarReadRows(env: BenchEnv, apiUrl: string) {
 /** (d)'s rounds: each server in turn for this long, the order reversed every other round. */
 const ACCEPT_ROUNDS = 3;
 const ACCEPT_ROUND_SECONDS = 8;
+/**
+ * Untimed load on each server before anything of (d) is timed. V8 was still optimizing the API's
+ * functions 25 s into a run at this rate (--trace-opt: ~470 functions; perf: TurboFan took
+ * ~0.8 ms of the API's CPU per request between 12 and 27 s), against ~0.2 ms for the durable
+ * baseline's few functions: 3 s of warm-up measured the API's JIT, not the API.
+ */
+const ACCEPT_WARM_UP_SECONDS = 20;
+/**
+ * Untimed load on a server right before each of its timed rounds: it sat idle through the other
+ * servers' rounds (16 to 32 s), and V8's memory reducer shrinks the heap of a process idle for 8 s
+ * and ages its code, so without this a round measured a process recovering from idleness, more of
+ * it the more code it runs.
+ */
+const ACCEPT_RAMP_SECONDS = 5;
 
 /**
  * (d): 365-day batches accepted by the full API, against the bare and the durable baselines. The
@@ -212,10 +226,13 @@ async function acceptRows(env: BenchEnv, apiUrl: string) {
     { url: `http://127.0.0.1:${durablePort}/`, runs: [] as LoadResult[] },
   ];
   try {
-    // Each server gets 3 untimed seconds first (JIT, zod's compilations, connections' first prepares).
-    for (const s of servers) await closedLoop(s.url, body, { connections: 10, seconds: 3 });
+    // Every server gets the same untimed load first (the JIT, zod's compilations, connections' first prepares), and again before each round.
+    for (const s of servers) await closedLoop(s.url, body, { connections: 10, seconds: ACCEPT_WARM_UP_SECONDS });
     for (let r = 0; r < ACCEPT_ROUNDS; r++) {
-      for (const s of r % 2 === 0 ? servers : [...servers].reverse()) s.runs.push(await closedLoop(s.url, body, { connections: 10, seconds: ACCEPT_ROUND_SECONDS }));
+      for (const s of r % 2 === 0 ? servers : [...servers].reverse()) {
+        await closedLoop(s.url, body, { connections: 10, seconds: ACCEPT_RAMP_SECONDS });
+        s.runs.push(await closedLoop(s.url, body, { connections: 10, seconds: ACCEPT_ROUND_SECONDS }));
+      }
     }
   } finally {
     await bare.stop();
@@ -231,7 +248,7 @@ async function acceptRows(env: BenchEnv, apiUrl: string) {
   const ratios = (of: AcceptFigures, to: AcceptFigures) => of.each.map((x, i) => x / (to.each[i] as number));
   const ratioRow = (xs: number[]) => `${fmt(median(xs), 2)} (rounds ${xs.map((x) => fmt(x, 2)).join(', ')})`;
   const rounds = (f: AcceptFigures) => `rounds ${f.each.map((x) => fmt(x)).join(', ')}`;
-  const median3 = `median of ${ACCEPT_ROUNDS} interleaved rounds of ${ACCEPT_ROUND_SECONDS} s`;
+  const median3 = `median of ${ACCEPT_ROUNDS} interleaved rounds of ${ACCEPT_ROUND_SECONDS} s, each after ${ACCEPT_RAMP_SECONDS} s untimed`;
   row(`(d) 365-day batches accepted, full API (${median3})`, `${fmt(full.rps)} req/s, p50 ${fmt(full.p50, 1)} ms, p99 ${fmt(full.p99, 1)} ms, ${full.errors} errors; ${rounds(full)}`, 'p99 < 50 ms');
   row('(d) same, bare node:http + JSON.parse', `${fmt(base.rps)} req/s, p50 ${fmt(base.p50, 1)} ms, p99 ${fmt(base.p99, 1)} ms; ${rounds(base)}`);
   row('(d) same, bare node:http + JSON.parse + the same insert and queue add', `${fmt(dur.rps)} req/s, p50 ${fmt(dur.p50, 1)} ms, p99 ${fmt(dur.p99, 1)} ms, ${dur.errors} errors; ${rounds(dur)}`);
