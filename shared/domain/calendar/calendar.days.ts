@@ -24,7 +24,6 @@ export const warningInvalid = (field: DayField) => `${WARNING_INVALID_PREFIX}${f
 
 /** A decimal numeral as loosely typed clients send numbers: "52.5", "3", "0", "-1" (no exponent, no blanks). */
 export const NUMERIC_STRING = /^-?\d+(\.\d+)?$/;
-const CURRENCY_RE = /^[A-Za-z]{3}$/;
 
 /**
  * A day of a batch as the body schema (calendar.schema.ts) hands it over: a real date, every other
@@ -60,6 +59,11 @@ const given = (v: unknown): boolean => v !== undefined && v !== null;
  * whatever their value. Order of first sight kept. A date seen once keeps its own object.
  */
 export function mergeDuplicateDates(days: readonly BatchDay[]): BatchDay[] {
+  // Dates strictly ascending, as clients mostly send a batch: no date repeats, nothing to merge
+  // (spares a map of every date: ~20 µs of a 365-day batch).
+  let i = 1;
+  while (i < days.length && (days[i - 1] as BatchDay).date < (days[i] as BatchDay).date) i++;
+  if (i >= days.length) return [...days];
   const out: BatchDay[] = [];
   const at = new Map<string, number>();
   for (const day of days) {
@@ -88,7 +92,17 @@ const readPrice = (v: unknown) => {
   // Rounded half away from zero to cents; the range is judged on the value as sent.
   return n !== INVALID && n >= 0 && n <= MAX_PRICE ? Math.round((n + Number.EPSILON) * 100) / 100 : INVALID;
 };
-const readCurrency = (v: unknown) => (typeof v === 'string' && CURRENCY_RE.test(v) ? v.toUpperCase() : INVALID);
+/** Three ASCII letters, upper-cased; read by char code (a regex and a new string per day cost more). */
+const readCurrency = (v: unknown) => {
+  if (typeof v !== 'string' || v.length !== 3) return INVALID;
+  let upper = true;
+  for (let i = 0; i < 3; i++) {
+    const c = v.charCodeAt(i);
+    if (c >= 97 && c <= 122) upper = false;
+    else if (c < 65 || c > 90) return INVALID;
+  }
+  return upper ? v : v.toUpperCase();
+};
 const readAvailability = (v: unknown) =>
   v === 1 || v === true || v === '1' ? true : v === 0 || v === false || v === '0' ? false : INVALID;
 const readMinStay = (v: unknown) => {
