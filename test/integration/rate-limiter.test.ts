@@ -104,4 +104,25 @@ describe('redis rate limiter when Redis cannot count', () => {
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(13_000); // 60 s / 5 + 1 s
   });
+
+  it('counts on a Redis that does not hold its script (new, restarted or flushed): loads it once, then sends only its digest', async () => {
+    const server = await ownRedisServer({ maxmemory: '64mb' });
+    const client = new Redis(server.url);
+    try {
+      if (client.status !== 'ready') await new Promise((r) => client.once('ready', r));
+      const limiter = redisRateLimiter(client, 3, '{noscript}');
+      const first = await limiter.hit('tok_1');
+      await client.script('FLUSH');
+      const results = [first, await limiter.hit('tok_1'), await limiter.hit('tok_1'), await limiter.hit('tok_1')];
+      expect(results.map((r) => r.allowed)).toEqual([true, true, true, false]);
+      // Each hit after a load is one EVALSHA; EVAL ran only to load the script (twice: new, flushed).
+      const stats = await client.info('commandstats');
+      const calls = (cmd: string) => Number(new RegExp(`cmdstat_${cmd}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
+      expect(calls('eval')).toBe(2);
+      expect(calls('evalsha')).toBe(4);
+    } finally {
+      client.disconnect();
+      await server.stop();
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Cluster, Redis } from 'ioredis';
 import type { Db } from '../db/client.js';
@@ -52,6 +53,7 @@ if tat + interval - period > now then return {0, tostring(tat)} end
 tat = tat + interval
 redis.call('SET', KEYS[1], tostring(tat), 'PX', math.ceil(tat - now) + 1000)
 return {1, tostring(tat)}`;
+const GCRA_SHA = createHash('sha1').update(GCRA_SCRIPT).digest('hex');
 
 /**
  * Shared by every API process that points at the same Redis. Takes its client (a Redis or a
@@ -63,7 +65,14 @@ export function redisRateLimiter(redis: Redis | Cluster, defaultLimit: number, p
   return {
     async hit(key, limit = defaultLimit) {
       const t = now();
-      const [ok, tat] = (await redis.eval(GCRA_SCRIPT, 1, `${prefix}:rl:${key}`, t, PERIOD_MS / limit, PERIOD_MS)) as [number, string];
+      const args = [1, `${prefix}:rl:${key}`, t, PERIOD_MS / limit, PERIOD_MS] as const;
+      // By its digest: the script's text is sent (and hashed by Redis) only when this Redis does
+      // not hold it yet (a new server, a restart, SCRIPT FLUSH); EVAL then loads it.
+      const reply = await redis.evalsha(GCRA_SHA, ...args).catch((err: unknown) => {
+        if (err instanceof Error && err.message.startsWith('NOSCRIPT')) return redis.eval(GCRA_SCRIPT, ...args);
+        throw err;
+      });
+      const [ok, tat] = reply as [number, string];
       return gcraResult(ok === 1, Number(tat), t, limit);
     },
   };
