@@ -84,6 +84,7 @@ export const setCalendarBatch = defineEndpoint({
   method: 'post',
   path: '/api/v1/set-calendar-batch',
   scopes: ['calendar-control'],
+  recentToken: true,
   operationId: 'setCalendarBatch',
   tag: 'Calendar',
   summary: 'Change prices, availability, minimum stay and notes of calendar days',
@@ -124,8 +125,8 @@ export const setCalendarBatch = defineEndpoint({
     404: errorText(11, 'unknown property_uid, or one of another company', 'Unknown property_uid pr_x', 'property_uid'),
     409: errorText(11, 'the Idempotency-Key was already used with a different body', 'This Idempotency-Key was already used with a different body', 'Idempotency-Key'),
   }),
-  handle: (ctx, { body, principal, headers, query }) =>
-    ctx.services.calendar.submitBatch(principal.companyUid, body, principal, headers['Idempotency-Key'], query.dry_run ?? false),
+  handle: (ctx, { body, principal, headers, query, tokenCheck }) =>
+    ctx.services.calendar.submitBatch(principal.companyUid, body, { ...principal, check: tokenCheck }, headers['Idempotency-Key'], query.dry_run ?? false),
 });
 
 const status = named('RequestStatus', requestStatusSchema);

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import type { Scope } from '../../shared/domain/auth/index.js';
+import type { Scope, TokenCheck } from '../../shared/domain/auth/index.js';
 import type { Config } from '../../shared/infra/config.js';
 import type { AppContext } from '../../shared/app/context.js';
 import type { AppError } from '../../shared/infra/errors.js';
@@ -52,6 +52,11 @@ export interface EndpointInput<Q, B, P, H> {
   params: P;
   /** The token's company, scopes and uids; throws on a public endpoint. */
   readonly principal: Principal;
+  /**
+   * With `recentToken`, when the token came from this process's memory: pass it to the write
+   * (Submitter.check), which confirms it in its own statement. Undefined after a fresh lookup.
+   */
+  tokenCheck: TokenCheck | undefined;
   /** Aborted when the client goes away before the answer is sent: a long poll stops waiting (and reads nothing more). */
   signal: AbortSignal;
   runtime: ApiRuntime;
@@ -92,6 +97,13 @@ interface EndpointDefinition<
   /** The decisions a client author needs (from the config where they name a limit); the scope sentence is appended. */
   description: string | ((config: Config) => string);
   scopes: EndpointScopes;
+  /**
+   * A token found valid within the last minute is taken from memory instead of looked up (the
+   * accept path's round trip). Only for a handler whose every write passes `tokenCheck` to
+   * insertRequests: its answer then goes out only once the token is confirmed live, by that write or,
+   * when the request writes nothing or fails, by a fresh lookup (auth/token-check.ts).
+   */
+  recentToken?: true;
   query?: Q;
   /** OpenAPI docs of query fields whose schema parses text into something else; keys checked against the schema. */
   queryDocs?: Q extends z.ZodObject ? { [K in keyof Q['shape']]?: Record<string, unknown> } : never;

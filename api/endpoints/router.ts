@@ -1,10 +1,11 @@
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import type { z } from 'zod';
+import type { TokenCheck } from '../../shared/domain/auth/index.js';
 import { retryReadOnce } from '../../shared/infra/db/retry-read.js';
 import type { AppContext } from '../../shared/app/context.js';
 import { parseInput } from '../../shared/infra/http/validation.js';
 import { withoutEmptyParams } from '../../shared/infra/http/wire.js';
-import { failureState, principalOf } from '../middleware/auth.js';
+import { confirmToken, failureState, principalOf, type FailureState } from '../middleware/auth.js';
 import { toAppError } from '../middleware/errors.js';
 import { jsonBody } from '../middleware/body.js';
 import { guard } from '../middleware/guard.js';
@@ -27,7 +28,7 @@ function headersOf(req: Request, schema: z.ZodObject): Record<string, string | u
 }
 
 /** Parses the inputs, runs the handler, writes its answer (unless the handler answered itself). */
-function run(ctx: AppContext, runtime: ApiRuntime, def: AnyEndpoint): RequestHandler {
+function run(ctx: AppContext, runtime: ApiRuntime, def: AnyEndpoint, failures: FailureState): RequestHandler {
   const bodySchema = bodySchemaOf(def, ctx.config);
   return async (req, res) => {
     const query = def.query ? parseInput(def.query, withoutEmptyParams(req.query)) : undefined;
@@ -46,6 +47,7 @@ function run(ctx: AppContext, runtime: ApiRuntime, def: AnyEndpoint): RequestHan
       get principal() {
         return principalOf(res);
       },
+      tokenCheck: res.locals.tokenCheck as TokenCheck | undefined,
       signal: aborted.signal,
       runtime,
       req,
@@ -56,12 +58,27 @@ function run(ctx: AppContext, runtime: ApiRuntime, def: AnyEndpoint): RequestHan
     // began answering (a stream, a long poll's headers).
     const answer = def.method === 'get' ? await retryReadOnce(handle, () => !res.headersSent) : await handle();
     if (res.headersSent) return;
+    await confirmToken(ctx, failures, req, res);
     if (answer instanceof RawAnswer) {
       for (const [k, v] of Object.entries(answer.headers)) res.setHeader(k, v);
       res.type(answer.contentType).send(answer.body);
     } else {
       res.json(answer);
     }
+  };
+}
+
+/**
+ * A refusal or failure of a request whose token came from memory and was not confirmed (rate limit,
+ * scope, body, the handler's own errors) goes out only once the token is: a revoked one is answered
+ * as revoked, never with what the request would have got.
+ */
+function confirmBeforeError(ctx: AppContext, failures: FailureState): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    confirmToken(ctx, failures, req, res).then(
+      () => next(err),
+      (refusal: unknown) => next(refusal),
+    );
   };
 }
 
@@ -92,10 +109,11 @@ export function endpointRouter(ctx: AppContext, runtime: ApiRuntime, endpoints: 
     router[def.method](
       expressPath(def.path),
       labelled(def.path),
-      ...guard(ctx, failures, def.scopes),
+      ...guard(ctx, failures, def.scopes, { recent: def.recentToken === true }),
       // Bodies are parsed only on routes that take one, once the token and scope passed.
       ...(def.body ? jsonBody(ctx.config) : []),
-      run(ctx, runtime, def),
+      run(ctx, runtime, def, failures),
+      ...(def.recentToken ? [confirmBeforeError(ctx, failures)] : []),
       ...(def.errorBody ? [formatErrors(def.errorBody, ctx.config.http.errorsAlways200)] : []),
     );
   }

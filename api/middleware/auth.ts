@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Scope, TokenPrincipal } from '../../shared/domain/auth/index.js';
+import type { Scope, TokenCheck, TokenPrincipal } from '../../shared/domain/auth/index.js';
 import type { AppContext } from '../../shared/app/context.js';
 import { AppError, ErrorCode } from '../../shared/infra/errors.js';
 
@@ -89,8 +89,12 @@ export function failureState(): FailureState {
   return { blocked: new BlockedAddresses() };
 }
 
-/** Resolves the token (query `access_token` or `Authorization: Bearer`) to its company and scopes. */
-export function authenticate(ctx: AppContext, failures: FailureState): RequestHandler {
+/**
+ * Resolves the token (query `access_token` or `Authorization: Bearer`) to its company and scopes.
+ * `recent`: a token found valid within the last minute is taken from this process's memory, with
+ * `res.locals.tokenCheck` to confirm it before the answer (auth/token-check.ts; the router does).
+ */
+export function authenticate(ctx: AppContext, failures: FailureState, opts: { recent?: boolean } = {}): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     // Stryker disable next-line StringLiteral: only a socket already destroyed has no address
     const address = req.ip ?? 'unknown';
@@ -102,17 +106,46 @@ export function authenticate(ctx: AppContext, failures: FailureState): RequestHa
     if (!token) return refuse(ctx, failures, address);
     // Stryker disable next-line ConditionalExpression,EqualityOperator: spares the lookup; no issued token is that long, so the lookup refuses it too
     if (token.length > 512) return refuse(ctx, failures, address);
+    const recent = opts.recent ? ctx.services.tokens.findRecent(token) : undefined;
+    if (recent) {
+      res.locals.tokenCheck = { tokenUid: recent.tokenUid, confirmed: false } satisfies TokenCheck;
+      accept(res, recent);
+      return next();
+    }
     const found = await ctx.services.tokens.find(token);
+    if (found && opts.recent) ctx.services.tokens.rememberValid(token, found);
     if (!found || found.revoked) {
       if (left !== undefined) throw tooManyFailures(left);
       return refuse(ctx, failures, address);
     }
-    if (found.appDisabled) throw new AppError(ErrorCode.appDisabled, 'The application behind this token is disabled');
+    if (found.appDisabled) throw appDisabled();
+    accept(res, found);
+    next();
+  };
+
+  function accept(res: Response, found: TokenPrincipal) {
     const { revoked: _r, appDisabled: _d, ...principal } = found;
     res.locals.principal = principal;
     ctx.services.tokens.noteUse(found.tokenUid);
-    next();
-  };
+  }
+}
+
+const appDisabled = () => new AppError(ErrorCode.appDisabled, 'The application behind this token is disabled');
+
+/**
+ * Confirms a token taken from memory (authenticate's `recent`) that no write of the request found
+ * live: looked up afresh, refused exactly as authenticate refuses it (counting a failed
+ * authentication of the address) when it was revoked or its app disabled meanwhile.
+ */
+export async function confirmToken(ctx: AppContext, failures: FailureState, req: Request, res: Response): Promise<void> {
+  const check = res.locals.tokenCheck as TokenCheck | undefined;
+  if (!check || check.confirmed) return;
+  const token = presentedToken(req) ?? '';
+  const found = await ctx.services.tokens.find(token);
+  // Stryker disable next-line StringLiteral: only a socket already destroyed has no address
+  if (!found || found.revoked) return refuse(ctx, failures, req.ip ?? 'unknown');
+  if (found.appDisabled) throw appDisabled();
+  check.confirmed = true;
 }
 
 export function principalOf(res: Response): Principal {

@@ -5,7 +5,9 @@
  *   token.repository.ts  access tokens in the database: look one up by value, issue, revoke,
  *                        disable an app
  *   tokens.service.ts    TokensService: the same operations for the CLI and the API, over one Infra
+ *   token-check.ts       confirming a token taken from the cache: by the request's write, or a fresh lookup
  */
 export * from './scopes.js';
 export * from './token.repository.js';
 export * from './tokens.service.js';
+export * from './token-check.js';

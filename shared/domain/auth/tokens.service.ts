@@ -1,5 +1,6 @@
 import type { Infra } from '../../infra/infra.js';
 import { retryReadOnce } from '../../infra/db/retry-read.js';
+import { sha256 } from '../../infra/ids.js';
 import { BaseService } from '../service.js';
 import type { Scope } from './scopes.js';
 import { tokenRepository, type IssuedToken, type TokenPrincipal, type TokenRepository } from './token.repository.js';
@@ -9,15 +10,39 @@ import { tokenRepository, type IssuedToken, type TokenPrincipal, type TokenRepos
 export const LAST_USED_EVERY_MS = 60_000;
 /** Tokens remembered per process for that (forgotten all at once past this: one extra write each). */
 const LAST_USED_REMEMBERED = 10_000;
+/** How long a token found valid is remembered for findRecent, and how many at most. */
+const RECENT_MS = 60_000;
+const RECENT_REMEMBERED = 10_000;
 
 export class TokensService extends BaseService {
   private readonly lastWritten = new Map<string, number>();
+  private readonly recent = new Map<string, { principal: TokenPrincipal; until: number }>();
 
   constructor(
     infra: Infra,
     private readonly repo: TokenRepository = tokenRepository,
   ) {
     super(infra);
+  }
+
+  /**
+   * The token as a lookup found it valid within the last RECENT_MS, from this process's memory, or
+   * undefined (then look it up). Not proof that it is still valid: another process may have revoked
+   * it since. Only a request that confirms it (auth/token-check.ts) may use this.
+   */
+  findRecent(token: string, now = Date.now()): TokenPrincipal | undefined {
+    const hit = this.recent.get(sha256(token));
+    if (hit && hit.until > now) return hit.principal;
+    if (hit) this.recent.delete(sha256(token));
+    return undefined;
+  }
+
+  /** Remembers a token a lookup just found valid (for findRecent). */
+  rememberValid(token: string, principal: TokenPrincipal, now = Date.now()): void {
+    if (principal.revoked || principal.appDisabled) return;
+    if (this.recent.size >= RECENT_REMEMBERED) this.recent.clear();
+    // Kept by the token's hash: the plain token is not held in memory past its request.
+    this.recent.set(sha256(token), { principal, until: now + RECENT_MS });
   }
 
   /** The token's company, app and scopes (revoked and disabled are the caller's to refuse). */

@@ -7,6 +7,7 @@ import type { RequestDay, Warnings } from './calendar.rules.js';
 import { finalRequestStatuses, type RequestKind } from './calendar.schema.js';
 import { readCalendarView } from './calendar.view.js';
 import { recordChangesSql } from '../changes/index.js';
+import { liveTokenSql, TokenNotLiveError, type TokenCheck } from '../auth/index.js';
 import { REQUEST_FINISHED, wantsEventSql } from '../webhooks/index.js';
 
 
@@ -17,6 +18,12 @@ export interface InsertOptions {
   kind?: RequestKind;
   status?: 'queued' | 'paused';
   proposalUid?: string;
+  /**
+   * A token from the cache (docs: token-check.ts): the rows are stored only while it is live, in
+   * this same statement; else nothing is and TokenNotLiveError is thrown (the caller's transaction
+   * rolls back with it).
+   */
+  liveToken?: TokenCheck;
 }
 
 /**
@@ -42,8 +49,13 @@ export async function insertRequests(
            ${opts.kind ?? 'calendar'}, ${opts.status ?? 'queued'}, ${opts.proposalUid ?? null}::text
       from rows from (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as (uid text, days jsonb, warnings jsonb))
            with ordinality as r(uid, days, warnings, ord)
+     where ${opts.liveToken ? liveTokenSql(opts.liveToken.tokenUid) : sql`true`}
      order by r.ord
     returning uid, seq`);
+  if (opts.liveToken) {
+    if (inserted.length === 0) throw new TokenNotLiveError(opts.liveToken.tokenUid);
+    opts.liveToken.confirmed = true;
+  }
   return [...inserted].sort((a, b) => Number(a.seq) - Number(b.seq)).map((r) => r.uid);
 }
 

@@ -1,4 +1,5 @@
 import type { Infra } from '../../infra/infra.js';
+import type { TokenCheck } from '../auth/index.js';
 import { notFound, shown } from '../../infra/errors.js';
 import { countAcceptedBatch } from '../../infra/metrics/calendar-metrics.js';
 import { idempotent, type IdempotencyKey } from '../idempotency/index.js';
@@ -31,6 +32,8 @@ import type { RequestWaitsOptions } from './request-waits.js';
 export interface Submitter {
   tokenUid: string;
   appUid?: string;
+  /** The token came from the cache: the insert confirms it is live (see auth/token-check.ts). */
+  check?: TokenCheck;
 }
 
 /** What a store of the submission path wrote: the answer, every request it wrote, the ones to queue now. */
@@ -143,7 +146,7 @@ export class CalendarService extends BaseService {
     const chunks = chunk(kept, this.config.calendar.chunkDays);
     const chunkWarnings = assignWarnings(chunks, warnings);
     const paused = proposalUid !== undefined;
-    const opts = paused ? { status: 'paused' as const, proposalUid } : {};
+    const opts = { ...(paused ? { status: 'paused' as const, proposalUid } : {}), liveToken: by.check };
     const outcome = await this.submitStored(async (tx) => {
       const uids = await this.repo.insertRequests(tx, companyUid, propertyUid, chunks, chunkWarnings, by.appUid, opts);
       return { answer: answer(uids), uids, queue: paused ? [] : uids };
