@@ -53,6 +53,10 @@ export async function* cursorRows<T extends PgTable>(
   signal?.addEventListener('abort', cancel, { once: true });
   try {
     for await (const raw of query.cursor(batchRows)) {
+      // Rows flow: from here ending the iteration closes the portal. A cancel now would go out on
+      // a connection of its own and stop whatever the backend runs when it lands, which, once the
+      // portal is closed and the connection back in the pool, is another request's query.
+      signal?.removeEventListener('abort', cancel);
       yield raw.map((r) => {
         const row: Record<string, unknown> = {};
         for (const [key, col] of columns) {
