@@ -142,9 +142,13 @@ export async function confirmToken(ctx: AppContext, failures: FailureState, req:
   if (!check || check.confirmed) return;
   const token = presentedToken(req) ?? '';
   const found = await ctx.services.tokens.find(token);
-  // Stryker disable next-line StringLiteral: only a socket already destroyed has no address
-  if (!found || found.revoked) return refuse(ctx, failures, req.ip ?? 'unknown');
-  if (found.appDisabled) throw appDisabled();
+  if (!found || found.revoked || found.appDisabled) {
+    // Its next request looks it up again instead of trying a write that cannot pass.
+    ctx.services.tokens.forgetRecent(token);
+    // Stryker disable next-line StringLiteral: only a socket already destroyed has no address
+    if (!found || found.revoked) return refuse(ctx, failures, req.ip ?? 'unknown');
+    throw appDisabled();
+  }
   check.confirmed = true;
 }
 

@@ -37,6 +37,11 @@ export class TokensService extends BaseService {
     return undefined;
   }
 
+  /** Forgets a remembered token a fresh lookup found revoked or of a disabled app. */
+  forgetRecent(token: string): void {
+    this.recent.delete(sha256(token));
+  }
+
   /** Remembers a token a lookup just found valid (for findRecent). */
   rememberValid(token: string, principal: TokenPrincipal, now = Date.now()): void {
     if (principal.revoked || principal.appDisabled) return;
