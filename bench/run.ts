@@ -190,7 +190,7 @@ async function benchCalendarReadRows(env: BenchEnv, apiUrl: string) {
 }
 
 /** (d)'s rounds: each server in turn for this long, the order reversed every other round. */
-const ACCEPT_ROUNDS = 3;
+const ACCEPT_ROUNDS = 5;
 const ACCEPT_ROUND_SECONDS = 8;
 /**
  * Untimed load on each server before anything of (d) is timed. V8 was still optimizing the API's
