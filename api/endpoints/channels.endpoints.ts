@@ -4,7 +4,7 @@ import { INBOUND_REPLAY_WINDOW_SECONDS, inboundMessageAnswerSchema, inboundMessa
 import { AppError, ErrorCode } from '../../shared/infra/errors.js';
 import { failureState, refuse } from '../middleware/auth.js';
 import { rawBodyOf } from '../middleware/body.js';
-import { errorText } from '../openapi/common.js';
+import { errorText, plainHeaders, retryAfterHeaders } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 
@@ -44,7 +44,8 @@ export const receiveChannelMessage = defineEndpoint({
   errorTexts: {
     401: errorText(12, 'the signature is missing, made with no connector\'s secret of this platform, or stale', 'X-Webhook-Signature is missing, invalid, or more than 300 s from now'),
     404: errorText(11, 'no booking of the signing company has this reservation_code', 'Unknown reservation_code HMX4ZQ7P2A', 'reservation_code'),
-    429: errorText(16, 'too many failed signatures from this address, or too many calls from this connector', 'Too many requests from this connector: at most 1000 per minute'),
+    // A connector has no token: no RateLimit headers, only when to retry.
+    429: { ...errorText(16, 'too many failed signatures from this address, or too many calls from this connector', 'Too many requests from this connector: at most 1000 per minute'), headers: plainHeaders.extend(retryAfterHeaders.shape) },
   },
   async handle(ctx, { params, body, headers, req }) {
     const raw = rawBodyOf(req).toString('utf8');

@@ -72,6 +72,8 @@ interface AnswerDoc<A extends z.ZodType> {
   contentType?: string;
   example?: unknown;
   examples?: Record<string, { summary: string; value: unknown }>;
+  /** Headers this answer carries besides X-Request-Id and the rate limit's (documented on the 200 answer). */
+  headers?: z.ZodObject;
 }
 
 /** Replaces the error envelope on this endpoint (the v2 bodies); `undefined` keeps the envelope. */

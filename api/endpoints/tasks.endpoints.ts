@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { taskSchema, tasksQuerySchema, taskStatuses, taskTypes, updateTaskBodySchema } from '../../shared/domain/tasks/index.js';
-import { commaListDoc, dateBoundDoc, pageDoc, pageMetaSchema, pageOfSchema, errorText } from '../openapi/common.js';
+import { commaListDoc, dateBoundDoc, pageDoc, pageMetaSchema, pageOfSchema, errorText, etagHeaders } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 import { etagOf, ifMatchHeader } from '../../shared/infra/http/if-match.js';
@@ -86,6 +86,7 @@ export const updateTask = defineEndpoint({
     description: 'The task as stored',
     schema: named('UpdateTaskAnswer', z.object({ data: z.array(taskComponent).length(1), meta: pageMetaSchema })),
     example: { data: [taskExample], meta: { page: 1, has_next_page: false } },
+    headers: etagHeaders,
   },
   errors: [404, 409, 412, 413, 415],
   errorTexts: {

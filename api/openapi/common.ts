@@ -52,6 +52,13 @@ export const rateLimitHeaders = z.object({
   'RateLimit-Policy': z.string().describe('`1000;w=60`: requests per 60-second window per token').openapi({ example: '1000;w=60' }),
 });
 
+export const retryAfterHeaders = z.object({ 'Retry-After': z.string().describe('Seconds until the window resets').openapi({ example: '42' }) });
+
+/** The version of the task an answer carries (update-task), as If-Match takes it back. */
+export const etagHeaders = z.object({
+  ETag: z.string().describe('The task\'s version in quotes ("<version>"): send it back as If-Match to update only that version').openapi({ example: '"4"' }),
+});
+
 export const requestHeaders = z.object({
   'X-Request-Id': z.string().optional().describe('Optional: your own id for this request, echoed back and written on every log line of it. Else one is generated.'),
 });
@@ -68,7 +75,7 @@ export function jsonContent(schema: z.ZodType, example?: unknown, examples?: Rec
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 412 | 413 | 415 | 429 | 500 | 503;
 
-export type ErrorTexts = Partial<Record<ErrorStatus, { description: string; example: unknown; schema?: z.ZodType }>>;
+export type ErrorTexts = Partial<Record<ErrorStatus, { description: string; example: unknown; schema?: z.ZodType; headers?: z.ZodObject }>>;
 
 /** The error answers of an operation, each with its envelope schema, code numbers and an example. */
 /** One error status's text: "Code N: <when>", with an example envelope of that code (and its param). */
@@ -86,10 +93,10 @@ export function errorResponses(statuses: readonly ErrorStatus[], texts: ErrorTex
     404: { schema: e.badParam, description: 'Code 11: an unknown object, or one of another company', example: { error: { code: 11, message: 'Unknown property_uid pr_x', param: 'property_uid' } } },
     409: { schema: e.badParam, description: 'Code 11: a conflict', example: { error: { code: 11, message: 'Conflict', param: 'body' } } },
     410: { schema: e.badParam, description: 'Code 11: gone (a cursor older than what is kept)', example: { error: { code: 11, message: 'cursor expired', param: 'cursor' } } },
-    412: { schema: e.badParam, description: 'Code 11: If-Match names another version than the one stored', example: { error: { code: 11, message: 'Precondition failed', param: 'If-Match' } } },
+    412: { schema: e.badParam, description: 'Code 11: If-Match names another version than the one stored', example: { error: { code: 11, message: 'Precondition failed', param: 'If-Match' } }, headers: rateLimitHeaders.extend(etagHeaders.shape) },
     413: { schema: e.badParam, description: 'Code 11: the body is larger than BODY_LIMIT_BYTES (default 2 MiB)', example: { error: { code: 11, message: 'Request body too large', param: 'body' } } },
     415: { schema: e.badParam, description: 'Code 11: a body that is not JSON (Content-Type other than application/json, application/*+json or text/json; no Content-Type is read as JSON), or an encoding or charset the service does not read', example: { error: { code: 11, message: 'The body must be JSON (Content-Type: application/json)', param: 'Content-Type' } } },
-    429: { schema: e.rateLimited, description: 'Code 16: over the per-token limit; retry after Retry-After seconds', example: { error: { code: 16, message: 'Too many requests: at most 1000 per minute for this token' } }, headers: rateLimitHeaders.extend({ 'Retry-After': z.string().describe('Seconds until the window resets').openapi({ example: '42' }) }) },
+    429: { schema: e.rateLimited, description: 'Code 16: over the per-token limit; retry after Retry-After seconds', example: { error: { code: 16, message: 'Too many requests: at most 1000 per minute for this token' } }, headers: rateLimitHeaders.extend(retryAfterHeaders.shape) },
     500: { schema: e.internal, description: 'Code 0: internal error', example: { error: { code: 0, message: 'Internal error' } } },
     503: { schema: e.unavailable, description: 'Code 15: Postgres or the queue is unreachable right now', example: { error: { code: 15, message: 'Service temporarily unavailable, try again shortly' } } },
   };

@@ -43,7 +43,8 @@ export function operationOf(def: AnyEndpoint, config: Config): RouteConfig {
       ? { body: { required: true, content: jsonContent(def.bodyDoc ? named(def.bodyDoc.name, body) : body, def.bodyDoc?.example) } }
       : {}),
   };
-  const answerHeaders = guarded ? rateLimitHeaders : plainHeaders;
+  const baseHeaders = guarded ? rateLimitHeaders : plainHeaders;
+  const answerHeaders = answer.headers ? baseHeaders.extend(answer.headers.shape) : baseHeaders;
   const answerContent =
     answer.contentType && answer.contentType !== 'application/json'
       ? { [answer.contentType]: { schema: answer.schema, ...(answer.example !== undefined ? { example: answer.example } : {}) } }

@@ -63,6 +63,9 @@ function expectDeclared(method: string, path: string, res: Res, status?: number)
   // zod drops undeclared keys: equality proves the answer has none.
   expect(parsed.data).toEqual(res.body);
   expect(res.headers.get('x-request-id')).toBeTruthy();
+  // Every header the document declares for this answer is really sent (ETag on update-task, RateLimit, Retry-After).
+  const declaredHeaders = served?.paths[path]?.[method.toLowerCase()]?.responses?.[String(res.status)]?.headers ?? {};
+  for (const name of Object.keys(declaredHeaders)) expect(res.headers.get(name), `${method} ${path} ${res.status} lacks its declared header ${name}`).not.toBeNull();
   seen.add(`${method.toLowerCase()} ${path} ${res.status}`);
 }
 
