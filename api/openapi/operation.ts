@@ -40,7 +40,8 @@ export function operationOf(def: AnyEndpoint, config: Config): RouteConfig {
     ...(def.params ? { params: def.params } : {}),
     ...(headers ? { headers } : {}),
     ...(body
-      ? { body: { required: true, content: jsonContent(def.bodyDoc ? named(def.bodyDoc.name, body) : body, def.bodyDoc?.example) } }
+      ? // A body the schema lets be absent (the reports' filters may all come from the query) is not required.
+        { body: { required: !body.safeParse(undefined).success, content: jsonContent(def.bodyDoc ? named(def.bodyDoc.name, body) : body, def.bodyDoc?.example) } }
       : {}),
   };
   const baseHeaders = guarded ? rateLimitHeaders : plainHeaders;
