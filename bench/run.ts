@@ -256,7 +256,8 @@ async function acceptRows(env: BenchEnv, apiUrl: string) {
   row(`(d) 365-day batches accepted, full API (${median3})`, `${fmt(full.rps)} req/s, p50 ${fmt(full.p50, 1)} ms, p99 ${fmt(full.p99, 1)} ms, ${full.errors} errors; ${rounds(full)}`, 'p99 < 50 ms');
   row('(d) same, bare node:http + JSON.parse', `${fmt(base.rps)} req/s, p50 ${fmt(base.p50, 1)} ms, p99 ${fmt(base.p99, 1)} ms; ${rounds(base)}`);
   row('(d) same, bare node:http + JSON.parse + the same insert and queue add', `${fmt(dur.rps)} req/s, p50 ${fmt(dur.p50, 1)} ms, p99 ${fmt(dur.p99, 1)} ms, ${dur.errors} errors; ${rounds(dur)}`);
-  row('(d) ratio full / bare', ratioRow(ratios(full, base)), '>= 0.35');
+  // No goal: issue 23 replaced the old >= 0.35 against a server that stores nothing with the durable baseline below.
+  row('(d) ratio full / bare (no goal: the bare server stores nothing)', ratioRow(ratios(full, base)));
   row('(d) ratio full / durable baseline', ratioRow(ratios(full, dur)), '>= 0.7');
   const queued = (await env.database.sql<{ n: number }[]>`select count(*)::int as n from calendar_requests where status = 'queued'`)[0]?.n ?? 0;
   row('    requests left queued by (d) (no worker ran)', fmt(queued));
