@@ -31,8 +31,9 @@ export async function startProc(script: string, env: Record<string, string>, rea
     });
   });
   child.removeAllListeners('exit');
-  // Once ready, its output is only drained: kept and scanned, each request's log line cost the
-  // bench (on the cores the servers share) ~0.06-0.1 ms of CPU per request of the full API.
+  // Once ready, its output is only drained. Kept and scanned, every log line of a server that logs
+  // per request (the full API) was appended to a string and searched again, load-generator CPU on
+  // the cores the servers share that fell on that server alone.
   child.stdout?.removeAllListeners('data');
   child.stdout?.resume();
   return {
