@@ -28,7 +28,7 @@ describe('jsonDepthExceeds', () => {
     expect(exceeds(`{"nota":"😀","x":${nested(3)}}`)).toBe(true);
   });
 
-  it('walks 100,000 levels without recursion, and wide values at their real depth', () => {
+  it('stops 100,000 levels at the limit (no deeper recursion), and judges wide values at their real depth', () => {
     expect(exceeds(nested(100_000), MAX_JSON_DEPTH)).toBe(true);
     expect(exceeds(JSON.stringify({ days: Array.from({ length: 10_000 }, () => ({ a: [1] })) }), 4)).toBe(false);
     expect(exceeds(JSON.stringify({ days: [...Array.from({ length: 10_000 }, () => ({})), { a: [[1]] }] }), 4)).toBe(true);
