@@ -34,6 +34,10 @@ function run(ctx: AppContext, runtime: ApiRuntime, def: AnyEndpoint, failures: F
     const query = def.query ? parseInput(def.query, withoutEmptyParams(req.query)) : undefined;
     const params = def.params ? parseInput(def.params, req.params) : undefined;
     const body = bodySchema ? parseInput(bodySchema, req.body) : undefined;
+    // The handler gets the parsed body; the raw one (a batch's 365 objects) need not live on through
+    // the handler's database round trips: released, it dies young instead of being copied by the
+    // young-generation collections that run meanwhile.
+    if (bodySchema) req.body = undefined;
     const headers = def.headers ? parseInput(def.headers, headersOf(req, def.headers)) : undefined;
     const aborted = new AbortController();
     res.once('close', () => {

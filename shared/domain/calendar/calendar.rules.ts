@@ -17,10 +17,16 @@ export function applyDayRules(days: readonly ReadDay[], localToday: string): { k
     else if ('skip' in d) warnings[d.date] = d.skip;
     else kept.push(d);
   }
-  // Dates are unique once merged, so no two days compare equal (and `<` and `<=` agree).
+  // Dates are unique once merged, so no two days compare equal (and `<` and `<=` agree). Most
+  // batches come ascending: sorted only when not (the sort's scratch copy is garbage of every batch).
   // Stryker disable next-line EqualityOperator: see above
-  kept.sort((a, b) => (a.date < b.date ? -1 : 1));
+  if (!ascendingDates(kept)) kept.sort((a, b) => (a.date < b.date ? -1 : 1));
   return { kept, warnings };
+}
+
+function ascendingDates(days: readonly RequestDay[]): boolean {
+  for (let i = 1; i < days.length; i++) if ((days[i - 1] as RequestDay).date > (days[i] as RequestDay).date) return false;
+  return true;
 }
 
 export function chunk<T>(items: readonly T[], size: number): T[][] {
