@@ -11,6 +11,18 @@ describe('set-calendar-batch body', () => {
     expect(err).toMatchObject({ param: 'days[1].date', message: 'Invalid parameter days[1].date: must be a real date YYYY-MM-DD' });
   });
 
+  it('refuses an element that is not an object by its position, and one without a real date by its date', () => {
+    const err = parseRefusal(setCalendarBatchBodySchema(10), { property_uid: 'pr_1', days: ['2030-01-01', { min_stay: 2 }, [1], null, { date: 20300101 }] });
+    expect(err.details?.map((d) => d.path)).toEqual(['days[0]', 'days[1].date', 'days[2]', 'days[3]', 'days[4].date']);
+    expect(err.details?.[0]?.message).toBe('must be an object with a real date YYYY-MM-DD');
+  });
+
+  it('skips a day whose notes Postgres cannot store, and still refuses such text outside the days', () => {
+    const body = parseInput(setCalendarBatchBodySchema(10), { property_uid: 'pr_1', days: [{ date: '2030-01-01', notes: 'a\u0000b' }, { date: '2030-01-02', notes: 'x\ud800' }, { date: '2030-01-03', notes: 'ok' }] });
+    expect(body.days.map((d) => ('skip' in d ? d.skip : d.notes))).toEqual(['Day ignored - invalid notes', 'Day ignored - invalid notes', 'ok']);
+    expect(parseRefusal(setCalendarBatchBodySchema(10), { property_uid: 'pr_\u0000', days: [{ date: '2030-01-01', notes: 'ok' }] }).param).toBe('property_uid');
+  });
+
   it('refuses more days than the limit, saying to split the batch', () => {
     const days = Array.from({ length: 4 }, (_, i) => ({ date: `2030-01-0${i + 1}`, min_stay: 2 }));
     expect(parseInput(setCalendarBatchBodySchema(4), { property_uid: 'pr_1', days }).days).toHaveLength(4);

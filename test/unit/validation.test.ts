@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { hasUnstorableText, parseInput } from '../../shared/infra/http/validation.js';
+import { hasUnstorableText, parseInput, textJudged } from '../../shared/infra/http/validation.js';
 import { parseRefusal } from '../support/parse-refusal.js';
 import { commaList } from '../../shared/infra/http/wire.js';
 
@@ -90,5 +90,12 @@ describe('hasUnstorableText', () => {
     for (const bad of ['\u0000', ['a', '\ud800'], [null, ['b', '\udc00']], { a: 'b', c: '\u0000' }, { a: { b: [{ c: '\ud800x' }] } }, [1, { a: '\u0000' }]]) {
       expect(hasUnstorableText(bad), JSON.stringify(bad)).toBe(true);
     }
+  });
+
+  it('skips a list marked as judged, and only that list', () => {
+    const judged = textJudged([{ notes: '\u0000' }]);
+    expect(hasUnstorableText(judged)).toBe(false);
+    expect(hasUnstorableText([...judged])).toBe(true);
+    expect(hasUnstorableText({ days: judged, property_uid: 'x\u0000' })).toBe(true);
   });
 });

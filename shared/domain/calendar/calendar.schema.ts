@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { calendarDate, checkDateRange, commaList, isCalendarDate, uidValue } from '../../infra/http/wire.js';
+import { textJudged } from '../../infra/http/validation.js';
 import { MAX_MIN_STAY, MAX_NOTES_LENGTH, MAX_PRICE, NUMERIC_STRING, readBatchDays, type BatchDay } from './calendar.days.js';
 
 export { MAX_NOTES_LENGTH, MAX_PRICE, WARNING_NO_CURRENCY, WARNING_NOTHING, WARNING_PAST } from './calendar.days.js';
@@ -79,7 +80,9 @@ function readDays(days: unknown[], ctx: z.RefinementCtx) {
     bad = true;
   }
   // Every element is now an object with a string date: a BatchDay, its other values read next.
-  return bad ? z.NEVER : readBatchDays(days as BatchDay[]);
+  // Read days hold only judged text (notes by isUnstorable, dates and currencies by char code), so
+  // parseInput's walk for unstorable text skips them (~25 µs of a 365-day batch).
+  return bad ? z.NEVER : textJudged(readBatchDays(days as BatchDay[]));
 }
 
 export function setCalendarBatchBodySchema(maxDays: number) {

@@ -26,6 +26,18 @@ export function isUnstorable(s: string): boolean {
   return SUSPECT.test(s) && (s.includes('\u0000') || LONE_SURROGATE.test(s));
 }
 
+/**
+ * Lists whose every string was already judged storable by the code that made them (a batch's days:
+ * dates and currencies read by char code, notes by `isUnstorable`); the walk below skips them.
+ */
+const judgedLists = new WeakSet<readonly unknown[]>();
+
+/** Marks a list made only of strings already judged storable (see judgedLists); returns it. */
+export function textJudged<T extends readonly unknown[]>(list: T): T {
+  judgedLists.add(list);
+  return list;
+}
+
 /** Walks a parsed value without allocating; runs on every accepted body, so it stays lean. */
 export function hasUnstorableText(value: unknown): boolean {
   if (typeof value === 'string') return isUnstorable(value);
@@ -35,6 +47,7 @@ export function hasUnstorableText(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   // Stryker disable next-line ConditionalExpression,BlockStatement: see above
   if (Array.isArray(value)) {
+    if (judgedLists.has(value)) return false;
     for (const v of value) if (hasUnstorableText(v)) return true;
     return false;
   }
