@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'drizzle/**', '.data/**', 'eslint.config.js', 'api/console/static/**'] },
+  { ignores: ['node_modules/**', 'drizzle/**', '.data/**', 'eslint.config.js', '.dependency-cruiser.cjs', 'api/console/static/**', 'sdk/schema.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -38,13 +38,29 @@ export default tseslint.config(
     files: ['**/*.ts'],
     ignores: ['shared/domain/**', 'shared/infra/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '/domain/[^/]+/(?!index\\.js$)[^/]+$', message: 'Import a domain noun through its index.js.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '/domain/[^/]+/(?!index\\.js$)[^/]+$', message: 'Import a domain noun through its index.js.' },
+            { regex: '/platform/[^/]+/(?!index\\.js$)[^/]+$', message: 'Import a platform piece through its index.js.' },
+          ],
+        },
+      ],
     },
   },
   {
-    files: ['shared/domain/*/**/*.ts'],
+    files: ['shared/domain/*/**/*.ts', 'shared/platform/*/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index\\.js$)[^/]+$', message: 'Import another noun through its index.js.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index\\.js$)[^/]+$', message: 'Import another noun (or platform piece) through its index.js.' },
+            { regex: '/platform/[^/]+/(?!index\\.js$)[^/]+$', message: 'Import a platform piece through its index.js.' },
+          ],
+        },
+      ],
     },
   },
 );

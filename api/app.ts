@@ -1,12 +1,15 @@
 import express, { type Express } from 'express';
 import type { AppContext } from '../shared/app/context.js';
-import { CONSOLE_PATH, consoleRouter } from './console/index.js';
+import { browserHome, CONSOLE_PATH, consoleRouter } from './console/index.js';
 import { TOKEN_PATH, tokenRoutes } from './oauth/token.routes.js';
 import type { AnyEndpoint, ApiRuntime, Lifecycle } from './endpoints/define.js';
 import { endpoints } from './endpoints/index.js';
 import { endpointErrorBodies, endpointRouter } from './endpoints/router.js';
+import { doubledSlashOAuth } from './middleware/doubled-slash.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { httpMetrics, routeLabelled } from './middleware/http-metrics.js';
+import { MCP_PATH, mcpRouter } from './mcp/http.js';
+import { mcpTools } from './mcp/tools.js';
 import { requestLogging } from './middleware/request-log.js';
 import { buildOpenApi } from './openapi/document.js';
 import { adminRoutes, QUEUE_DASHBOARD_PATH } from './routes/admin.routes.js';
@@ -27,12 +30,18 @@ export function createApp(ctx: AppContext, opts: AppOptions = {}): Express {
   const openapi = buildOpenApi(ctx.config, served);
   const runtime: ApiRuntime = { lifecycle: opts.lifecycle ?? { isDraining: () => false }, openapi };
 
+  // Before anything reads the path: `//app/auth.html` and `//auth/token` are the OAuth pages.
+  app.use(doubledSlashOAuth);
   // First, so that every answer (even a body parse failure) is logged, counted and has a request id.
   app.use(requestLogging(ctx.logger));
-  app.use(httpMetrics(new Set([...openapi.paths, QUEUE_DASHBOARD_PATH])));
+  app.use(httpMetrics(ctx.metrics, new Set([...openapi.paths, QUEUE_DASHBOARD_PATH])));
 
+  // A browser opening `/` is sent to the console; API clients keep the JSON.
+  app.use(browserHome);
   app.use(endpointRouter(ctx, runtime, served));
   app.use(endpointErrorBodies(served, ctx.config.http.errorsAlways200));
+  // The MCP server: one tool per method served here (api/mcp/).
+  app.use(MCP_PATH, routeLabelled(MCP_PATH), mcpRouter(ctx, mcpTools(served, ctx.config)));
   const admin = adminRoutes(ctx);
   if (admin) app.use(QUEUE_DASHBOARD_PATH, routeLabelled(QUEUE_DASHBOARD_PATH), admin);
 

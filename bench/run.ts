@@ -4,12 +4,16 @@
  * scratch database and key prefix that it removes afterwards. `--long-poll` measures only the
  * get-request-status long-poll (1,000 waiting clients on one API process). `--messages` is
  * bench/messages.ts (email through a local SMTP server vs bare nodemailer). `--csv` is bench/csv.ts
- * (the bookings CSV report of 1,000,000 rows: rows/s, the API's RSS). Not a test: it asserts nothing.
+ * (the bookings CSV report of 1,000,000 rows: rows/s, the API's RSS). `--multi-calendar` is
+ * bench/multi-calendar.ts (the console's multi-calendar page, 200 properties x 31 days, median of 20).
+ * Not a test: it asserts nothing.
  */
 import { CALENDAR_DAYS_ON_CONFLICT } from '../shared/domain/calendar/index.js';
 import { benchCalendarRead, fmtMs, median } from './calendar-read.js';
-import { closedLoop, type LoadResult } from './lib/load.js';
+import { submitAndWait } from '../sdk/index.js';
+import { benchClient, submitBatch } from './lib/load.js';
 import { longPollBench } from './long-poll.js';
+import { acceptRows } from './accept.js';
 import { freePort, startProc, type Proc } from './lib/procs.js';
 import { cpuSecondsOf, createBenchEnv, futureDays, redisUrl, redisUsedMemory, serviceEnv, type BenchEnv } from './lib/setup.js';
 
@@ -25,9 +29,19 @@ if (process.argv.includes('--messages')) {
   await import('./messages.js');
   process.exit(0);
 }
+// --multi-calendar is bench/multi-calendar.ts: the console's multi-calendar page, 200 properties x 31 days.
+if (process.argv.includes('--multi-calendar')) {
+  await import('./multi-calendar.js');
+  process.exit(0);
+}
 // --csv is bench/csv.ts: the bookings CSV report of 1,000,000 rows, rows/s and the API's RSS.
 if (process.argv.includes('--csv')) {
   await import('./csv.js');
+  process.exit(0);
+}
+// --console-day is bench/console-day.ts: the server time of Today, Bookings and Tasks on the demo data.
+if (process.argv.includes('--console-day')) {
+  await import('./console-day.js');
   process.exit(0);
 }
 /** `npm run bench -- --read`: only (h), the calendar read. */
@@ -46,12 +60,6 @@ const apiNodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Bo
 const startApi = (env: BenchEnv, port: number) => startProc('bin/api.ts', serviceEnv(env, port, redisUrl, concurrency), /API listening/, 60_000, apiNodeArgs);
 const startWorkers = (env: BenchEnv, n: number) =>
   Promise.all(Array.from({ length: n }, () => startProc('bin/worker.ts', serviceEnv(env, 0, redisUrl, concurrency), /worker started/)));
-
-async function post(url: string, body: unknown): Promise<any> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (res.status !== 200) throw new Error(`POST ${url} -> ${res.status} ${await res.text()}`);
-  return res.json();
-}
 
 /** (a) The same rows upserted straight into calendar_days with one unnest statement per 1000 rows. */
 async function rawUnnest(env: BenchEnv): Promise<number> {
@@ -87,6 +95,7 @@ async function endToEnd(env: BenchEnv, apiUrl: string, workers: number, seed: nu
   const apiCpu0 = cpuSecondsOf([apiPid]);
   const workerCpu0 = cpuSecondsOf(workerPids);
   const redisCpu0 = cpuSecondsOf('redis-server');
+  const client = benchClient(apiUrl, env.token);
   const t0 = performance.now();
   let next = 0;
   let requests = 0;
@@ -94,8 +103,7 @@ async function endToEnd(env: BenchEnv, apiUrl: string, workers: number, seed: nu
     Array.from({ length: 10 }, async () => {
       while (next < PROPERTIES) {
         const i = next++;
-        const res = await post(`${apiUrl}/api/v1/set-calendar-batch?access_token=${env.token}`, { property_uid: env.propertyUids[i], days: futureDays(DAYS, 2, seed + i) });
-        requests += res.data.request_uids.length;
+        requests += (await submitBatch(client, { property_uid: env.propertyUids[i] as string, days: futureDays(DAYS, 2, seed + i) })).length;
       }
     }),
   );
@@ -152,8 +160,9 @@ const WARM_UP_PROPERTIES = 20;
 async function warmUp(env: BenchEnv, apiUrl: string) {
   const s = env.database.sql;
   const props = env.propertyUids.slice(PROPERTIES, PROPERTIES + WARM_UP_PROPERTIES);
+  const client = benchClient(apiUrl, env.token);
   for (let round = 0; round < 3; round++) {
-    await Promise.all(props.map((p, i) => post(`${apiUrl}/api/v1/set-calendar-batch?access_token=${env.token}`, { property_uid: p, days: futureDays(DAYS, 2, 5000 + round * 100 + i) })));
+    await Promise.all(props.map((p, i) => submitBatch(client, { property_uid: p, days: futureDays(DAYS, 2, 5000 + round * 100 + i) })));
   }
   for (;;) {
     const left = (await s<{ n: number }[]>`select count(*)::int as n from calendar_requests where status <> 'completed' and property_uid = any(${s.array(props)})`)[0]?.n ?? 0;
@@ -163,18 +172,17 @@ async function warmUp(env: BenchEnv, apiUrl: string) {
   await s`delete from calendar_days where property_uid = any(${s.array(props)})`;
 }
 
-/** (e) p50 of submit -> completed for a 30-day batch, one at a time, on an otherwise idle system. */
+/**
+ * (e) p50 of submit -> completed for a 30-day batch, one at a time, on an otherwise idle system: the
+ * SDK's submitAndWait, which long-polls get-request-status (answered on the completion's NOTIFY).
+ */
 async function idleLatency(env: BenchEnv, apiUrl: string, runs: number) {
+  const client = benchClient(apiUrl, env.token);
   const times: number[] = [];
   for (let r = 0; r < runs; r++) {
     const t0 = performance.now();
-    const res = await post(`${apiUrl}/api/v1/set-calendar-batch?access_token=${env.token}`, { property_uid: env.propertyUids[r % PROPERTIES], days: futureDays(30, 400, r) });
-    const uid = res.data.request_uids[0] as string;
-    for (;;) {
-      const st = await fetch(`${apiUrl}/api/v1/get-request-status?request_uid=${uid}&access_token=${env.token}`).then((x) => x.json() as Promise<any>);
-      if (st.data.request_status === 'completed') break;
-      await new Promise((r2) => setTimeout(r2, 1));
-    }
+    const done = await submitAndWait(client, { property_uid: env.propertyUids[r % PROPERTIES] as string, days: futureDays(30, 400, r) });
+    if (done.statuses.some((s) => s.request_status !== 'completed')) throw new Error(`a request did not complete: ${JSON.stringify(done.statuses)}`);
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
@@ -187,88 +195,6 @@ async function benchCalendarReadRows(env: BenchEnv, apiUrl: string) {
   row('(h) same read, the statement alone', fmtMs(read.view));
   row('(h) the plain read of before (stored rows only), same data', fmtMs(read.plain));
   row('(h) ratio statement / plain read (p50)', (median(read.view) / median(read.plain)).toFixed(2));
-}
-
-/** (d)'s rounds: each server in turn for this long, the order reversed every other round. */
-const ACCEPT_ROUNDS = 5;
-const ACCEPT_ROUND_SECONDS = 8;
-/**
- * Untimed load on each server before anything of (d) is timed. V8 was still optimizing the API's
- * functions 25 s into a run at this rate (--trace-opt: ~470 functions; perf: TurboFan took
- * ~0.8 ms of the API's CPU per request between 12 and 27 s), against ~0.2 ms for the durable
- * baseline's few functions: 3 s of warm-up measured the API's JIT, not the API.
- */
-const ACCEPT_WARM_UP_SECONDS = 20;
-/**
- * Untimed load on a server right before each of its timed rounds: it sat idle through the other
- * servers' rounds (16 to 32 s), and V8's memory reducer shrinks the heap of a process idle for 8 s
- * and ages its code, so without this a round measured a process recovering from idleness, more of
- * it the more code it runs.
- */
-const ACCEPT_RAMP_SECONDS = 5;
-
-/**
- * (d): 365-day batches accepted by the full API, against the bare and the durable baselines. The
- * three run in interleaved rounds (full, bare, durable, then durable, bare, full, ...), so a drift of
- * this shared machine falls on all of them alike; the figures are medians over the rounds and a
- * ratio is the median of its per-round ratios.
- */
-async function acceptRows(env: BenchEnv, apiUrl: string) {
-  // The bodies are made before anything is timed: made per request (365 days, then JSON), they cost
-  // the load generator ~1.5 ms of CPU per request on the cores the servers share, a tax that fell
-  // hardest on the server that needs the most CPU. Each property twice, with different days.
-  const bodies = Array.from({ length: 2 * PROPERTIES }, (_, i) => JSON.stringify({ property_uid: env.propertyUids[i % PROPERTIES], days: futureDays(DAYS, 2, i) }));
-  const body = (i: number) => bodies[i % bodies.length] as string;
-  const barePort = await freePort();
-  const bare = await startProc('bench/bare-server.ts', { PORT: String(barePort) }, /listening/);
-  // The durable baseline: the same insert and queue add with nothing else (bench/durable-server.ts).
-  const durablePort = await freePort();
-  const durable = await startProc('bench/durable-server.ts', serviceEnv(env, durablePort, redisUrl, concurrency), /listening/);
-  const servers = [
-    { url: `${apiUrl}/api/v1/set-calendar-batch?access_token=${env.token}`, runs: [] as LoadResult[] },
-    { url: `http://127.0.0.1:${barePort}/`, runs: [] as LoadResult[] },
-    { url: `http://127.0.0.1:${durablePort}/`, runs: [] as LoadResult[] },
-  ];
-  try {
-    // Every server gets the same untimed load first (the JIT, zod's compilations, connections' first prepares), and again before each round.
-    for (const s of servers) await closedLoop(s.url, body, { connections: 10, seconds: ACCEPT_WARM_UP_SECONDS });
-    for (let r = 0; r < ACCEPT_ROUNDS; r++) {
-      for (const s of r % 2 === 0 ? servers : [...servers].reverse()) {
-        await closedLoop(s.url, body, { connections: 10, seconds: ACCEPT_RAMP_SECONDS });
-        s.runs.push(await closedLoop(s.url, body, { connections: 10, seconds: ACCEPT_ROUND_SECONDS }));
-      }
-    }
-  } finally {
-    await bare.stop();
-    await durable.stop();
-  }
-  const [full, base, dur] = servers.map((s) => ({
-    rps: median(s.runs.map((x) => x.rps)),
-    p50: median(s.runs.map((x) => x.p50)),
-    p99: median(s.runs.map((x) => x.p99)),
-    errors: s.runs.reduce((n, x) => n + x.errors, 0),
-    each: s.runs.map((x) => x.rps),
-  })) as [AcceptFigures, AcceptFigures, AcceptFigures];
-  const ratios = (of: AcceptFigures, to: AcceptFigures) => of.each.map((x, i) => x / (to.each[i] as number));
-  const ratioRow = (xs: number[]) => `${fmt(median(xs), 2)} (rounds ${xs.map((x) => fmt(x, 2)).join(', ')})`;
-  const rounds = (f: AcceptFigures) => `rounds ${f.each.map((x) => fmt(x)).join(', ')}`;
-  const median3 = `median of ${ACCEPT_ROUNDS} interleaved rounds of ${ACCEPT_ROUND_SECONDS} s, each after ${ACCEPT_RAMP_SECONDS} s untimed`;
-  row(`(d) 365-day batches accepted, full API (${median3})`, `${fmt(full.rps)} req/s, p50 ${fmt(full.p50, 1)} ms, p99 ${fmt(full.p99, 1)} ms, ${full.errors} errors; ${rounds(full)}`, 'p99 < 50 ms');
-  row('(d) same, bare node:http + JSON.parse', `${fmt(base.rps)} req/s, p50 ${fmt(base.p50, 1)} ms, p99 ${fmt(base.p99, 1)} ms; ${rounds(base)}`);
-  row('(d) same, bare node:http + JSON.parse + the same insert and queue add', `${fmt(dur.rps)} req/s, p50 ${fmt(dur.p50, 1)} ms, p99 ${fmt(dur.p99, 1)} ms, ${dur.errors} errors; ${rounds(dur)}`);
-  // No goal: issue 23 replaced the old >= 0.35 against a server that stores nothing with the durable baseline below.
-  row('(d) ratio full / bare (no goal: the bare server stores nothing)', ratioRow(ratios(full, base)));
-  row('(d) ratio full / durable baseline', ratioRow(ratios(full, dur)), '>= 0.7');
-  const queued = (await env.database.sql<{ n: number }[]>`select count(*)::int as n from calendar_requests where status = 'queued'`)[0]?.n ?? 0;
-  row('    requests left queued by (d) (no worker ran)', fmt(queued));
-}
-
-interface AcceptFigures {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  each: number[];
 }
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
@@ -290,7 +216,7 @@ try {
   if (readOnly) {
     await benchCalendarReadRows(env, apiUrl);
   } else if (acceptOnly) {
-    await acceptRows(env, apiUrl);
+    await acceptRows(env, apiUrl, { properties: PROPERTIES, days: DAYS, serverEnv: concurrency, row });
   } else if (feedOnly) {
     const feed = await feedOnOff(env, apiUrl, api.child.pid ?? 0, 3);
     row(`(b) with the change feed on / off (median of ${feed.rounds} rounds each)`, `${fmt(feed.on)} / ${fmt(feed.off)} days/s`);
@@ -319,7 +245,7 @@ try {
 
     await benchCalendarReadRows(env, apiUrl);
 
-    await acceptRows(env, apiUrl);
+    await acceptRows(env, apiUrl, { properties: PROPERTIES, days: DAYS, serverEnv: concurrency, row });
   }
 } finally {
   await Promise.all(workersToStop.map((p) => p.stop()));

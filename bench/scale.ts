@@ -13,6 +13,7 @@ import type { Queue } from 'bullmq';
 import { redisQueueConnection } from '../shared/infra/queue/connection.js';
 import { openQueue } from '../shared/infra/queue/producer.js';
 import { capCpu, type CpuCap } from './lib/cgroup.js';
+import { benchClient, submitBatch } from './lib/load.js';
 import { freePort, startProc, type Proc } from './lib/procs.js';
 import { startPrivateRedis } from './lib/redis-server.js';
 import { backendPids, cpuSecondsOf, createBenchEnv, futureDays, serviceEnv, type BenchEnv } from './lib/setup.js';
@@ -49,11 +50,6 @@ function machineBusySeconds(): number {
 }
 
 
-async function post(url: string, body: unknown): Promise<void> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (res.status !== 200) throw new Error(`POST ${url} -> ${res.status} ${await res.text()}`);
-  await res.arrayBuffer();
-}
 
 async function completed(env: BenchEnv): Promise<number> {
   return (await env.database.sql<{ n: number }[]>`select count(*)::int as n from calendar_requests where status = 'completed'`)[0]?.n ?? 0;
@@ -69,12 +65,13 @@ async function waitForCompleted(env: BenchEnv, target: number) {
 
 /** Posts batches for properties [from, to) with 10 connections. */
 async function accept(env: BenchEnv, apiUrl: string, from: number, to: number, seed: number) {
+  const client = benchClient(apiUrl, env.token);
   let next = from;
   await Promise.all(
     Array.from({ length: 10 }, async () => {
       while (next < to) {
         const i = next++;
-        await post(`${apiUrl}/api/v1/set-calendar-batch?access_token=${env.token}`, { property_uid: env.propertyUids[i], days: futureDays(DAYS, 2, seed + i) });
+        await submitBatch(client, { property_uid: env.propertyUids[i] as string, days: futureDays(DAYS, 2, seed + i) });
       }
     }),
   );

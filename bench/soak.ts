@@ -9,6 +9,7 @@
  * the end-to-end capacity measured by `npm run bench` on the 2-core development machine.
  */
 import { parseArgs } from 'node:util';
+import { benchClient, submitBatch } from './lib/load.js';
 import { freePort, startProc, type Proc } from './lib/procs.js';
 import { startPrivateRedis } from './lib/redis-server.js';
 import { backendPids, createBenchEnv, futureDays, redisUsedMemory, rssOf } from './lib/setup.js';
@@ -50,7 +51,7 @@ try {
   const api = await startProc('bin/api.ts', serviceEnv(port), /API listening/);
   procs.push(api);
   for (let i = 0; i < WORKERS; i++) procs.push(await startProc('bin/worker.ts', serviceEnv(0), /worker started/));
-  const url = `http://127.0.0.1:${port}/api/v1/set-calendar-batch?access_token=${env.token}`;
+  const client = benchClient(`http://127.0.0.1:${port}`, env.token);
 
   let sent = 0;
   let inFlight = 0;
@@ -60,14 +61,8 @@ try {
   const postOne = async (i: number) => {
     inFlight++;
     try {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'idempotency-key': `soak-${i}` },
-        body: JSON.stringify({ property_uid: env.propertyUids[i % PROPERTIES], days: futureDays(DAYS, 2, i) }),
-      });
-      await res.arrayBuffer();
-      if (res.status === 200) acceptedDays += DAYS;
-      else errors++;
+      await submitBatch(client, { property_uid: env.propertyUids[i % PROPERTIES] as string, days: futureDays(DAYS, 2, i) }, `soak-${i}`);
+      acceptedDays += DAYS;
     } catch {
       errors++;
     } finally {

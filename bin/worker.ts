@@ -14,6 +14,7 @@ runMain(
     const metrics = await startMetricsServer({
       port: config.metricsPort,
       host: config.http.host,
+      metrics: runtime.metrics,
       queues: worker.queues,
       timeoutMs: config.healthTimeoutMs,
       logger,

@@ -1,6 +1,6 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { Logger } from '../shared/infra/logger.js';
-import { jobDuration } from '../shared/infra/metrics/metrics.js';
+import type { Metrics } from '../shared/infra/metrics/metrics.js';
 import { failureKind, INVALID_PAYLOAD } from '../shared/infra/queue/job-failure.js';
 import type { JobName, JobPayload, JobRegistry, JobResult } from '../shared/infra/queue/registry.js';
 
@@ -39,10 +39,11 @@ export async function runJob<N extends JobName>(
   handler: JobHandler<N>,
   job: Job<JobPayload<N>, JobResult<N>, N>,
   logger: Logger,
+  metrics: Metrics,
   token?: string,
 ): Promise<JobResult<N>> {
   const attempt = job.attemptsMade + 1;
-  const done = jobDuration.startTimer({ job: job.name });
+  const done = metrics.jobDuration.startTimer({ job: job.name });
   try {
     const parsed = registry.jobs[job.name].payload.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(INVALID_PAYLOAD);

@@ -8,6 +8,7 @@ import { TimeoutError, withTimeout } from '../shared/infra/timeout.js';
 import { jobHandlers } from './handlers.js';
 import { assertEveryJobHandled, runJob, type JobHandler, type JobHandlers } from './job-handler.js';
 import { startReenqueueSweep } from './reenqueue-sweep.js';
+import { startScheduleKeeper } from './schedule-keeper.js';
 
 export interface RunningWorker {
   /** One BullMQ Worker per registered queue. */
@@ -17,7 +18,8 @@ export interface RunningWorker {
   /**
    * Stops taking jobs and lets the ones in flight finish, for at most SHUTDOWN_TIMEOUT_MS; a job
    * still running then is left to BullMQ's stall detection (its lock expires and another worker
-   * runs it again, which is safe: handlers are idempotent). Stops the re-enqueue sweep.
+   * runs it again, which is safe: handlers are idempotent). Stops the re-enqueue sweep and the
+   * schedule keeper.
    */
   close(): Promise<void>;
 }
@@ -34,7 +36,7 @@ function processorFor(registry: JobRegistry, handlers: JobHandlers, ctx: AppCont
       const key = `${job.queueName}:${job.id ?? ''}`;
       inFlight.set(key, context);
       try {
-        return await runJob(registry, handler, job as Job<never, never, JobName>, ctx.logger, token);
+        return await runJob(registry, handler, job as Job<never, never, JobName>, ctx.logger, ctx.metrics, token);
       } finally {
         inFlight.delete(key);
       }
@@ -44,7 +46,8 @@ function processorFor(registry: JobRegistry, handlers: JobHandlers, ctx: AppCont
 
 /**
  * Starts one BullMQ Worker per registered queue (each with its own concurrency), declares the
- * registry's job schedulers, and starts the re-enqueue sweep. Refuses to start if a registered
+ * registry's job schedulers (and keeps them declared: schedule-keeper.ts), and starts the
+ * re-enqueue sweep. Refuses to start if a registered
  * job has no handler.
  */
 export async function startWorker(ctx: AppContext, conn: QueueConnection, handlers: JobHandlers = jobHandlers(ctx)): Promise<RunningWorker> {
@@ -85,7 +88,8 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection, handle
     await closeAll();
     throw err;
   }
-  const sweep = startReenqueueSweep(ctx);
+  const sweep = startReenqueueSweep(ctx, registry);
+  const schedules = startScheduleKeeper(ctx, queues, registry);
   ctx.logger.info({ queues: registeredQueues(registry), backend: conn.kind }, 'worker started');
 
   return {
@@ -93,6 +97,7 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection, handle
     queues,
     async close() {
       closing = true;
+      schedules.stop();
       const sweepStopped = sweep.stop();
       const stopped = closeAll().then(() => false);
       const timedOut = await withTimeout(stopped, ctx.config.shutdownTimeoutMs, 'worker close').catch((err: unknown) => {

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../../shared/app/context.js';
 import type { ConsoleUser } from '../../shared/domain/accounts/index.js';
+import type { WaitingCounts } from '../../shared/domain/console/index.js';
 import type { UserRole } from '../../shared/infra/db/schema/index.js';
 import { MessagePage, type PageContext } from './layout.js';
 import { render } from './render.js';
@@ -15,7 +16,12 @@ export function userOf(res: Response): ConsoleUser {
 
 /** What a page renders with: the user (if signed in), the CSRF token, the path. */
 export function pageContext(req: Request, res: Response): PageContext {
-  return { user: res.locals.user as ConsoleUser | undefined, csrf: csrfTokenOf(req), path: req.path === '/' ? '/app/' : `/app${req.path}` };
+  return {
+    user: res.locals.user as ConsoleUser | undefined,
+    csrf: csrfTokenOf(req),
+    path: req.path === '/' ? '/app/' : `/app${req.path}`,
+    waiting: res.locals.waiting as WaitingCounts | undefined,
+  };
 }
 
 /** Where sign-in sends the browser back to: a console path only (never another site). */
@@ -43,6 +49,8 @@ export function requireUser(ctx: AppContext, role?: UserRole): RequestHandler {
       return;
     }
     res.locals.user = user;
+    // The navigation's counts of what waits (issue 41): one statement, for the pages a GET renders.
+    if (req.method === 'GET') res.locals.waiting = await ctx.services.consoleDay.waiting(user.companyUid);
     if (role && user.role !== role) {
       await render(res, <MessagePage ctx={pageContext(req, res)} title="Not allowed" message={`This page is for the company's ${role}s.`} />, 403);
       return;

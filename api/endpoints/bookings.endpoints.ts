@@ -21,6 +21,7 @@ const bookingExample = {
   number_of_guests: 3,
   price: { currency: 'EUR', price_base: 480, price_extras: 35, price_fee: 62.4, price_tax: 57.6, price_total: 635 },
   door_access_code: '4821',
+  guidebook_link: 'https://guides.example/your-stay',
 };
 
 /** The Booking component, named once: an endpoint that answers bookings too references this one (export it then). */

@@ -14,7 +14,7 @@ export const setCalendarData = defineEndpoint({
   summary: 'Change every date of a range (price, availability, minimum stay, notes)',
   description: (config) =>
     `Every date of [start_date, end_date] (inclusive, at most ${MAX_RANGE_DAYS} days) becomes a day of set-calendar-batch ` +
-    'with the body\'s price, currency, is_available, min_stay and notes, and is judged and applied exactly as such a day: ' +
+    'with the body\'s price, currency, is_available, min_stay, notes, max_stay, closed_to_arrival and closed_to_departure, and is judged and applied exactly as such a day: ' +
     `same rules and warnings (a past date "${WARNING_PAST}", an invalid value "Day ignored - invalid <field>" on every date, ` +
     `price without currency, nothing to change), same pipeline (stored durably in requests of at most ${config.calendar.chunkDays} ` +
     'days, one submission sequence with batches, queued) and the same ordering rule. Decided here: request_uid is the ' +

@@ -8,6 +8,7 @@ import {
   setCalendarBatchResponseSchema,
   dryRunQueryDoc,
   dryRunQuerySchema,
+  WARNING_MAX_BELOW_MIN,
   WARNING_NO_CURRENCY,
   WARNING_NOTHING,
   WARNING_PAST,
@@ -65,6 +66,9 @@ const calendarDayExample = {
   base_min_stay: 2,
   updated_dttm: '2030-05-02 08:41:18',
   request_uid: 'rq_Xw3Lm9Qa0ZtB7nVc2Rk5',
+  max_stay: 14,
+  closed_to_arrival: 0,
+  closed_to_departure: 0,
 };
 
 /** The optional Idempotency-Key of the calendar's submissions. */
@@ -96,8 +100,11 @@ export const setCalendarBatch = defineEndpoint({
     `without a real date, or more than ${config.calendar.maxDays} days. Everything else about a day is a per-day problem: ` +
     'the day is skipped and its date gets one warning, the first that applies of ' +
     `"${WARNING_PAST}" (before today in the property's time zone), "Day ignored - invalid <field>" (a value of the wrong ` +
-    'type or range; with several, the first of price, currency, is_available, min_stay, notes; notes holding a NUL or ' +
-    `an unpaired surrogate count as invalid), "${WARNING_NO_CURRENCY}", "${WARNING_NOTHING}" (currency alone changes nothing). ` +
+    'type or range; with several, the first of price, currency, is_available, min_stay, notes, max_stay, closed_to_arrival, ' +
+    'closed_to_departure; notes holding a NUL or ' +
+    `an unpaired surrogate count as invalid), "${WARNING_MAX_BELOW_MIN}" (the day's own max_stay below its own min_stay), ` +
+    `"${WARNING_NO_CURRENCY}", "${WARNING_NOTHING}" (currency alone changes nothing). ` +
+    'max_stay, closed_to_arrival and closed_to_departure are extensions (iGMS has none): the stay restrictions book-property obeys. ' +
     'A date listed twice merges in array order, a later entry\'s given fields winning whatever their value, and the rules ' +
     'judge the merged day. The remaining days are stored ' +
     `durably before the answer, split into requests of at most ${config.calendar.chunkDays} days (CALENDAR_CHUNK_DAYS), ` +

@@ -6,7 +6,7 @@ import type { AppContext } from '../../shared/app/context.js';
 import type { AppError } from '../../shared/infra/errors.js';
 import type { Principal } from '../middleware/auth.js';
 import type { ErrorStatus, ErrorTexts } from '../openapi/common.js';
-import type { OpenApi } from '../openapi/document.js';
+import type { OpenApi } from '../openapi/openapi.types.js';
 
 /*
  * One endpoint, declared once: the router (api/endpoints/router.ts) and the OpenAPI document

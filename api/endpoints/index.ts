@@ -5,7 +5,7 @@ import { listBookings } from './bookings.endpoints.js';
 import { getCalendarData, getRequestStatus, setCalendarBatch } from './calendar.endpoints.js';
 import { getChanges } from './changes.endpoints.js';
 import type { AnyEndpoint } from './define.js';
-import { bookProperty, cancelBooking } from './direct-bookings.endpoints.js';
+import { bookProperty, cancelBooking, quote } from './direct-bookings.endpoints.js';
 import { receiveChannelMessage } from './channels.endpoints.js';
 import { getCompany, listGuests, listHosts, listListings, listTeamMembers } from './inventory.endpoints.js';
 import { getThreads, messageBookingGuest, messageStatus } from './messaging.endpoints.js';
@@ -17,6 +17,7 @@ import { acceptReservation, declineReservation } from './reservation-requests.en
 import { reservationReportCsv, tasksReportCsv } from './reports.endpoints.js';
 import { listTasks, updateTask } from './tasks.endpoints.js';
 import { webhookEndpoints } from './webhooks.endpoints.js';
+import { igmsV2Endpoints } from './igms-v2.endpoints.js';
 
 /**
  * Every endpoint of the API, in the order of the document. The router and the OpenAPI document are
@@ -47,6 +48,7 @@ export const endpoints: readonly AnyEndpoint[] = [
   listHosts,
   listGuests,
   bookProperty,
+  quote,
   cancelBooking,
   getThreads,
   messageBookingGuest,
@@ -58,6 +60,7 @@ export const endpoints: readonly AnyEndpoint[] = [
   ...webhookEndpoints,
   setBookingDoorCode,
   setPropertyDoorCode,
+  ...igmsV2Endpoints,
   reservationReportCsv,
   tasksReportCsv,
   livez,

@@ -4,7 +4,7 @@ import { liveness, livenessSchema, readinessSchema, type Readiness } from '../..
 import { checkReadiness } from '../../shared/infra/health/readiness.js';
 import { renderMetrics } from '../../shared/infra/metrics/queue-metrics.js';
 import { renderDocsPage } from '../openapi/docs-page.js';
-import type { OpenApi } from '../openapi/document.js';
+import type { OpenApi } from '../openapi/openapi.types.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint, RawAnswer } from './define.js';
 
@@ -90,7 +90,10 @@ export const metrics = defineEndpoint({
     'Node.js process metrics. Worker processes serve the same on their own METRICS_PORT.',
   answer: { description: 'The metrics', schema: z.string(), contentType: 'text/plain; version=0.0.4; charset=utf-8', example: metricsExample },
   async handle(ctx) {
-    const { contentType, body } = await renderMetrics([ctx.jobs.calendar.queue, ctx.jobs.webhooks.queue], ctx.config.healthTimeoutMs);
+    const { contentType, body } = await renderMetrics(ctx.metrics, [ctx.jobs.calendar.queue, ctx.jobs.webhooks.queue], ctx.config.healthTimeoutMs, {
+      queue: ctx.jobs.calendar.queue.name,
+      failing: () => ctx.jobs.calendar.enqueueFailing(),
+    });
     return new RawAnswer(contentType, body);
   },
 });

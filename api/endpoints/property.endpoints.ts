@@ -74,12 +74,13 @@ export const getProperty = defineEndpoint({
   params: propertyPathSchema,
   answer: {
     description: 'The property',
-    schema: named('PropertyAnswer', z.object({ data: propertyComponent })),
-    example: { data: propertyExample },
+    schema: named('PropertyAnswer', z.object({ data: propertyComponent, meta: z.array(z.unknown()).max(0).describe('Always [], as the iGMS page prints it') })),
+    example: { data: propertyExample, meta: [] },
   },
   errors: [404],
   errorTexts: {
     404: errorText(11, 'unknown property, or one of another company', 'Unknown property pr_x', 'property_uid'),
   },
-  handle: (ctx, { params, principal }) => ctx.services.properties.get(principal.companyUid, params.property_uid, principal.scopes),
+  // `meta: []` beside data, as the iGMS page prints its example answer (docs/api.md).
+  handle: async (ctx, { params, principal }) => ({ ...(await ctx.services.properties.get(principal.companyUid, params.property_uid, principal.scopes)), meta: [] as unknown[] }),
 });

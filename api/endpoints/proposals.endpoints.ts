@@ -92,7 +92,7 @@ export const proposeCalendarData = defineEndpoint({
   summary: 'Propose a price (and minimum stay) for a range of dates (iGMS propose-calendar-data)',
   description: (config) =>
     `Every date of [start_date, end_date] (inclusive, at most ${MAX_RANGE_DAYS} days) becomes a day of calendar-batch with ` +
-    "the body's price, currency and min_stay, judged as such a day (price without currency, a past date: warnings). " +
+    "the body's price, currency and min_stay (and the extensions max_stay, closed_to_arrival, closed_to_departure), judged as such a day (price without currency, a past date: warnings). " +
     reviewed(config),
   body: proposeCalendarRangeBodySchema,
   bodyDoc: { name: 'ProposeCalendarDataBody', example: { property_uid: 'pr_5c1dQ9aXbT7eLm2NfR0s', start_date: '2030-07-14', end_date: '2030-07-20', price: 129.5, currency: 'EUR', min_stay: 2, is_user_action: true } },

@@ -1,12 +1,13 @@
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import type { z } from 'zod';
 import type { TokenCheck } from '../../shared/domain/auth/index.js';
-import { retryReadOnce } from '../../shared/infra/db/retry-read.js';
+import { retryRead } from '../../shared/infra/db/retry-read.js';
 import type { AppContext } from '../../shared/app/context.js';
 import { parseInput } from '../../shared/infra/http/validation.js';
 import { withoutEmptyParams } from '../../shared/infra/http/wire.js';
 import { confirmToken, failureState, principalOf, type FailureState } from '../middleware/auth.js';
 import { toAppError } from '../middleware/errors.js';
+import { errorStatus } from '../middleware/error-mode.js';
 import { jsonBody } from '../middleware/body.js';
 import { guard } from '../middleware/guard.js';
 import { bodySchemaOf, RawAnswer, type AnyEndpoint, type ApiRuntime, type EndpointInput } from './define.js';
@@ -60,7 +61,7 @@ function run(ctx: AppContext, runtime: ApiRuntime, def: AnyEndpoint, failures: F
     const handle = async () => def.handle(ctx, input as Parameters<AnyEndpoint['handle']>[1]);
     // A GET reads only: safe to run again when its connection died under it, unless it already
     // began answering (a stream, a long poll's headers).
-    const answer = def.method === 'get' ? await retryReadOnce(handle, () => !res.headersSent) : await handle();
+    const answer = def.method === 'get' ? await retryRead(handle, () => !res.headersSent) : await handle();
     if (res.headersSent) return;
     await confirmToken(ctx, failures, req, res);
     if (answer instanceof RawAnswer) {
@@ -100,7 +101,7 @@ function formatErrors(format: NonNullable<AnyEndpoint['errorBody']>, always200: 
     }
     res.locals.errorCode = appErr.code;
     for (const [k, v] of Object.entries(appErr.headers)) res.setHeader(k, v);
-    res.status(always200 ? 200 : (formatted.status ?? appErr.status)).json(formatted.body);
+    res.status(errorStatus(res, formatted.status ?? appErr.status, always200)).json(formatted.body);
   };
 }
 

@@ -1,15 +1,6 @@
 import { z } from 'zod';
-import {
-  deliveriesQuerySchema,
-  deliveryAttemptSchema,
-  eventTypes,
-  redeliverAnswerSchema,
-  redeliverBodySchema,
-  setWebhookBodySchema,
-  testOutcomeSchema,
-  webhookViewSchema,
-  webhookWithSecretSchema,
-} from '../../shared/domain/webhooks/index.js';
+import { deliveriesQuerySchema, deliveryAttemptSchema, redeliverAnswerSchema, redeliverBodySchema, setWebhookBodySchema, testOutcomeSchema, webhookViewSchema, webhookWithSecretSchema } from '../../shared/domain/webhooks/index.js';
+import { eventTypes } from '../../shared/platform/outbox/index.js';
 import { errorText } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { noteErrorMode } from './error-mode.js';
 import type { Scope, TokenCheck, TokenPrincipal } from '../../shared/domain/auth/index.js';
 import type { AppContext } from '../../shared/app/context.js';
 import { AppError, ErrorCode } from '../../shared/infra/errors.js';
@@ -118,6 +119,8 @@ export function authenticate(ctx: AppContext, failures: FailureState, opts: { re
       if (left !== undefined) throw tooManyFailures(left);
       return refuse(ctx, failures, address);
     }
+    // The app is known from here: its error mode shapes even the refusal of a disabled app.
+    noteErrorMode(res, found.errorMode);
     if (found.appDisabled) throw appDisabled();
     accept(res, found);
     next();
@@ -126,6 +129,7 @@ export function authenticate(ctx: AppContext, failures: FailureState, opts: { re
   function accept(res: Response, found: TokenPrincipal) {
     const { revoked: _r, appDisabled: _d, ...principal } = found;
     res.locals.principal = principal;
+    noteErrorMode(res, found.errorMode);
     ctx.services.tokens.noteUse(found.tokenUid);
   }
 }

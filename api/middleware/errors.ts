@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../shared/infra/logger.js';
 import { AppError, ErrorCode, unavailable } from '../../shared/infra/errors.js';
+import { errorStatus } from './error-mode.js';
 import { isDatabaseUnavailable } from '../../shared/infra/db/unavailable.js';
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
@@ -36,7 +37,8 @@ export function toAppError(err: unknown): AppError | undefined {
 
 /**
  * `always200` (ERROR_HTTP_STATUS=always-200): the status line says 200 whatever the error, body and
- * headers unchanged, for clients written against iGMS, which answers its errors that way.
+ * headers unchanged, for clients written against iGMS, which answers its errors that way. An app's
+ * own error mode, once its token is known, wins (error-mode.ts).
  */
 export function errorHandler(logger: Logger, opts: { always200?: boolean } = {}): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
@@ -54,7 +56,7 @@ export function errorHandler(logger: Logger, opts: { always200?: boolean } = {})
       return;
     }
     for (const [k, v] of Object.entries(appErr.headers)) res.setHeader(k, v);
-    res.status(opts.always200 ? 200 : appErr.status).json(appErr.toBody());
+    res.status(errorStatus(res, appErr.status, opts.always200 === true)).json(appErr.toBody());
   };
 }
 

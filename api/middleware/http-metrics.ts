@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { httpRequestDuration, httpRequests } from '../../shared/infra/metrics/metrics.js';
+import type { Metrics } from '../../shared/infra/metrics/metrics.js';
 
 /**
  * The label of every answer of a route: its documented path (the endpoint router sets it per
@@ -26,7 +26,7 @@ function routeLabel(req: Request, locals: Record<string, unknown>, knownPaths: R
 }
 
 /** Counts every answer and its latency by route template, method and status. */
-export function httpMetrics(knownPaths: ReadonlySet<string>): RequestHandler {
+export function httpMetrics({ httpRequests, httpRequestDuration }: Metrics, knownPaths: ReadonlySet<string>): RequestHandler {
   return (req, res, next) => {
     const end = httpRequestDuration.startTimer();
     res.once('finish', () => {

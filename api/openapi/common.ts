@@ -14,6 +14,8 @@ import { PAGE_SIZE } from '../../shared/infra/http/wire.js';
 const errorDetailSchema = z.object({
   path: z.string().describe('The offending parameter, e.g. days[3].min_stay'),
   message: z.string(),
+  rule: z.string().optional().describe('A stay refused by book-property (409): the broken rule (blocked_by_host, min_stay, ...; see GET /api/v1/quote)'),
+  date: z.string().optional().describe('A stay refused by book-property (409): the date the rule is of'),
 });
 
 /** `{error: {code, message, param?, details?}}` where code is one of `codes`. */
@@ -25,7 +27,7 @@ function errorEnvelope(codes: readonly [number, ...number[]], codeText: string) 
         code: z.literal(codes).describe(codeText).openapi({ type: 'integer', enum: [...codes] }),
         message: z.string().describe('Human-readable; never internals'),
         param: z.string().optional().describe('Code 11: the offending parameter (days[3].min_stay, body, path, Idempotency-Key)'),
-        details: z.array(errorDetailSchema).optional().describe('Code 11 schema failures: every issue found (at most 50)'),
+        details: z.array(errorDetailSchema).optional().describe('Code 11 schema failures: every issue found (at most 50); a stay book-property refuses (409): every broken rule'),
       }),
     })
     .describe('The error envelope: `data` and `error` never appear together');

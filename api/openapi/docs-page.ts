@@ -1,4 +1,4 @@
-import type { OpenApiDocument } from './document.js';
+import type { OpenApiDocument } from './openapi.types.js';
 
 /*
  * GET /docs: the OpenAPI document rendered once into one self-contained HTML page (no script, no

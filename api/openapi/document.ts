@@ -6,18 +6,9 @@ import { MAX_JSON_DEPTH } from '../middleware/body.js';
 import { securitySchemes } from './common.js';
 import { registerOAuthPaths } from './oauth-paths.js';
 import { operationOf } from './operation.js';
+import type { OpenApi } from './openapi.types.js';
 
-export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
-
-export interface OpenApi {
-  document: OpenApiDocument;
-  /** Every path of the document (`/api/v1/bookings`, `/livez`, ...): the closed set of route labels. */
-  paths: ReadonlySet<string>;
-  /** The zod schema the document declares for an answer, to check real answers against. */
-  responseSchema(method: string, path: string, status: number): z.ZodType | undefined;
-  /** The zod schema of an operation's JSON body. */
-  bodySchema(method: string, path: string): z.ZodType | undefined;
-}
+export type { OpenApi, OpenApiDocument } from './openapi.types.js';
 
 const description = `
 The iGMS ("AirGMS") public API wire format for short-term-rental integrators: same paths, same

@@ -2,6 +2,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { scopes } from '../../shared/domain/auth/index.js';
 import { TOKEN_ERRORS } from '../../shared/domain/oauth/index.js';
+import { retryAfterHeaders } from './common.js';
 
 /*
  * The OAuth authorization-code flow (docs/api.md "Apps connect themselves") in the document: not
@@ -56,6 +57,11 @@ const tokenResponses = {
   401: {
     description: '"Incorrect application credentials": unknown client, wrong secret, a secret missing or one given to an app without one',
     content: { 'application/json': { schema: tokenError, examples: errorExamples(401) } },
+  },
+  429: {
+    description: 'Past the address\'s allowance of failed authentications (AUTH_FAILURES_PER_MINUTE; wrong client credentials count): retry after Retry-After seconds',
+    headers: retryAfterHeaders,
+    content: { 'application/json': { schema: tokenError, example: { error: 'Too many failed authentications from this address: retry after 42 s' } } },
   },
 };
 

@@ -115,7 +115,7 @@ export function futureDays(n: number, offsetDays: number, seed: number) {
     date: new Date(start + i * 86_400_000).toISOString().slice(0, 10),
     price: 100 + ((i * 7 + seed) % 300),
     currency: 'USD',
-    is_available: (i + seed) % 2,
+    is_available: ((i + seed) % 2) as 0 | 1,
     min_stay: 1 + ((i + seed) % 5),
     notes: `rate ${seed}-${i}`,
   }));

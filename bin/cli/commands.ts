@@ -1,12 +1,8 @@
 import { Presets, SingleBar } from 'cli-progress';
-import { and, eq } from 'drizzle-orm';
 import { isScope, scopes, type Scope } from '../../shared/domain/auth/index.js';
 import type { AppContext } from '../../shared/app/context.js';
-import type { Db } from '../../shared/infra/db/client.js';
-import { apps, companies, properties } from '../../shared/infra/db/schema/index.js';
+import type { Services } from '../../shared/app/services.js';
 import { DEFAULT_DEMO_BOOKINGS, seedDemo, type DemoSeed } from '../demo/seed.js';
-import { recordChange } from '../../shared/domain/changes/index.js';
-import { newUid } from '../../shared/infra/ids.js';
 
 /** The command line is wrong as written: exit code 2, nothing touched. */
 export class UsageError extends Error {}
@@ -22,7 +18,7 @@ export interface Io {
   readStdin?(): Promise<string>;
 }
 
-type Values = Record<string, string | undefined>;
+export type Values = Record<string, string | undefined>;
 
 export interface Command {
   usage: string;
@@ -43,10 +39,22 @@ export const commands: Record<string, Command> = {
     options: { name: { required: true } },
     prepare(v) {
       const name = nonEmpty(v, 'name');
-      return async ({ database: { db } }, io) => {
-        const uid = newUid('co_');
-        await db.insert(companies).values({ uid, name });
-        io.result(uid);
+      return async ({ services }, io) => {
+        io.result(await services.company.create(name));
+      };
+    },
+  },
+
+  'company set': {
+    usage: 'company set --company <uid> --managers-install-apps <true|false>   (default false: only owners install apps)',
+    options: { company: { required: true }, 'managers-install-apps': { required: true } },
+    prepare(v) {
+      const company = nonEmpty(v, 'company');
+      const allow = nonEmpty(v, 'managers-install-apps');
+      if (allow !== 'true' && allow !== 'false') throw new UsageError(`--managers-install-apps must be true or false, got "${allow}"`);
+      return async ({ services }, io) => {
+        if (!(await services.company.setManagersInstallApps(company, allow === 'true'))) throw new CommandError(`unknown company ${company}`);
+        io.result(allow === 'true' ? 'managers may install apps' : 'only owners install apps');
       };
     },
   },
@@ -56,14 +64,9 @@ export const commands: Record<string, Command> = {
     options: { company: { required: true }, name: { required: true }, 'time-zone': { required: true } },
     prepare(v) {
       const [company, name, zone] = [nonEmpty(v, 'company'), nonEmpty(v, 'name'), timeZone(nonEmpty(v, 'time-zone'))];
-      return async ({ database: { db } }, io) => {
-        await requireCompany(db, company);
-        const uid = newUid('pr_');
-        await db.transaction(async (tx) => {
-          await tx.insert(properties).values({ uid, companyUid: company, name, timeZone: zone });
-          await recordChange(tx, { company, kind: 'property', objectUid: uid });
-        });
-        io.result(uid);
+      return async ({ services }, io) => {
+        await requireCompany(services, company);
+        io.result(await services.properties.create(company, { name, timeZone: zone }));
       };
     },
   },
@@ -78,9 +81,9 @@ export const commands: Record<string, Command> = {
       const company = nonEmpty(v, 'company');
       const granted = scopeList(nonEmpty(v, 'scopes'));
       const appUid = v.app;
-      return async ({ database: { db }, services }, io) => {
-        await requireCompany(db, company);
-        if (appUid) await requireApp(db, company, appUid);
+      return async ({ services }, io) => {
+        await requireCompany(services, company);
+        if (appUid) await requireApp(services, company, appUid);
         const issued = await services.tokens.issue(company, { scopes: granted, appName: v['app-name'], appUid });
         io.result(issued.token);
         io.note(`token uid ${issued.tokenUid}, app uid ${issued.appUid}, scopes ${granted.join(',')}`);
@@ -147,8 +150,8 @@ function appToggle(disabled: boolean): Command {
     options: { company: { required: true }, app: { required: true } },
     prepare(v) {
       const [company, app] = [nonEmpty(v, 'company'), nonEmpty(v, 'app')];
-      return async ({ database: { db }, services }, io) => {
-        await requireApp(db, company, app);
+      return async ({ services }, io) => {
+        await requireApp(services, company, app);
         await services.tokens.setAppDisabled(company, app, disabled);
         io.result(disabled ? 'disabled' : 'enabled');
       };
@@ -190,17 +193,12 @@ function timeZone(zone: string): string {
   }
 }
 
-export async function requireCompany(db: Db, uid: string): Promise<void> {
-  const rows = await db.select({ uid: companies.uid }).from(companies).where(eq(companies.uid, uid));
-  if (rows.length === 0) throw new CommandError(`unknown company ${uid}`);
+export async function requireCompany(services: Services, uid: string): Promise<void> {
+  if (!(await services.company.exists(uid))) throw new CommandError(`unknown company ${uid}`);
 }
 
-async function requireApp(db: Db, companyUid: string, appUid: string): Promise<void> {
-  const rows = await db
-    .select({ uid: apps.uid })
-    .from(apps)
-    .where(and(eq(apps.companyUid, companyUid), eq(apps.uid, appUid)));
-  if (rows.length === 0) throw new CommandError(`unknown app ${appUid} in company ${companyUid}`);
+async function requireApp(services: Services, companyUid: string, appUid: string): Promise<void> {
+  if (!(await services.tokens.appExists(companyUid, appUid))) throw new CommandError(`unknown app ${appUid} in company ${companyUid}`);
 }
 
 /** The values of a `multiple` option, trimmed, empty ones refused. */

@@ -12,11 +12,13 @@ import { createLogger } from '../../shared/infra/logger.js';
 import { CommandError, commands as coreCommands, UsageError, type Command, type Io } from './commands.js';
 import { transferCommands } from './transfer/transfer.commands.js';
 import { oauthCommands } from './oauth.commands.js';
+import { appCommands } from './app.commands.js';
 import { userCommands } from './user.commands.js';
 import { webhookCommands } from './webhook.commands.js';
+import { channelCommands } from './channel.commands.js';
 import { proposalCommands } from './proposal.commands.js';
 
-const commands: Record<string, Command> = { ...coreCommands, ...webhookCommands, ...transferCommands, ...userCommands, ...oauthCommands, ...proposalCommands };
+const commands: Record<string, Command> = { ...coreCommands, ...webhookCommands, ...channelCommands, ...transferCommands, ...userCommands, ...oauthCommands, ...proposalCommands, ...appCommands };
 
 const help = `Usage: npm run cli -- <command> [options]
 

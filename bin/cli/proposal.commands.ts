@@ -41,6 +41,9 @@ function dayLine(d: ProposalDay): string {
   if (p.is_available !== null) parts.push(`available ${p.is_available} (now ${orNone(c?.is_available)})`);
   if (p.min_stay !== null) parts.push(`min_stay ${p.min_stay} (now ${orNone(c?.min_stay)})`);
   if (p.notes !== null) parts.push(`notes ${JSON.stringify(p.notes)} (now ${JSON.stringify(c?.notes ?? null)})`);
+  if (p.max_stay !== null) parts.push(`max_stay ${p.max_stay === 0 ? 'none' : p.max_stay} (now ${c?.max_stay ?? 'none'})`);
+  if (p.closed_to_arrival !== null) parts.push(`closed_to_arrival ${p.closed_to_arrival} (now ${orNone(c?.closed_to_arrival)})`);
+  if (p.closed_to_departure !== null) parts.push(`closed_to_departure ${p.closed_to_departure} (now ${orNone(c?.closed_to_departure)})`);
   return `  ${d.date}  ${parts.join('  ')}`;
 }
 
@@ -56,8 +59,8 @@ export const proposalCommands: Record<string, Command> = {
     options: { company: { required: true } },
     prepare(v) {
       const company = nonEmpty(v, 'company');
-      return async ({ database: { db }, services }, io) => {
-        await requireCompany(db, company);
+      return async ({ services }, io) => {
+        await requireCompany(services, company);
         const pending = await services.proposals.listPending(company);
         if (pending.length === 0) io.note(`no pending proposals for company ${company}`);
         for (const p of pending) {

@@ -1,6 +1,7 @@
 import { DuplicateEmailError } from '../../shared/domain/accounts/index.js';
 import { generatePassword } from '../../shared/domain/accounts/index.js';
 import { userRoles, type UserRole } from '../../shared/infra/db/schema/index.js';
+import { isEmailAddress } from '../../shared/infra/email-address.js';
 import { CommandError, nonEmpty, requireCompany, UsageError, type Command, type Io } from './commands.js';
 
 /* Console users (docs/api.md "Accounts and the console"): create, reset-password, disable. */
@@ -18,7 +19,7 @@ async function passwordFor(stdin: boolean, io: Io): Promise<{ password: string; 
 
 function email(v: Record<string, string | undefined>): string {
   const e = nonEmpty(v, 'email');
-  if (!/^[^\s@]+@[^\s@]+$/.test(e) || e.length > 320) throw new UsageError(`--email "${e}" is not an email address`);
+  if (!isEmailAddress(e)) throw new UsageError(`--email ${JSON.stringify(e)} is not an email address`);
   return e;
 }
 
@@ -29,8 +30,8 @@ export const userCommands: Record<string, Command> = {
     prepare(v) {
       const [company, address, name, role] = [nonEmpty(v, 'company'), email(v), nonEmpty(v, 'name'), nonEmpty(v, 'role')];
       if (!(userRoles as readonly string[]).includes(role)) throw new UsageError(`--role must be owner or manager, got "${role}"`);
-      return async ({ database: { db }, services }, io) => {
-        await requireCompany(db, company);
+      return async ({ services }, io) => {
+        await requireCompany(services, company);
         const { password, generated } = await passwordFor(v['password-stdin'] === 'true', io);
         let uid: string;
         try {

@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../shared/infra/db/client.js';
 import { apps } from '../../shared/infra/db/schema/index.js';
 import { utcDateTime } from '../../shared/infra/time.js';
-import { newWebhookSecret } from '../../shared/domain/webhooks/index.js';
+import { callbackUrlProblem } from '../../shared/domain/webhooks/index.js';
+import { newWebhookSecret } from '../../shared/platform/outbound-http/index.js';
 import { CommandError, UsageError, type Command } from './commands.js';
 
 /*
@@ -25,16 +26,14 @@ function appOption(v: Record<string, string | undefined>): string {
   return app;
 }
 
-function callbackUrl(text: string | undefined): string {
-  let url: URL;
-  try {
-    url = new URL(text?.trim() ?? '');
-  } catch {
-    throw new UsageError(`--url must be an absolute http(s) URL, got "${text ?? ''}"`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`--url must be http or https, got ${url.protocol}`);
-  if (url.username || url.password) throw new UsageError('--url must not carry credentials');
-  return url.toString();
+/** --url by the rule set-webhook applies too (webhooks' callbackUrlProblem). */
+export function callbackUrl(text: string | undefined): string {
+  const given = text?.trim() ?? '';
+  const problem = callbackUrlProblem(given);
+  if (problem === 'notAbsolute') throw new UsageError(`--url must be an absolute http(s) URL, got "${text ?? ''}"`);
+  if (problem === 'notHttp') throw new UsageError(`--url must be http or https, got ${new URL(given).protocol}`);
+  if (problem === 'credentials') throw new UsageError('--url must not carry credentials');
+  return new URL(given).toString();
 }
 
 function wholeNumber(text: string | undefined, fallback: number, max: number): number {

@@ -88,5 +88,17 @@ export function propertyDetails(r: Random, zone: DemoZone, nightly: number) {
     doorAccessCode: r.chance(0.7) ? String(r.int(1000, 9999)) : null,
     basePrice: `${nightly}.00`,
     defaultMinStay: r.pick([1, 1, 2, 3]),
+    // Issue 36, derived without drawing from the PRNG, so every other demo value stays as it was.
+    guidebookLink: `https://demo-stays.example/guides/${place.city.toLowerCase().replace(/[^a-z]+/g, '-')}`,
+    // The fields of iGMS's own example (get-properties), so a client reading them finds each.
+    selectedInsuranceSettings: {
+      future_reservation_coverage: 'newlyBookedReservations',
+      content_and_dwelling_amount: 5000 * Math.max(1, bedrooms),
+      bodily_insurance_amount: 500_000,
+      channel_coverage: ['airgms'],
+      include_screening_information: true,
+      insurance_company_name: 'SafeStay Mutual',
+      is_insurance_coverage_active: true,
+    },
   };
 }

@@ -2,6 +2,7 @@ import { issueToken, scopes } from '../../shared/domain/auth/index.js';
 import type { Db } from '../../shared/infra/db/client.js';
 import { platformTypes, type PlatformType } from '../../shared/domain/bookings/index.js';
 import { writeJsonRows } from '../../shared/infra/db/json-rows.js';
+import { demoListingContent } from './demo-content.js';
 import { bookings, companies, guests, hosts, listings, properties, tasks, teamMembers } from '../../shared/infra/db/schema/index.js';
 import { newUid } from '../../shared/infra/ids.js';
 import { insertColumns, type ColumnArrays } from './bulk-insert.js';
@@ -155,6 +156,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
           thumbnailUrl: `https://demo-stays.example/img/${p.uid}.jpg`,
           hostUid: hostUids[platform],
           isCohosted: platform === 'airbnb' && p.cohosted,
+          ...demoListingContent(p.name, p.uid, p.details.bedrooms, p.details.city),
         })),
       ),
     );

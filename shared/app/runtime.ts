@@ -4,6 +4,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../infra/db/embedd
 import { migrateWhenReachable } from '../infra/db/migrate.js';
 import type { Infra, Jobs } from '../infra/infra.js';
 import type { Logger } from '../infra/logger.js';
+import { createMetrics } from '../infra/metrics/metrics.js';
 import { createCalendarJobs } from '../infra/queue/calendar-jobs.js';
 import { connectRedis, queueConnectionFor, usesRedis, type QueueConnection } from '../infra/queue/connection.js';
 import { offlineJobs } from '../infra/queue/offline-jobs.js';
@@ -110,7 +111,7 @@ export async function createRuntime(config: Config, logger: Logger, overrides: R
     webhooks: jobOf('webhooks', (q) => createWebhookJobs(q, registry)),
     messages: jobOf('messages', (q) => createMessageJobs(q, registry)),
   };
-  const infra: Infra = { config, logger, database, rateLimiter, jobs };
+  const infra: Infra = { config, logger, database, rateLimiter, jobs, metrics: createMetrics() };
   const services = createServices(infra, overrides.services);
   let closing: Promise<void> | undefined;
   return {
@@ -124,6 +125,7 @@ export async function createRuntime(config: Config, logger: Logger, overrides: R
         await services.calendar.close();
         await services.changes.close();
         await services.messaging.close();
+        services.notifications.close();
         await Promise.all(Object.values(ownJobs).map((j) => j.close().catch(() => {})));
         if (opened) await database.close();
         if (redis) await redis.quit().catch(() => redis.disconnect());

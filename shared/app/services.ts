@@ -1,15 +1,18 @@
+import { BookingExtrasService } from '../domain/booking-extras/index.js';
+import { ListingContentService } from '../domain/listings/index.js';
 import { AccountsService } from '../domain/accounts/index.js';
 import { OAuthService } from '../domain/oauth/index.js';
 import { TokensService } from '../domain/auth/index.js';
 import { BookingsService } from '../domain/bookings/index.js';
-import { CalendarService, type RequestWaitsOptions } from '../domain/calendar/index.js';
+import { CalendarService } from '../domain/calendar/index.js';
 import { ChangesService } from '../domain/changes/index.js';
 import { CompanyService } from '../domain/company/index.js';
-import { ConsoleService } from '../domain/console/index.js';
+import { CalendarChangeService, ConsoleDayService, ConsoleService } from '../domain/console/index.js';
 import { DirectBookingsService } from '../domain/direct-bookings/index.js';
 import { ListingStatusService, ListingsService } from '../domain/listings/index.js';
 import { DoorCodesService } from '../domain/door-codes/index.js';
-import { MessagingService } from '../domain/messaging/index.js';
+import { ConnectorsService, MessagingService } from '../domain/messaging/index.js';
+import { NotificationsService } from '../domain/notifications/index.js';
 import { PeopleService } from '../domain/people/index.js';
 import { PropertiesService } from '../domain/properties/index.js';
 import { ProposalsService } from '../domain/proposals/index.js';
@@ -20,6 +23,8 @@ import { TasksService } from '../domain/tasks/index.js';
 import { TeamMembersService } from '../domain/team-members/index.js';
 import { WebhookSettingsService, WebhooksService } from '../domain/webhooks/index.js';
 import type { Infra } from '../infra/infra.js';
+import { changeReaders } from './change-readers.js';
+import type { RequestWaitsOptions } from '../platform/long-poll/index.js';
 
 /** One service per noun: the public surface of the domain, as the API, the worker and the CLI use it. */
 export interface Services {
@@ -30,11 +35,17 @@ export interface Services {
   changes: ChangesService;
   company: CompanyService;
   console: ConsoleService;
+  consoleDay: ConsoleDayService;
+  calendarChange: CalendarChangeService;
   directBookings: DirectBookingsService;
   doorCodes: DoorCodesService;
+  bookingExtras: BookingExtrasService;
+  listingContent: ListingContentService;
   listings: ListingsService;
   listingStatus: ListingStatusService;
   messaging: MessagingService;
+  connectors: ConnectorsService;
+  notifications: NotificationsService;
   people: PeopleService;
   properties: PropertiesService;
   proposals: ProposalsService;
@@ -63,14 +74,20 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     oauth: new OAuthService(infra),
     bookings,
     calendar,
-    changes: new ChangesService(infra),
+    changes: new ChangesService(infra, changeReaders),
     company: new CompanyService(infra),
     console: new ConsoleService(infra),
+    consoleDay: new ConsoleDayService(infra),
+    calendarChange: new CalendarChangeService(infra, calendar),
     directBookings: new DirectBookingsService(infra, properties),
     doorCodes: new DoorCodesService(infra),
+    bookingExtras: new BookingExtrasService(infra),
+    listingContent: new ListingContentService(infra),
     listings: new ListingsService(infra),
     listingStatus: new ListingStatusService(infra, calendar, properties),
     messaging: new MessagingService(infra),
+    connectors: new ConnectorsService(infra),
+    notifications: new NotificationsService(infra),
     people: new PeopleService(infra),
     properties,
     proposals: new ProposalsService(infra, calendar, properties),
@@ -80,7 +97,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     tasks: new TasksService(infra),
     teamMembers: new TeamMembersService(infra),
     tokens: new TokensService(infra),
-    webhooks: new WebhooksService(infra),
+    webhooks: new WebhooksService(infra, changeReaders),
     webhookSettings: new WebhookSettingsService(infra),
   };
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { isDatabaseUrl } from './db/database-url.js';
 
 /**
  * The one description of the process environment. Parsed once at start; a bad value stops the
@@ -51,7 +52,13 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: int(3000).pipe(z.number().max(65535)),
   HOST: z.string().default('0.0.0.0'),
-  DATABASE_URL: optionalUrl,
+  /** One host, or several for failover (`postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write`). */
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v))
+    .pipe(z.string().refine(isDatabaseUrl, 'Invalid URL (postgres://user@host:port[,host:port...]/database)').optional())
+    .optional(),
   DB_POOL_MAX: int(10, 1),
   DATA_DIR: z.string().default('.data'),
   REDIS_URL: optionalUrl,
@@ -81,6 +88,8 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: int(1000, 1),
   /** Failed authentications per minute per client address before it gets 429s. */
   AUTH_FAILURES_PER_MINUTE: int(30, 1),
+  /** Console sign-in attempts per minute per client address (issue 39 L1), on the shared limiter. */
+  SIGN_IN_PER_MINUTE: int(20, 1),
   TRUST_PROXY: trustProxy,
   CALENDAR_MAX_DAYS: int(1000, 1),
   CALENDAR_CHUNK_DAYS: int(100, 1),
@@ -91,6 +100,7 @@ const envSchema = z.object({
   JOB_STALLED_INTERVAL_MS: int(30_000, 100),
   REENQUEUE_INTERVAL_MS: int(10_000, 100),
   REENQUEUE_AFTER_MS: int(30_000, 0),
+  SCHEDULE_CHECK_MS: int(10_000, 100),
   /** A fraction is allowed (0.05 = 3 minutes) for soak runs. */
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
   /**
@@ -132,7 +142,11 @@ const envSchema = z.object({
   WEBHOOK_MAX_AGE_MS: int(24 * 3600_000, 1),
   /** A receiver answering later than this counts as a failed attempt. */
   WEBHOOK_TIMEOUT_MS: int(10_000, 100),
-  /** Delivery attempts one worker process runs at once to one target (URL origin); more wait their turn. */
+  /*
+   * Outbound HTTP (config.outbound: webhook deliveries and messaging's connector POSTs alike). The
+   * names keep their WEBHOOK_ prefix: they were webhooks' first, and configurations use them.
+   * POSTs one worker process runs at once to one target (URL origin); more wait their turn.
+   */
   WEBHOOK_TARGET_CONCURRENCY: int(2, 1),
   /** Failed attempts in a row that open a target's circuit, and how long it then stays open. */
   WEBHOOK_CIRCUIT_FAILURES: int(5, 1),
@@ -155,6 +169,12 @@ const envSchema = z.object({
   SMTP_FROM: z.string().trim().min(3).default('Property ops <no-reply@property-ops.localhost>'),
   /** Bound on one SMTP conversation or connector POST. */
   MESSAGE_TIMEOUT_MS: int(10_000, 100),
+  /** Where the console is, as the notification emails link to it. Default: http://localhost:PORT/app. */
+  CONSOLE_URL: optionalUrl,
+  /** How often the worker looks for what waits (new reservation requests, ...) and sends the notifications. */
+  NOTIFY_INTERVAL_MS: int(60_000, 1000),
+  /** The hour (UTC) after which each person's daily digest goes out. */
+  DIGEST_HOUR: int(7, 0).pipe(z.number().max(23)),
   SEED_DEMO: z
     .enum(['auto', 'true', 'false'])
     .default('auto'),
@@ -200,6 +220,7 @@ function shape(env: Env) {
       stalledIntervalMs: env.JOB_STALLED_INTERVAL_MS,
       reenqueueIntervalMs: env.REENQUEUE_INTERVAL_MS,
       reenqueueAfterMs: env.REENQUEUE_AFTER_MS,
+      scheduleCheckMs: env.SCHEDULE_CHECK_MS,
     },
     calendar: { maxDays: env.CALENDAR_MAX_DAYS, chunkDays: env.CALENDAR_CHUNK_DAYS },
     webhooks: {
@@ -207,6 +228,9 @@ function shape(env: Env) {
       backoff: { delayMs: env.WEBHOOK_BACKOFF_MS, maxMs: Math.max(env.WEBHOOK_BACKOFF_MS, env.WEBHOOK_BACKOFF_MAX_MS) },
       maxAgeMs: env.WEBHOOK_MAX_AGE_MS,
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    },
+    /** Every POST to a URL someone else gave (shared/platform/outbound-http): the SSRF guard and the per-target gate. */
+    outbound: {
       allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
       gate: { maxActive: env.WEBHOOK_TARGET_CONCURRENCY, failuresToOpen: env.WEBHOOK_CIRCUIT_FAILURES, openMs: env.WEBHOOK_CIRCUIT_OPEN_MS, busyRetryMs: 1000 },
     },
@@ -219,7 +243,12 @@ function shape(env: Env) {
       smtpFrom: env.SMTP_FROM,
       outboxDir: join(env.DATA_DIR, 'outbox'),
     },
-    rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE, authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE },
+    notifications: {
+      consoleUrl: (env.CONSOLE_URL ?? `http://localhost:${env.PORT}/app`).replace(/\/+$/, ''),
+      intervalMs: env.NOTIFY_INTERVAL_MS,
+      digestHour: env.DIGEST_HOUR,
+    },
+    rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE, authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE, signInPerMinute: env.SIGN_IN_PER_MINUTE },
     idempotency: { ttlHours: env.IDEMPOTENCY_TTL_HOURS },
     changes: { enabled: env.CHANGE_FEED === 'true' },
     retention: { requestDays: env.REQUEST_RETENTION_DAYS, webhookDays: env.WEBHOOK_RETENTION_DAYS, changeDays: env.CHANGE_RETENTION_DAYS, pruneIntervalMs: env.PRUNE_INTERVAL_MS, pruneBatchRows: env.PRUNE_BATCH_ROWS },

@@ -26,6 +26,9 @@ const defaultStatus: Record<ErrorCode, number> = {
 export interface ErrorDetail {
   path: string;
   message: string;
+  /** A refused stay (409 of book-property): the broken rule and the date it is of. */
+  rule?: string;
+  date?: string;
 }
 
 export class AppError extends Error {
@@ -79,12 +82,16 @@ export const badParam = (param: string, message: string, details?: ErrorDetail[]
 export const notFound = (param: string, message: string) =>
   new AppError(ErrorCode.badParam, message, { status: 404, param });
 
-export const conflict = (param: string, message: string) =>
-  new AppError(ErrorCode.badParam, message, { status: 409, param });
+export const conflict = (param: string, message: string, details?: ErrorDetail[]) =>
+  new AppError(ErrorCode.badParam, message, { status: 409, param, ...(details ? { details } : {}) });
 
 /** 412: the client's If-Match names another version than the one stored; `current` is the object as stored. */
 export const preconditionFailed = (param: string, message: string, current: unknown, headers?: Record<string, string>) =>
   new AppError(ErrorCode.badParam, message, { status: 412, param, current, ...(headers ? { headers } : {}) });
 
+/**
+ * 503 code 15: a dependency (Postgres, during a failover too) is away for now. Retry-After says when
+ * to try again (API.md, "More than one Postgres": a failover takes seconds).
+ */
 export const unavailable = (message = 'Service temporarily unavailable, try again shortly') =>
-  new AppError(ErrorCode.unavailable, message);
+  new AppError(ErrorCode.unavailable, message, { headers: { 'Retry-After': '2' } });

@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { Logger } from './logger.js';
+import type { Metrics } from './metrics/metrics.js';
 import type { CalendarJobs } from './queue/calendar-jobs.js';
 import type { MessageJobs } from './queue/message-jobs.js';
 import type { WebhookJobs } from './queue/webhook-jobs.js';
@@ -25,4 +26,6 @@ export interface Infra {
   /** The per-token limiter shared by every API process (Redis or Postgres), with its fallback. */
   rateLimiter: RateLimiter;
   jobs: Jobs;
+  /** This runtime's Prometheus metrics (metrics/metrics.ts). */
+  metrics: Metrics;
 }

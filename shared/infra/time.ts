@@ -43,3 +43,13 @@ export function datesOf(from: string, to: string): string[] {
 export function addDays(date: string, n: number): string {
   return new Date(Date.parse(date) + n * DAY_MS).toISOString().slice(0, 10);
 }
+
+/** The canonical name of an IANA time zone (`europe/lisbon` -> `Europe/Lisbon`), undefined when it is not one (offsets like `+09:00` are not). */
+export function ianaZone(name: string): string | undefined {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name)) return undefined;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}

@@ -10,6 +10,10 @@ export interface Answer {
   body: any;
   /** ms from sending to the full answer. */
   latencyMs: number;
+  /** When it was sent (Date.now()). */
+  sentAt: number;
+  /** The Retry-After header, when there is one. */
+  retryAfter?: string;
   /** Phase label(s) active when the request was sent and when the answer arrived. */
   phase: string;
   what: string;
@@ -20,11 +24,21 @@ export class ApiClient {
   /** Labels of the faults in progress, e.g. "postgres-down". Set by the fault injector. */
   readonly phases = new Set<string>();
 
+  private readonly baseUrls: readonly string[];
+  private sent = 0;
+
+  /** Several base URLs (API processes): each request goes to the next, in turn. */
   constructor(
-    readonly baseUrl: string,
+    baseUrl: string | readonly string[],
     private readonly token: string,
     private readonly timeoutMs = 20_000,
-  ) {}
+  ) {
+    this.baseUrls = typeof baseUrl === 'string' ? [baseUrl] : baseUrl;
+  }
+
+  get baseUrl(): string {
+    return this.baseUrls[0]!;
+  }
 
   private phaseNow(): string {
     return [...this.phases].sort().join('+') || 'normal';
@@ -36,7 +50,8 @@ export class ApiClient {
     const what = `${method} ${path.split('?')[0] ?? path}`;
     let answer: Answer;
     try {
-      const res = await fetch(`${this.baseUrl}${path}`, {
+      const base = this.baseUrls[this.sent++ % this.baseUrls.length]!;
+      const res = await fetch(`${base}${path}`, {
         method,
         headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json', ...headers },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -50,10 +65,11 @@ export class ApiClient {
         /* keep the text */
       }
       const code = typeof parsed?.error?.code === 'number' ? (parsed.error.code as number) : undefined;
-      answer = { status: res.status, code, body: parsed, latencyMs: Date.now() - started, phase: '', what };
+      const retryAfter = res.headers.get('retry-after') ?? undefined;
+      answer = { status: res.status, code, body: parsed, latencyMs: Date.now() - started, sentAt: started, phase: '', what, ...(retryAfter ? { retryAfter } : {}) };
     } catch (err) {
       // No answer at all (connection refused/reset, or our timeout): status 0.
-      answer = { status: 0, code: undefined, body: String(err), latencyMs: Date.now() - started, phase: '', what };
+      answer = { status: 0, code: undefined, body: String(err), latencyMs: Date.now() - started, sentAt: started, phase: '', what };
     }
     const after = this.phaseNow();
     answer.phase = before === after ? before : `${before}->${after}`;

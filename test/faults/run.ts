@@ -9,7 +9,7 @@
  * Settings (env): FAULTS_SEED, FAULTS_PROPERTIES (20), FAULTS_BATCHES (16 per property),
  * FAULTS_STREAM_MS (60000), FAULTS_KEEP=1 keeps the temp folder (logs, data) even on success.
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -23,12 +23,16 @@ import { installAudit } from './audit.js';
 import { planBatches, utcToday } from './batches.js';
 import { FaultPostgres, FaultRedis, ServiceProcess, waitForLog } from './cluster.js';
 import { freePort } from './ports.js';
+import { CHUNK_DAYS, JOB_ATTEMPTS, QUEUE_PREFIX, serviceEnv } from './service-env.js';
 import { FaultInjector } from './faults.js';
 import { ApiClient } from './http.js';
 import { renderReport } from './report.js';
+import { countLogged, log, runScenario } from './scenario.js';
+import { BATCHES, DRAIN_TIMEOUT_MS, FEED_EVENT, MESSAGE_EVERY_MS, MESSAGE_SETTLE_TIMEOUT_MS, MIN_ACCEPTED_DAYS, MIN_ACCEPTED_MESSAGES, MIN_PROPOSALS, PROPERTIES, PROPOSAL_EVERY_MS, PROPOSAL_PROPERTIES, SEED, STREAM_MS, SUITE_TIMEOUT_MS, WEBHOOK_EVENTS, WEBHOOK_SETTLE_TIMEOUT_MS, WORKERS } from './suite-settings.js';
 import { submitStream } from './stream.js';
 import { verify, waitForFinal } from './verify.js';
-import { newWebhookSecret, setWebhook } from '../../shared/domain/webhooks/index.js';
+import { newWebhookSecret } from '../../shared/platform/outbound-http/index.js';
+import { setWebhook } from '../../shared/domain/webhooks/index.js';
 import { describePendingEvents, FaultReceiver, renderFeedEventReport, renderWebhookReport, verifyFeedEvents, verifyWebhooks, waitForWebhooks } from './webhooks.js';
 import { approvedRequestUids, renderProposalReport, streamProposals, verifyProposals } from './proposals.js';
 import { createRuntime } from '../../shared/app/runtime.js';
@@ -36,107 +40,7 @@ import { loadConfig } from '../../shared/infra/config.js';
 import { createLogger } from '../../shared/infra/logger.js';
 import { FaultSmtp, messagingBooking, renderMessageReport, streamMessages, verifyMessages, waitForMessages } from './messages.js';
 
-const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
-const SEED = num('FAULTS_SEED', Date.now() % 1_000_000);
-const PROPERTIES = num('FAULTS_PROPERTIES', 20);
-const BATCHES = num('FAULTS_BATCHES', 16);
-const STREAM_MS = num('FAULTS_STREAM_MS', 60_000);
-const WORKERS = 3;
-const CHUNK_DAYS = 100;
-const QUEUE_PREFIX = '{faults}';
-const JOB_ATTEMPTS = 20;
-const MIN_ACCEPTED_DAYS = 20_000;
-const DRAIN_TIMEOUT_MS = 180_000;
-const WEBHOOK_SETTLE_TIMEOUT_MS = 120_000;
-const MESSAGE_SETTLE_TIMEOUT_MS = 120_000;
-const FEED_EVENT = 'calendar.days.changed';
-const WEBHOOK_EVENTS = ['calendar.request.finished', FEED_EVENT] as const;
-/** The pause between one message to a guest being accepted and the next being sent. */
-const MESSAGE_EVERY_MS = 100;
-const MIN_ACCEPTED_MESSAGES = 100;
-/** Properties without calendar control, proposed to and reviewed through the run; a proposal every this many ms. */
-const PROPOSAL_PROPERTIES = 3;
-const PROPOSAL_EVERY_MS = 500;
-const MIN_PROPOSALS = 20;
-/** Hard stop for the whole run: a hang anywhere still ends well under 10 minutes. */
-const SUITE_TIMEOUT_MS = 8 * 60_000;
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The pino lines with message `msg` in the matching log files: how many, the sum of their `count`, the highest `attempt`. */
-function countLogged(dir: string, file: RegExp, msg: string): { lines: number; count: number; maxAttempt: number } {
-  const out = { lines: 0, count: 0, maxAttempt: 0 };
-  for (const f of readdirSync(dir).filter((x) => file.test(x))) {
-    for (const line of readFileSync(path.join(dir, f), 'utf8').split('\n')) {
-      if (!line.includes(`"msg":"${msg}"`)) continue;
-      out.lines++;
-      try {
-        const entry = JSON.parse(line) as { count?: number; attempt?: number };
-        out.count += Number(entry.count ?? 0);
-        out.maxAttempt = Math.max(out.maxAttempt, Number(entry.attempt ?? 0));
-      } catch {
-        /* not a log line */
-      }
-    }
-  }
-  return out;
-}
-const log = (m: string) => process.stdout.write(`${m}\n`);
-
-/*
- * The services run with short timings so recovery fits in the run: a killed worker's job is
- * retried after ~2 s (lock + stall check), the re-enqueuer looks every second for requests idle
- * for a second whose job is missing. JOB_ATTEMPTS is 20 with a 200 ms exponential backoff: a job
- * failing through a Postgres outage of ~5-8 s spends about 6 attempts (200 ms * (2^n - 1) of
- * waiting), so 20 leaves a wide margin and no request ends `error` merely because Postgres was
- * down. (The production default, 8 attempts from 1 s, rides out about 2 minutes the same way.)
- */
-/*
- * Webhooks: a hung receiver is cut after 1 s, retries start at 500 ms and double up to 8 s; the maximum age
- * is an hour, so within the run no event may end failed: each must be delivered.
- */
-/*
- * Messages: email through the suite's SMTP server (down for a window), retried from 500 ms doubling
- * up to 8 s, a stuck SMTP conversation cut after 2 s, an hour's maximum age: none may end error.
- */
-function serviceEnv(databaseUrl: string, redisUrl: string, apiPort: number, smtpUrl: string): Record<string, string> {
-  return {
-    NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: redisUrl,
-    QUEUE_PREFIX,
-    HOST: '127.0.0.1',
-    PORT: String(apiPort),
-    LOG_LEVEL: 'info',
-    DB_POOL_MAX: '10',
-    WORKER_CONCURRENCY: '4',
-    JOB_ATTEMPTS: String(JOB_ATTEMPTS),
-    JOB_BACKOFF_MS: '200',
-    JOB_LOCK_MS: '2000',
-    JOB_STALLED_INTERVAL_MS: '2000',
-    REENQUEUE_INTERVAL_MS: '1000',
-    REENQUEUE_AFTER_MS: '1000',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    CALENDAR_CHUNK_DAYS: String(CHUNK_DAYS),
-    SHUTDOWN_TIMEOUT_MS: '5000',
-    // Each worker serves metrics on a port of its own: several on one machine must not collide.
-    METRICS_PORT: '0',
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    WEBHOOK_BACKOFF_MS: '500',
-    // Capped well inside the settle window: an event unlucky through several outages and 500s
-    // (each an attempt) must not wait out a 64 s doubling past the suite's end.
-    WEBHOOK_BACKOFF_MAX_MS: '8000',
-    // The receiver's down windows open its circuit: closed again well inside the settle window.
-    WEBHOOK_CIRCUIT_OPEN_MS: '2000',
-    WEBHOOK_TIMEOUT_MS: '1000',
-    WEBHOOK_MAX_AGE_MS: '3600000',
-    SMTP_URL: smtpUrl,
-    MESSAGE_BACKOFF_MS: '500',
-    MESSAGE_BACKOFF_MAX_MS: '8000',
-    MESSAGE_TIMEOUT_MS: '2000',
-    MESSAGE_MAX_AGE_MS: '3600000',
-  };
-}
 
 async function main(): Promise<boolean> {
   const t0 = Date.now();
@@ -342,6 +246,7 @@ async function main(): Promise<boolean> {
     check(feedEvents.changes > 0 && feedEvents.fannedOut === feedEvents.changes, `${feedEvents.changes} ${FEED_EVENT} changes but ${feedEvents.fannedOut} events`);
     check(feedEvents.lost.length === 0, `${feedEvents.lost.length} ${FEED_EVENT} events never delivered: ${feedEvents.lost.slice(0, 5).join(', ')}`);
     check(feedEvents.outOfOrder === 0, `${feedEvents.outOfOrder} ${FEED_EVENT} events delivered before an earlier event of their property`);
+    check(feedEvents.wrongContent.length === 0, `${feedEvents.wrongContent.length} ${FEED_EVENT} events whose content is not their change's: ${feedEvents.wrongContent.slice(0, 3).join('; ')}`);
     check(feedEvents.badSignatures === 0, `${feedEvents.badSignatures} ${FEED_EVENT} deliveries with a bad signature`);
     check(hooks.eventsFailed === 0, `${hooks.eventsFailed} webhook events failed for good`);
     check(proposalDrain.drained, `${proposalDrain.pending} approved proposal requests still not final`);
@@ -391,16 +296,4 @@ async function main(): Promise<boolean> {
   }
 }
 
-const watchdog = setTimeout(() => {
-  log(`FAILED: the fault suite did not finish within ${SUITE_TIMEOUT_MS} ms`);
-  process.exit(1);
-}, SUITE_TIMEOUT_MS);
-watchdog.unref();
-
-main().then(
-  (ok) => process.exit(ok ? 0 : 1),
-  (err: unknown) => {
-    log(`FAILED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    process.exit(1);
-  },
-);
+runScenario(main, SUITE_TIMEOUT_MS, 'the fault suite');

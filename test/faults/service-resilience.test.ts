@@ -21,7 +21,8 @@ let tdb: TestDatabase;
 let db: Database;
 beforeAll(async () => {
   tdb = await createTestDatabase();
-  db = connectDatabase(tdb.url, { max: 3 });
+  // The crash guards are tested on a client that does not run a lost transaction again.
+  db = connectDatabase(tdb.url, { max: 3, retryLost: false });
   await db.sql`create table fault_probe (x int)`;
 });
 afterAll(async () => {
@@ -120,6 +121,38 @@ describe('a transaction whose connection dies', () => {
     await db.db.transaction(async (t) => t.execute(sql`insert into fault_probe values (7)`));
     const rows = await db.sql<{ x: number }[]>`select x from fault_probe`;
     expect(rows.map((r) => r.x)).toEqual([7]);
+  });
+});
+
+describe('a transaction whose connection is lost before COMMIT (issue 39 M2)', () => {
+  it('runs again on a fresh connection and commits once', async () => {
+    const retrying = connectDatabase(tdb.url, { max: 2 });
+    try {
+      let attempts = 0;
+      let killed = false;
+      let reportPid: (pid: number) => void = () => {};
+      const pid = new Promise<number>((r) => (reportPid = r));
+      const tx = retrying.db.transaction(async (t) => {
+        attempts++;
+        await t.execute(sql`insert into fault_probe values (500)`);
+        const [row] = await t.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`);
+        if (!killed) {
+          reportPid(row?.pid ?? 0);
+          await t.execute(sql`select pg_sleep(10)`);
+        }
+        return 'done';
+      });
+      const backend = await pid;
+      killed = true;
+      await tdb.database.sql`select pg_terminate_backend(${backend})`;
+      expect(await tx).toBe('done');
+      expect(attempts).toBeGreaterThanOrEqual(2);
+      const rows = await db.sql<{ n: number }[]>`select count(*)::int as n from fault_probe where x = 500`;
+      expect(rows[0]?.n).toBe(1);
+    } finally {
+      await db.sql`delete from fault_probe where x = 500`;
+      await retrying.close();
+    }
   });
 });
 

@@ -140,6 +140,12 @@ export interface FeedEventVerdict {
   /** Events whose first 2xx arrived before the first 2xx of an earlier event of the same object. */
   outOfOrder: number;
   badSignatures: number;
+  /**
+   * Delivered events whose content is not their change's (issue 40): another property, dates other
+   * than exactly the change's, or, for the last change of a date, a day other than the one stored
+   * (its request_uid). The first few, described.
+   */
+  wrongContent: string[];
 }
 
 /**
@@ -154,11 +160,21 @@ export async function verifyFeedEvents(sql: Sql, receiver: FaultReceiver, secret
   const events = await sql<{ event_uid: string; object_key: string; seq: string }[]>`
     select event_uid, object_key, seq::text from webhook_events where type = ${type}`;
   const known = new Map(events.map((e) => [e.event_uid, e]));
+  // Each change's property and dates, the last change of each date, and the day stored now.
+  const changeRows = await sql<{ pos: string; object_uid: string; dates: string[] | null }[]>`
+    select c.pos::text as pos, c.object_uid, c.dates from changes c where c.event = ${type} and c.pos is not null order by c.pos`;
+  const changeOf = new Map(changeRows.map((c) => [`ch_${c.pos}`, c]));
+  const lastOfDate = new Map<string, string>();
+  for (const c of changeRows) for (const d of c.dates ?? []) lastOfDate.set(`${c.object_uid}/${d}`, `ch_${c.pos}`);
+  const stored = await sql<{ key: string; request_uid: string | null }[]>`
+    select property_uid || '/' || to_char(date, 'YYYY-MM-DD') as key, request_uid from calendar_days`;
+  const storedBy = new Map(stored.map((r) => [r.key, r.request_uid]));
+  const wrongContent: string[] = [];
   const firstOk: string[] = [];
   const seen = new Set<string>();
   let badSignatures = 0;
   for (const r of receiver.received) {
-    const body = JSON.parse(r.rawBody) as { event_uid: string; type: string };
+    const body = JSON.parse(r.rawBody) as { event_uid: string; type: string; data?: { property_uid?: string; days?: { date: string; request_uid: string | null }[] } };
     if (body.type !== type) continue;
     if (!signatureValid(secret, r.headers['x-webhook-signature'], r.rawBody)) {
       badSignatures++;
@@ -167,6 +183,16 @@ export async function verifyFeedEvents(sql: Sql, receiver: FaultReceiver, secret
     if (r.answered === 200 && !seen.has(body.event_uid)) {
       seen.add(body.event_uid);
       firstOk.push(body.event_uid);
+      const change = changeOf.get(body.event_uid);
+      const got = (body.data?.days ?? []).map((d) => d.date).sort();
+      const want = [...(change?.dates ?? [])].sort();
+      if (!change || body.data?.property_uid !== change.object_uid || got.join() !== want.join()) {
+        wrongContent.push(`${body.event_uid}: ${body.data?.property_uid} [${got.join(' ')}], its change ${change?.object_uid} [${want.join(' ')}]`);
+      }
+      for (const d of body.data?.days ?? []) {
+        const key = `${change?.object_uid}/${d.date}`;
+        if (lastOfDate.get(key) === body.event_uid && storedBy.get(key) !== d.request_uid) wrongContent.push(`${body.event_uid}: ${key} from ${d.request_uid}, stored from ${storedBy.get(key)}`);
+      }
     }
   }
   // Per object, the seq of each event in the order its first 2xx arrived: any step down is out of order.
@@ -187,6 +213,7 @@ export async function verifyFeedEvents(sql: Sql, receiver: FaultReceiver, secret
     lost: events.filter((e) => !seen.has(e.event_uid)).map((e) => e.event_uid),
     outOfOrder,
     badSignatures,
+    wrongContent,
   };
 }
 
@@ -194,7 +221,7 @@ export function renderFeedEventReport(v: FeedEventVerdict, type: string): string
   return [
     row(`events ${type}: changes / fanned out`, `${v.changes} / ${v.fannedOut}`),
     row('events: delivered / lost / out of order', `${v.delivered} / ${v.lost.length} / ${v.outOfOrder}`),
-    row('events: bad signatures', v.badSignatures),
+    row('events: bad signatures / wrong content', `${v.badSignatures} / ${v.wrongContent.length}`),
     '-'.repeat(64),
   ].join('\n');
 }

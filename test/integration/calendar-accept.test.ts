@@ -86,7 +86,7 @@ describe('POST /api/v1/set-calendar-batch', () => {
     expect((await w.tdb.database.db.select().from(calendarRequests)).length).toBe(before);
   });
 
-  it('accepts is_available as 0/1, "0"/"1" and booleans, and skips a day with anything else', async () => {
+  it('accepts is_available as 0/1, "0"/"1", booleans and "true"/"false", and skips a day with anything else', async () => {
     const [a, b, c, d, e] = futureDates(5);
     const ok = await post(batch([
       { date: a, is_available: 0 }, { date: b, is_available: true }, { date: c, is_available: false },
@@ -95,7 +95,7 @@ describe('POST /api/v1/set-calendar-batch', () => {
     expect(ok.status).toBe(200);
     const [row] = await requestsOf(ok.body.data.request_uids);
     expect((row?.days as any[]).map((x) => x.is_available)).toEqual([false, true, false, false, true]);
-    for (const bad of [2, 'true', -1]) {
+    for (const bad of [2, 'yes', -1]) {
       const res = await post(batch([{ date: a, is_available: bad }]));
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({ request_uids: [], warnings: { [a as string]: 'Day ignored - invalid is_available' } });
@@ -233,6 +233,8 @@ describe('GET /api/v1/get-calendar-data', () => {
     expect(res.body.data[0]).toEqual({
       listing_uid: null, platform_type: null, property_uid: prop, date: '2031-02-27', is_available: 1, unavailable_reason: 'Not blocked',
       rate_id: '0', price: null, currency: 'USD', min_stay: 1, notes: null, base_price: null, base_min_stay: 1, updated_dttm: null, request_uid: null,
+      // Issue 35's restrictions: none where never set.
+      max_stay: null, closed_to_arrival: 0, closed_to_departure: 0,
     });
   });
 

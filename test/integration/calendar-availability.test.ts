@@ -177,7 +177,7 @@ describe('POST /api/v2/set-property-calendar-availability', () => {
       [a, addDays(a, 366), 1, 'end_date'],
       [a, '2030-02-30', 1, 'end_date'],
       [a, b, 2, 'is_available'],
-      [a, b, 'true', 'is_available'],
+      [a, b, 'yes', 'is_available'],
     ] as const) {
       const res = await range(property, start, end, avail);
       expect(res.status).toBe(400);

@@ -40,7 +40,16 @@ describe('set-calendar-batch over generated batches (property)', () => {
         const want = expectedBatch(days, localDate('UTC'));
         expect(warnings).toEqual(want.warnings);
         const stored = Object.fromEntries(
-          rows.map((r) => [r.date, { price: r.price === null ? null : Number(r.price), currency: r.currency, is_available: r.isAvailable, min_stay: r.minStay, notes: r.notes }]),
+          rows.map((r) => [
+            r.date,
+            {
+              price: r.price === null ? null : Number(r.price), currency: r.currency, is_available: r.isAvailable, min_stay: r.minStay, notes: r.notes,
+              // The stay restrictions where the day gave them (max_stay 0 clears: stored null).
+              ...(r.maxStaySeq > 0 ? { max_stay: r.maxStay ?? 0 } : {}),
+              ...(r.closedToArrivalSeq > 0 ? { closed_to_arrival: r.closedToArrival } : {}),
+              ...(r.closedToDepartureSeq > 0 ? { closed_to_departure: r.closedToDeparture } : {}),
+            },
+          ]),
         );
         // "" clears the notes: stored as null.
         const wantStored = Object.fromEntries([...want.applied].map(([d, v]) => [d, { ...v, notes: v.notes === '' ? null : v.notes }]));

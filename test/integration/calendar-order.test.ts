@@ -7,8 +7,28 @@ import { usePipeline } from '../support/hooks.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 import { testConfig } from '../support/api.js';
 
-type Day = { date: string; price?: number; currency?: string; is_available?: number; min_stay?: number; notes?: string };
-type Oracle = Map<string, { price: number | null; currency: string | null; is_available: number | null; min_stay: number | null; notes: string | null }>;
+type Day = {
+  date: string;
+  price?: number;
+  currency?: string;
+  is_available?: number;
+  min_stay?: number;
+  notes?: string;
+  max_stay?: number;
+  closed_to_arrival?: boolean | number;
+  closed_to_departure?: boolean | number;
+};
+type Fields = {
+  price: number | null;
+  currency: string | null;
+  is_available: number | null;
+  min_stay: number | null;
+  notes: string | null;
+  max_stay: number | null;
+  closed_to_arrival: number | null;
+  closed_to_departure: number | null;
+};
+type Oracle = Map<string, Fields>;
 
 /** A deterministic PRNG so a failure can be replayed. */
 function prng(seed: number) {
@@ -26,6 +46,10 @@ function makeBatches(dates: string[], seed: number): Day[][] {
       if (rnd() < 0.5) day.is_available = (b + i) % 2;
       if (rnd() < 0.5) day.min_stay = 1 + ((b + i) % 7);
       if (rnd() < 0.5) day.notes = rnd() < 0.2 ? '' : `batch ${b} day ${i}`;
+      // The stay restrictions (issue 35), each its own field; max_stay above any min_stay here, or 0 (clears).
+      if (rnd() < 0.4) day.max_stay = rnd() < 0.2 ? 0 : 8 + ((b * 3 + i) % 20);
+      if (rnd() < 0.4) day.closed_to_arrival = (b + i) % 3 === 0;
+      if (rnd() < 0.4) day.closed_to_departure = (b * 7 + i) % 2;
       if (Object.keys(day).length === 1) day.min_stay = 1 + (b % 5);
       return day;
     }),
@@ -37,11 +61,14 @@ function oracleOf(batches: Day[][]): Oracle {
   const o: Oracle = new Map();
   for (const batch of batches) {
     for (const d of batch) {
-      const cur = o.get(d.date) ?? { price: null, currency: null, is_available: null, min_stay: null, notes: null };
+      const cur: Fields = o.get(d.date) ?? { price: null, currency: null, is_available: null, min_stay: null, notes: null, max_stay: null, closed_to_arrival: null, closed_to_departure: null };
       if (d.price !== undefined) Object.assign(cur, { price: d.price, currency: d.currency });
       if (d.is_available !== undefined) cur.is_available = d.is_available;
       if (d.min_stay !== undefined) cur.min_stay = d.min_stay;
       if (d.notes !== undefined) cur.notes = d.notes === '' ? null : d.notes;
+      if (d.max_stay !== undefined) cur.max_stay = d.max_stay === 0 ? null : d.max_stay;
+      if (d.closed_to_arrival !== undefined) cur.closed_to_arrival = Number(d.closed_to_arrival);
+      if (d.closed_to_departure !== undefined) cur.closed_to_departure = Number(d.closed_to_departure);
       o.set(d.date, cur);
     }
   }
@@ -61,8 +88,16 @@ describe.each(['redis', 'cluster', 'postgres'] as const)('submission order on th
     for (const day of read) {
       const set = oracle.get(day.date);
       // Where a field was never set the property's defaults read (USD, no base price, 1 night, open).
-      const want = set && { ...set, currency: set.price === null ? 'USD' : set.currency, is_available: set.is_available ?? 1, min_stay: set.min_stay ?? 1 };
-      expect({ date: day.date, price: day.price, currency: day.currency, is_available: day.is_available, min_stay: day.min_stay, notes: day.notes }).toEqual({ date: day.date, ...want });
+      const want = set && {
+        ...set,
+        currency: set.price === null ? 'USD' : set.currency,
+        is_available: set.is_available ?? 1,
+        min_stay: set.min_stay ?? 1,
+        closed_to_arrival: set.closed_to_arrival ?? 0,
+        closed_to_departure: set.closed_to_departure ?? 0,
+      };
+      const { price, currency, is_available, min_stay, notes, max_stay, closed_to_arrival, closed_to_departure } = day;
+      expect({ date: day.date, price, currency, is_available, min_stay, notes, max_stay, closed_to_arrival, closed_to_departure }).toEqual({ date: day.date, ...want });
     }
   }
 

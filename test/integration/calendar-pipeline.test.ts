@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createPropertyOpsClient, dataOf, submitAndWait } from '../../sdk/index.js';
 import { insertRequests } from '../../shared/domain/calendar/index.js';
 import { localDate } from '../../shared/infra/time.js';
 import { createProperty } from '../support/factories.js';
@@ -8,26 +9,22 @@ import { futureDates, waitForFinal } from '../support/pipeline.js';
 describe.each(['redis', 'cluster', 'postgres'] as const)('calendar pipeline on the %s backend', (kind) => {
   const w = usePipeline(kind, { timeZone: 'Europe/Lisbon', workers: 1 });
 
+  // Through the SDK (sdk/): the batch submitted and waited for as an integrator does, with submitAndWait.
   it('turns a 1000-day batch into 10 requests that all complete, and reads every day back', async () => {
+    const client = createPropertyOpsClient({ baseUrl: w.p.api.baseUrl, token: w.token });
     const dates = futureDates(1000);
-    const days = dates.map((date, i) => ({ date, price: 100 + i, currency: 'eur', is_available: i % 2, min_stay: 1 + (i % 5), notes: `n${i}` }));
-    const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: w.property, days }, w.token);
-    expect(res.status).toBe(200);
-    expect(res.body.data.warnings).toEqual({});
-    expect(res.body.data.request_uids).toHaveLength(10);
-    const statuses = await waitForFinal(w.p.api, w.token, res.body.data.request_uids);
-    expect(statuses.map((s) => s.request_status)).toEqual(Array(10).fill('completed'));
-    expect(statuses.reduce((n, s) => n + s.days_applied, 0)).toBe(1000);
+    const days = dates.map((date, i) => ({ date, price: 100 + i, currency: 'eur', is_available: i % 2 === 1, min_stay: 1 + (i % 5), notes: `n${i}` }));
+    const done = await submitAndWait(client, { property_uid: w.property, days }, { timeoutMs: 60_000 });
+    expect(done.warnings).toEqual({});
+    expect(done.request_uids).toHaveLength(10);
+    expect(done.statuses.map((s) => s.request_status)).toEqual(Array(10).fill('completed'));
+    expect(done.statuses.reduce((n, s) => n + (s.days_applied ?? 0), 0)).toBe(1000);
 
-    const read = await w.p.api.get(
-      `/api/v1/get-calendar-data?property_uid=${w.property}&from_date=${dates[0]}&to_date=${dates[365]}`,
-      w.token,
-    );
-    expect(read.status).toBe(200);
-    expect(read.body.data).toHaveLength(366);
-    expect(read.body.data[3]).toMatchObject({ date: dates[3], price: 103, currency: 'EUR', is_available: 1, min_stay: 4, notes: 'n3' });
-    expect(read.body.data[3].request_uid).toBe(res.body.data.request_uids[0]);
-    expect(read.body.data[150].request_uid).toBe(res.body.data.request_uids[1]);
+    const read = dataOf(await client.GET('/api/v1/get-calendar-data', { params: { query: { property_uid: w.property, from_date: dates[0]!, to_date: dates[365]! } } }));
+    expect(read.data).toHaveLength(366);
+    expect(read.data[3]).toMatchObject({ date: dates[3], price: 103, currency: 'EUR', is_available: 1, min_stay: 4, notes: 'n3' });
+    expect(read.data[3]?.request_uid).toBe(done.request_uids[0]);
+    expect(read.data[150]?.request_uid).toBe(done.request_uids[1]);
   });
 
   it('skips a day that became past by the time the worker ran, with the past warning on the request', async () => {

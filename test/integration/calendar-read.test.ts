@@ -38,9 +38,27 @@ describe('GET /api/v1/get-calendar-data', () => {
     expect(never).toEqual({
       listing_uid: null, platform_type: null, property_uid: prop, date: a, is_available: 1, unavailable_reason: 'Not blocked', rate_id: '0',
       currency: 'EUR', price: 95.5, min_stay: 3, notes: null, base_price: 95.5, base_min_stay: 3, updated_dttm: null, request_uid: null,
+      max_stay: null, closed_to_arrival: 0, closed_to_departure: 0,
     });
     expect(set).toMatchObject({ currency: 'GBP', price: 120, min_stay: 2, base_price: 120, base_min_stay: 2, notes: 'set', request_uid: uid });
     expect(set.updated_dttm).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+  });
+
+  it('reads the stay restrictions back: max_stay as set (null when none or cleared with 0), the closed flags as 0/1, each field on its own', async () => {
+    const prop = await createProperty(w.tdb.database.db, w.company);
+    const [a, b, c] = futureDates(3, 12) as [string, string, string];
+    await batch(prop, [
+      { date: a, max_stay: 7, closed_to_arrival: true },
+      { date: b, max_stay: '14', min_stay: 2, closed_to_departure: '1' },
+      { date: c, closed_to_arrival: 1, closed_to_departure: false },
+    ]);
+    await batch(prop, [{ date: a, max_stay: 0 }, { date: b, closed_to_arrival: 0 }, { date: c, price: 10, currency: 'EUR' }]);
+    const pick = (d: Record<string, unknown>) => [d.max_stay, d.closed_to_arrival, d.closed_to_departure, d.min_stay];
+    expect((await read(prop, a, c)).map(pick)).toEqual([
+      [null, 1, 0, 1],
+      [14, 0, 1, 2],
+      [null, 1, 0, 1],
+    ]);
   });
 
   it("names the property's first listing, airgms first and then by uid", async () => {

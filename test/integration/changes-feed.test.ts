@@ -15,7 +15,7 @@ describe('GET /api/v1/get-changes', () => {
     const task = (await createTask(db, w.company, w.property)).taskUid;
     expect((await w.p.api.post('/api/v1/update-task', { task_uid: task, description: 'Fresh linen' }, w.token)).status).toBe(200);
     const dates = futureDates(2, 3);
-    const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: w.property, days: dates.map((date) => ({ date, price: 120, currency: 'usd' })) }, w.token);
+    const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: w.property, days: dates.map((date) => ({ date, price: 120, currency: 'usd', max_stay: 9, closed_to_arrival: 1 })) }, w.token);
     await waitForFinal(w.p.api, w.token, res.body.data.request_uids);
 
     const page = await w.p.api.get(`/api/v1/get-changes?cursor=${now.body.meta.cursor}&limit=2`, w.token);
@@ -25,7 +25,8 @@ describe('GET /api/v1/get-changes', () => {
       ['calendar_day', `${w.property}/${dates[0]}`],
     ]);
     expect(page.body.data[0].object).toMatchObject({ task_uid: task, description: 'Fresh linen' });
-    expect(page.body.data[1].object).toMatchObject({ date: dates[0], price: 120, property_uid: w.property });
+    // The stay restrictions travel with the day (issue 35), as get-calendar-data reads them.
+    expect(page.body.data[1].object).toMatchObject({ date: dates[0], price: 120, property_uid: w.property, max_stay: 9, closed_to_arrival: 1, closed_to_departure: 0 });
     expect(page.body.meta.has_more).toBe(true);
     const rest = await w.p.api.get(`/api/v1/get-changes?cursor=${page.body.meta.cursor}`, w.token);
     expect(rest.body.data.map((c: { uid: string }) => c.uid)).toEqual([`${w.property}/${dates[1]}`]);

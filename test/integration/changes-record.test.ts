@@ -35,6 +35,11 @@ describe('change records of the write paths', () => {
     ]);
     const [listing] = (await db.execute(sql`select kind from changes where kind = 'listing' and company_uid = ${w.company}`)) as unknown as unknown[];
     expect(listing).toBeDefined();
+    // The nights a booking holds are what the property's calendar days show: booking and cancelling
+    // each record a calendar_day change of them (issue 40's history test found them missing).
+    const nights = await db.execute<{ dates: string[] }>(sql`
+      select dates from changes where kind = 'calendar_day' and object_uid = ${w.property} and event is null order by id`);
+    expect(nights.map((c) => c.dates).filter((d) => d.join() === futureDates(2, 40).join())).toHaveLength(2);
 
     const member = await createTeamMember(db, w.company);
     const task = (await createTask(db, w.company, w.property)).taskUid;

@@ -57,7 +57,7 @@ describe('Connected apps', () => {
     expect(page.text).not.toContain(theirs.tokenUid);
     // Its last use is shown (a date), not "never".
     const row = page.text.slice(page.text.indexOf(mine.tokenUid));
-    expect(row.slice(0, row.indexOf('</tr>'))).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC<\/td><td>\d{4}-\d\d-\d\d/);
+    expect(row.slice(0, row.indexOf('</tr>'))).toMatch(/\d{4}, \d\d:\d\d UTC<\/td><td>\w{3}, \w{3} \d+, \d{4}, \d\d:\d\d UTC/);
   });
 
   it('revokes a token: refused at once by every API process, the others of the app untouched', async () => {

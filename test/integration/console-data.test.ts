@@ -93,7 +93,17 @@ describe("a date's provenance", () => {
     expect(by.availability).toMatchObject({ value: null, seq: 0, request_uid: null });
 
     const never = await svc().provenance(w.company, prop, futureDates(1, 90)[0]!);
-    expect(never.fields.map((f) => [f.field, f.request_uid])).toEqual([['price', null], ['availability', null], ['min_stay', null], ['notes', null]]);
+    expect(never.fields.map((f) => [f.field, f.request_uid])).toEqual([
+      ['price', null], ['availability', null], ['min_stay', null], ['notes', null], ['max_stay', null], ['closed_to_arrival', null], ['closed_to_departure', null],
+    ]);
+
+    // The stay restrictions (issue 35) each name their own writer; a cleared max_stay reads no value but keeps it.
+    const [third] = await batch(prop, [{ date: b, max_stay: 9, closed_to_departure: 1 }]);
+    const [fourth] = await batch(prop, [{ date: b, max_stay: 0 }], pricing.token);
+    const q = Object.fromEntries((await svc().provenance(w.company, prop, b)).fields.map((f) => [f.field, f]));
+    expect(q.max_stay).toMatchObject({ value: null, request_uid: fourth, app_name: 'PriceBot' });
+    expect(q.closed_to_departure).toMatchObject({ value: '1', request_uid: third });
+    expect(q.closed_to_arrival).toMatchObject({ value: null, seq: 0, request_uid: null });
   });
 });
 

@@ -75,21 +75,23 @@ describe('proposals and webhooks in a browser, as a manager', { timeout: 120_000
     const card = page.getByRole('region', { name: 'Harbour loft · 4 dates from Rate Robot' });
     await step('each proposed value beside the current one', async () => {
       const row = (n: number) => card.getByRole('row', { name: new RegExp(d(n)) });
-      expect(await row(5).textContent()).toContain('100.00 USD → 140.00 USD');
+      expect(await row(5).textContent()).toContain('$100.00 → $140.00');
       expect(await row(7).textContent()).toContain('1 → 5');
-      expect(await row(7).textContent()).toContain('100.00 USD (unchanged)');
+      expect(await row(7).textContent()).toContain('$100.00 (unchanged)');
       expect(await row(8).textContent()).toContain(`none → ${HOSTILE}`);
       expect(await card.textContent()).toContain('asked for by a person in the app');
     });
     await shotsAtBothWidths(page, 'console-proposals');
-    await step('approve the ticked days: untick two', async () => {
+    await step('approve the ticked days: untick two, tick the marked +40% (issue 42: marked dates start unticked)', async () => {
+      expect(await card.getByLabel(d(5)).isChecked()).toBe(false);
+      await card.getByLabel(d(5)).check();
       await card.getByLabel(d(6)).uncheck();
       await card.getByLabel(d(8)).uncheck();
-      await card.getByRole('button', { name: `Approve ticked dates of ${first.uid}` }).click();
+      await card.getByRole('button', { name: 'Approve ticked dates' }).click();
       await page.getByRole('status').filter({ hasText: 'The ticked days are approved' }).waitFor();
     });
     await step('reject the other', async () => {
-      await page.getByRole('button', { name: `Reject ${second.uid}` }).click();
+      await page.getByRole('region', { name: 'Harbour loft · 1 date from Rate Robot' }).getByRole('button', { name: 'Reject' }).click();
       await page.getByRole('status').filter({ hasText: 'The proposal is rejected' }).waitFor();
       expect(await page.getByText('No proposal is waiting.').count()).toBe(1);
     });
@@ -101,8 +103,8 @@ describe('proposals and webhooks in a browser, as a manager', { timeout: 120_000
     await step('the approved days changed on the month page, the others did not', async () => {
       await page.goto(`${w.p.api.baseUrl}/app/properties/${w.property}?month=${s.month}`);
       const cell = (n: number) => page.getByRole('link', { name: new RegExp(`^${d(n)},`) });
-      expect(await cell(5).textContent()).toContain('140.00 USD');
-      expect(await cell(6).textContent()).toContain('100.00 USD');
+      expect(await cell(5).textContent()).toContain('$140.00');
+      expect(await cell(6).textContent()).toContain('$100.00');
       expect(await cell(7).textContent()).toContain('min 5');
       expect(await cell(8).textContent()).not.toContain(HOSTILE);
       expect(await cell(20).textContent()).not.toContain('300.00');

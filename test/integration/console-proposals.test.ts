@@ -53,7 +53,7 @@ describe('the Proposals page', () => {
     const page = await c.get('/app/proposals');
     expect(page.status).toBe(200);
     expect(page.text).toContain(uid);
-    expect(page.text).toMatch(/no price<\/span> → <strong>180\.00 EUR<\/strong>/);
+    expect(page.text).toMatch(/no price<\/span> → <strong>€180\.00<\/strong>/);
     expect(page.text).toMatch(/<span class="was">1<\/span> → <strong>3<\/strong>/);
     expect(page.text).toMatch(/<span class="was">available<\/span> → <strong>blocked<\/strong>/);
     expect(page.text).toContain(`<input type="checkbox" name="dates" value="${dates[0]}" checked=""/> ${dates[0]}</label>`);

@@ -55,7 +55,7 @@ describe('the Webhooks page', () => {
     expect(page.text).toContain('Hook Robot');
     expect(page.text).toContain(s.receiver.url);
     expect(page.text).not.toContain('Rival Robot');
-    expect(page.text).toMatch(/calendar\.request\.finished <code>[^<]+<\/code>/);
+    expect(page.text).toMatch(/calendar\.request\.finished<span class="details"> event <code>[^<]+<\/code><\/span>/);
     expect(page.text).toContain('<span class="status">200</span>');
     const csrf = ConsoleClient.fields(page.text)._csrf!;
     const eventUid = ConsoleClient.fields(page.text).event_uid!;

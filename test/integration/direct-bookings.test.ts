@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/hooks.js';
-import { localDate as todayIn } from '../../shared/infra/time.js';
+import { dayFromToday } from '../support/pipeline.js';
 import { properties } from '../../shared/infra/db/schema/index.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { until } from '../support/ops.fixture.js';
@@ -11,12 +11,7 @@ const t = useTestApi();
 let api2: TestApi;
 const w = {} as { company: string; other: string; property: string; token: string; otherToken: string; readToken: string };
 
-/** `YYYY-MM-DD`, `n` days after today (UTC, the zone of the test properties). */
-const day = (n: number) => {
-  const d = new Date(`${todayIn('UTC')}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
-};
+const day = (n: number) => dayFromToday(n);
 const book = (o: Record<string, unknown> = {}, target = t.api, token = w.token) =>
   target.post('/api/v1/book-property', { property_uid: w.property, checkin_date: day(30), checkout_date: day(33), guest_name: 'Elena Rossi', guests: 2, price_total: 310.5, currency: 'eur', ...o }, token);
 const count = async (table: string) =>

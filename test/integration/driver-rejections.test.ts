@@ -56,6 +56,14 @@ describe('the guard against the driver’s dropped promises', () => {
       driverOnly('ECONNRESET', 'read ECONNRESET', ['TCP.onStreamRead (node:internal/stream_base_commons:218:20)', 'cachedError (file:///x/node_modules/postgres/src/query.js:170:23)', 'new Query (file:///x/node_modules/postgres/src/query.js:36:24)', 'fetchArrayTypes (file:///x/node_modules/postgres/src/connection.js:771:5)']),
     ];
     for (const e of shapes) expect(isDroppedDriverRejection(e)).toBe(true);
+    // Issue 38's failover: a socket's own read error (Node's frames only), and the refusal of the
+    // multi-host socket factory the driver called while no node was writable.
+    const socketRead = Object.assign(driverOnly('ECONNRESET', 'read ECONNRESET', ['TCP.onStreamRead (node:internal/stream_base_commons:218:20)', 'TCP.callbackTrampoline (node:internal/async_hooks:130:17)']), { syscall: 'read' });
+    expect(isDroppedDriverRejection(socketRead)).toBe(true);
+    expect(isDroppedDriverRejection(Object.assign(driverOnly('ECONNRESET', 'read ECONNRESET', ['TCP.onStreamRead (node:internal/stream_base_commons:218:20)']), { syscall: 'connect' }))).toBe(false);
+    const noPrimary = driverOnly('ECONNREFUSED', 'no writable server among a:1, b:2', ['findPrimary (/srv/app/shared/infra/db/multi-host.ts:55:23)', 'async Object.socket (/srv/app/shared/infra/db/multi-host.ts:83:22)', 'async createSocket (file:///x/node_modules/postgres/src/connection.js:133:12)']);
+    expect(isDroppedDriverRejection(noPrimary)).toBe(true);
+    expect(isDroppedDriverRejection(driverOnly('ECONNREFUSED', 'no writable server among a:1, b:2', ['findPrimary (/srv/app/shared/infra/db/multi-host.ts:55:23)']))).toBe(true);
     // The same shape with one of the service's frames in it is the service's.
     const withOurs = driverOnly('ECONNRESET', 'read ECONNRESET', ['cachedError (file:///x/node_modules/postgres/src/query.js:170:23)', 'markSending (/srv/app/shared/domain/messaging/messages.repository.ts:80:3)']);
     expect(isDroppedDriverRejection(withOurs)).toBe(false);

@@ -52,7 +52,8 @@ async function read(property: string, from: string, to: string) {
 async function readAsPreview(property: string, dates: string[]) {
   const sorted = [...dates].sort();
   const rows = await read(property, sorted[0]!, sorted[sorted.length - 1]!);
-  const pick = ({ price, currency, is_available, min_stay, notes, unavailable_reason }: Record<string, unknown>) => ({ price, currency, is_available, min_stay, notes, unavailable_reason });
+  const pick = ({ price, currency, is_available, min_stay, notes, unavailable_reason, max_stay, closed_to_arrival, closed_to_departure }: Record<string, unknown>) =>
+    ({ price, currency, is_available, min_stay, notes, unavailable_reason, max_stay, closed_to_arrival, closed_to_departure });
   return Object.fromEntries(rows.filter((r) => dates.includes(r.date as string)).map((r) => [r.date, pick(r)]));
 }
 
@@ -80,7 +81,7 @@ describe('dry run of set-calendar-batch', () => {
     await submitForReal(BATCH, {
       property_uid: property,
       days: [
-        { date: d[0], price: 100, currency: 'EUR', min_stay: 3, notes: 'old' },
+        { date: d[0], price: 100, currency: 'EUR', min_stay: 3, notes: 'old', max_stay: 10, closed_to_departure: 1 },
         { date: d[1], is_available: 0, notes: 'keep me' },
         { date: d[2], price: 70, currency: 'EUR' },
       ],
@@ -89,9 +90,9 @@ describe('dry run of set-calendar-batch', () => {
     const body = {
       property_uid: property,
       days: [
-        { date: d[0], notes: '', is_available: 0 },
+        { date: d[0], notes: '', is_available: 0, max_stay: 0, closed_to_arrival: true },
         { date: d[1], price: '80.5', currency: 'usd' },
-        { date: d[2], min_stay: '5' },
+        { date: d[2], min_stay: '5', max_stay: '9', closed_to_departure: '1' },
         { date: d[2], is_available: true },
         { date: d[3], is_available: 1, price: 90, currency: 'EUR' },
         { date: d[5], min_stay: 0 },
@@ -112,8 +113,13 @@ describe('dry run of set-calendar-batch', () => {
       [d[7]!]: 'Day ignored - no fields to change',
       [yesterday()]: 'Day ignored - can not modify past dates',
     });
-    expect(dry.body.data.preview[d[3]!]).toEqual({ price: 90, currency: 'EUR', is_available: 0, min_stay: 1, notes: null, unavailable_reason: 'Blocked by reservation' });
-    expect(dry.body.data.preview[d[0]!]).toMatchObject({ price: 100, currency: 'EUR', is_available: 0, min_stay: 3, notes: null, unavailable_reason: 'Blocked by host' });
+    expect(dry.body.data.preview[d[3]!]).toEqual({
+      price: 90, currency: 'EUR', is_available: 0, min_stay: 1, notes: null, unavailable_reason: 'Blocked by reservation', max_stay: null, closed_to_arrival: 0, closed_to_departure: 0,
+    });
+    expect(dry.body.data.preview[d[0]!]).toMatchObject({
+      price: 100, currency: 'EUR', is_available: 0, min_stay: 3, notes: null, unavailable_reason: 'Blocked by host', max_stay: null, closed_to_arrival: 1, closed_to_departure: 1,
+    });
+    expect(dry.body.data.preview[d[2]!]).toMatchObject({ min_stay: 5, max_stay: 9, closed_to_arrival: 0, closed_to_departure: 1 });
 
     const real = await submitForReal(BATCH, body);
     expect(real.body.data.warnings).toEqual(dry.body.data.warnings);

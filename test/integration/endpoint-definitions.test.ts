@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { createMetrics } from '../../shared/infra/metrics/metrics.js';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -125,7 +126,7 @@ let base: string;
 
 beforeAll(async () => {
   const config = testConfig();
-  const ctx = { config, logger: createLogger('silent') } as AppContext;
+  const ctx = { config, logger: createLogger('silent'), metrics: createMetrics() } as AppContext;
   const app = createApp(ctx, { endpoints: defs });
   server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

@@ -80,8 +80,9 @@ describe('hostile query strings: never a 5xx, always the right code', () => {
       booking_status: param(
         'booking_status',
         leaf({
-          valid: fc.constantFrom(...statuses),
-          invalid: fc.oneof(fc.constantFrom('ACCEPTED', 'accepted ', '', 'new,accepted'), hostileQueryString.filter((s) => !statuses.includes(s))),
+          // Matched case-insensitively (Inputs as iGMS clients send them).
+          valid: fc.oneof(fc.constantFrom(...statuses), fc.constantFrom(...statuses).map((s) => s.toUpperCase())),
+          invalid: fc.oneof(fc.constantFrom('accepted ', '', 'new,accepted'), hostileQueryString.filter((s) => !statuses.includes(s.toLowerCase()))),
         }),
       ),
       platform_type: param(
@@ -89,7 +90,7 @@ describe('hostile query strings: never a 5xx, always the right code', () => {
         leaf({
           valid: fc.subarray([...platforms], { minLength: 1 }).map((a) => a.join(',')),
           invalid: fc
-            .tuple(fc.subarray([...platforms]), hostileQueryString.filter((s) => listItems(s).some((x) => !platforms.includes(x))))
+            .tuple(fc.subarray([...platforms]), hostileQueryString.filter((s) => listItems(s).some((x) => !platforms.includes(x.toLowerCase()))))
             .map(([a, b]) => [...a, b].join(',')),
           maybe: fc.constantFrom('', ',', ' , '),
         }),
@@ -126,7 +127,7 @@ describe('hostile query strings: never a 5xx, always the right code', () => {
     // from_date and to_date together: the range rules (to not before from, at most 366 days) span both.
     const from = realDate.filter((d) => d < '9998');
     const range = (f: string, to: string): Pairs => [['from_date', f], ['to_date', to]];
-    const dates = dateChoices(false);
+    const dates = dateChoices(false, true);
     const fault = (p: string, pairs: fc.Arbitrary<Pairs>) => pairs.map((value): Gen<Pairs> => ({ value, verdict: 'invalid', param: p }));
     const rangeChoices: Choices<Pairs> = {
       valid: as('valid', fc.tuple(from, fc.integer({ min: 0, max: 365 })).map(([f, n]) => range(f, addDays(f, n)))),
@@ -159,13 +160,15 @@ describe('hostile query strings: never a 5xx, always the right code', () => {
     const many = uidListChoices(w.requests, 100);
     const query = queryOf({
       request_uid: param('request_uid', uidChoices(w.requests)),
-      // A list of blanks names no request: refused, as is a query with neither parameter (one sent empty is absent).
-      request_uids: param('request_uids', { valid: many.valid, invalid: fc.oneof(many.invalid as fc.Arbitrary<Gen<string>>, as('invalid', fc.constantFrom('', ',', ' , '))) }),
+      // A list of blanks is the parameter absent (Inputs as iGMS clients send them): refused only when
+      // neither parameter names a request, as is a query with neither (one sent empty is absent).
+      request_uids: param('request_uids', { valid: fc.oneof(many.valid, as('valid', fc.constantFrom('', ',', ' , '))), invalid: many.invalid }),
     });
-    // Sent once and empty, a parameter is absent (Conventions); sent twice it is a fault naming it.
+    // Sent once and empty (or blanks only for the list), a parameter is absent; sent twice it is a fault naming it.
     const asks = (g: Gen<Pairs>, key: string) => {
       const values = g.value.filter(([k]) => k === key);
-      return values.length > 1 || (values.length === 1 && values[0]?.[1] !== '');
+      const given = (v: string | undefined) => v !== undefined && v !== '' && (key !== 'request_uids' || listItems(v).length > 0);
+      return values.length > 1 || (values.length === 1 && given(values[0]?.[1]));
     };
     const asksAny = (g: Gen<Pairs>) => asks(g, 'request_uid') || asks(g, 'request_uids');
     const askAny = (g: Gen<Pairs>): Gen<Pairs> => (asksAny(g) ? g : { ...g, verdict: 'invalid', param: 'request_uid' });

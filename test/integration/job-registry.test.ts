@@ -10,6 +10,7 @@ import { startWorker, type RunningWorker } from '../../worker/worker.js';
 import { createTestRuntime, testConfig } from '../support/api.js';
 import { fastQueueEnv } from '../support/pipeline.js';
 import { testQueueConnection, type TestQueue } from '../support/queue.js';
+import { wipeQueueState } from '../support/queue-wipe.js';
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -29,7 +30,7 @@ describe.each(['redis', 'postgres'] as const)('the job registry on the %s backen
 
   beforeAll(async () => {
     queue = testQueueConnection(t.tdb, kind);
-    ctx = await createTestRuntime(t.tdb, { env: fastQueueEnv, queue: queue.conn });
+    ctx = await createTestRuntime(t.tdb, { env: { ...fastQueueEnv, SCHEDULE_CHECK_MS: '300' }, queue: queue.conn });
   });
   afterAll(async () => {
     await Promise.all(running.map((w) => w.close()));
@@ -63,7 +64,34 @@ describe.each(['redis', 'postgres'] as const)('the job registry on the %s backen
       const schedulers = await maintenance.getJobSchedulers();
       const scheduled = registeredJobs(registry).filter((j) => j.every !== undefined);
       expect(schedulers.map((s) => [s.key, s.every]).sort()).toEqual(scheduled.map((j) => [j.name, j.every]).sort());
-      expect(scheduled.map((j) => j.name).sort()).toEqual(['expire-proposals', 'expire-reservation-requests', 'fan-out-webhook-events', 'prune-changes', 'prune-finished-requests', 'prune-idempotency-keys', 'prune-rate-limit-windows', 'prune-webhook-events']);
+      expect(scheduled.map((j) => j.name).sort()).toEqual(['expire-proposals', 'expire-reservation-requests', 'fan-out-webhook-events', 'notify-waiting', 'prune-changes', 'prune-finished-requests', 'prune-idempotency-keys', 'prune-rate-limit-windows', 'prune-webhook-events']);
+    } finally {
+      await maintenance.close();
+    }
+  });
+
+  it('declares the schedulers again when the queue loses its state under running workers, and each scheduled job runs again', async () => {
+    const db = t.tdb.database.db;
+    if (running.length === 0) running.push(await startWorker(ctx, queue.conn));
+    const maintenance = openQueue(queue.conn, 'maintenance');
+    try {
+      const scheduled = registeredJobs(registry).filter((j) => j.every !== undefined).map((j) => j.name);
+      await until('the schedulers', async () => (await maintenance.getJobSchedulers()).length === scheduled.length);
+      await until('the runs of the start to end', async () => {
+        const c = await maintenance.getJobCounts('waiting', 'active');
+        return (c.waiting ?? 0) + (c.active ?? 0) === 0;
+      });
+      // Work for a prune whose next run is 15 minutes away: only a run the wipe brings back does it.
+      await db.execute(sql`
+        insert into idempotency_keys (token_uid, key, company_uid, body_hash, status, response, created_at)
+        values ('tok_2', 'stale', 'co_1', 'h', 200, '{}', now() - interval '25 hours')`);
+      await wipeQueueState(kind, t.tdb);
+      const wiped = Date.now();
+      await until('the schedulers declared again', async () => (await maintenance.getJobSchedulers()).length === scheduled.length);
+      const stale = async () => (await db.execute(sql`select 1 from idempotency_keys where key = 'stale'`)).length;
+      await until('prune-idempotency-keys to run again', async () => (await stale()) === 0);
+      expect((await maintenance.getJobSchedulers()).map((s) => s.key).sort()).toEqual([...scheduled].sort());
+      console.log(`${kind}: queue state wiped -> every scheduler back and prune-idempotency-keys run in ${Date.now() - wiped} ms`);
     } finally {
       await maintenance.close();
     }

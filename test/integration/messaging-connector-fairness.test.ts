@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { upsertConnector } from '../../shared/domain/messaging/index.js';
-import { newWebhookSecret } from '../../shared/domain/webhooks/index.js';
+import { newWebhookSecret } from '../../shared/platform/outbound-http/index.js';
 import { createCompany, createToken } from '../support/factories.js';
 import { useTestPipeline } from '../support/hooks.js';
 import { createBookingFor } from '../support/messaging.js';
@@ -9,13 +9,13 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 
 /*
  * Issue 24 item 3, for the messaging connectors (the platform channel POSTs through the same gate
- * as webhooks: target-gate.ts gatedPost). Company A's connector never answers (each attempt held up
- * to MESSAGE_TIMEOUT_MS, 8 s here); company B's messages, sent after A's 12, must all be completed
+ * as webhooks: shared/platform/outbound-http gatedPost). Company A's connector never answers (each attempt held up
+ * to MESSAGE_TIMEOUT_MS, 25 s here, far longer than B's 5 messages take on a loaded machine); company B's messages, sent after A's 12, must all be completed
  * while A's first attempts still hang: A's target gets at most WEBHOOK_TARGET_CONCURRENCY (2) of
  * the worker's 16 send slots, the rest of A's messages wait back in the queue as `queued` with no
  * attempt used.
  */
-const env = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', MESSAGE_TIMEOUT_MS: '8000', MESSAGE_CONCURRENCY: '16', WEBHOOK_TARGET_CONCURRENCY: '2' };
+const env = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', MESSAGE_TIMEOUT_MS: '25000', MESSAGE_CONCURRENCY: '16', WEBHOOK_TARGET_CONCURRENCY: '2' };
 
 describe.each(['redis', 'postgres'] as const)('messaging connector fairness between targets, queue on %s', { timeout: 90_000 }, (kind) => {
   const t = useTestPipeline(kind, env);
@@ -69,11 +69,13 @@ describe.each(['redis', 'postgres'] as const)('messaging connector fairness betw
     const other = await send(b, 5);
     await until('the other company’s 5 messages complete', async () => (await statuses(other)).every((s) => s.startsWith('completed')));
     expect(healthy.received).toHaveLength(5);
-    // All of B's completed before any attempt to A ended (each ends only at its 8 s time-out); A's
+    // All of B's completed before any attempt to A ended (each ends only at its 25 s time-out); A's
     // target never had more than its 2 slots, and the others wait queued with no attempt counted.
     expect(hanging.received).toHaveLength(2);
     const mine = await statuses(hung);
     expect(mine.filter((s) => s === 'processing/1')).toHaveLength(2);
     expect(mine.filter((s) => s === 'queued/0')).toHaveLength(10);
+    // Cut the hung attempts now: the workers' close would otherwise wait out their time-out.
+    await hanging.close();
   });
 });

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signatureHeader } from '../../shared/domain/webhooks/index.js';
+import { signatureHeader } from '../../shared/platform/outbound-http/index.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { useTestApi } from '../support/hooks.js';
 import { createCompany, createToken } from '../support/factories.js';

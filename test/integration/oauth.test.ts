@@ -177,6 +177,16 @@ describe('attacks', () => {
     expect((await exchange({ code: c, client_id: pub.clientId, code_verifier: verifier })).status).toBe(200);
   });
 
+  it('the OAuth service itself refuses a challenge that is not S256 (a caller other than the consent page gets no code)', async () => {
+    const client = (await api.ctx.services.oauth.checkAuthorization(pub.clientId, REDIRECT)) as { client: Parameters<typeof api.ctx.services.oauth.allow>[0]['client'] };
+    const [{ uid: userUid }] = (await w.tdb.database.sql`select uid from users where company_uid = ${company} limit 1`) as unknown as [{ uid: string }];
+    const base = { client: client.client, redirectUri: REDIRECT, userUid, companyUid: company, scopes: ['tasks' as const] };
+    await expect(api.ctx.services.oauth.allow({ ...base, codeChallenge: 'x'.repeat(43), codeChallengeMethod: 'plain' })).rejects.toThrow(/not a valid S256 challenge/);
+    await expect(api.ctx.services.oauth.allow({ ...base, codeChallenge: 'short', codeChallengeMethod: 'S256' })).rejects.toThrow(/not a valid S256 challenge/);
+    const page = await (await signedIn()).get(authUrl(pub.clientId, { code_challenge: 'short', code_challenge_method: 'S256' }));
+    expect(new URL(page.location!).searchParams.get('error')).toBe('invalid_request');
+  });
+
   it('answers bad credentials and grant types with the iGMS texts', async () => {
     const c = await code(conf.clientId);
     expect(await exchange({ code: c, client_id: conf.clientId, client_secret: 'wrong' })).toMatchObject({ status: 401, body: { error: 'Incorrect application credentials' } });

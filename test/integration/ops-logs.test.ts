@@ -78,7 +78,7 @@ describe('request logs', () => {
       );
       expect(res.status).toBe(200);
       expect(res.headers.get('x-request-id')).toBe('trace-abc-123');
-      expect(lines.map((l) => l.msg)).toContain('queue unreachable after commit; the re-enqueuer will add these requests');
+      expect(lines.map((l) => l.msg)).toContain('queue unreachable after commit; the re-enqueue sweep will add these requests');
       expect(lines.length).toBeGreaterThanOrEqual(2);
       for (const line of lines) expect(line.reqId, JSON.stringify(line)).toBe('trace-abc-123');
       const done = lines.find((l) => l.res);

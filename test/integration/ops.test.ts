@@ -140,7 +140,7 @@ describe('GET /metrics', () => {
   });
 
   it('is also served by a worker process on its own port, with /livez', async () => {
-    const server = await startMetricsServer({ port: 0, host: '127.0.0.1', queues: [w.p.api.ctx.jobs.calendar.queue], timeoutMs: 300, logger: createLogger('silent') });
+    const server = await startMetricsServer({ port: 0, host: '127.0.0.1', metrics: w.p.api.ctx.metrics, queues: [w.p.api.ctx.jobs.calendar.queue], timeoutMs: 300, logger: createLogger('silent') });
     try {
       const text = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text();
       expect(sample(text, 'pops_queue_up', { queue: 'calendar' })).toBe(1);

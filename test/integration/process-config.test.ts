@@ -1,20 +1,6 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_ERROR_EXIT_CODE } from '../../shared/infra/config.js';
-import { repoRoot, type CliRun } from '../support/cli.js';
-
-/** One entry point of bin/ as a process manager runs it, with exactly this environment. */
-function runEntry(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: repoRoot, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { runEntry } from '../support/cli.js';
 
 const entries: Array<[string, string[]]> = [
   ['bin/start.ts', []],

@@ -41,10 +41,23 @@ describe('the pending list', () => {
     expect(p).toMatchObject({ proposal_uid: a.uid, property_uid: a.property, is_user_action: true, request_uids: a.requestUids });
     expect(Date.parse(`${p.expires_dttm.replace(' ', 'T')}Z`) - Date.parse(`${p.created_dttm.replace(' ', 'T')}Z`)).toBe(14 * 86_400_000);
     expect(p.days.map((d) => d.date)).toEqual(a.dates);
-    expect(p.days[0]!.proposed).toEqual({ price: 120, currency: 'EUR', is_available: null, min_stay: 5, notes: null });
+    expect(p.days[0]!.proposed).toEqual({ price: 120, currency: 'EUR', is_available: null, min_stay: 5, notes: null, max_stay: null, closed_to_arrival: null, closed_to_departure: null });
     await waitForFinal(w.p.api, w.token, (await w.tdb.database.sql`select uid from calendar_requests where property_uid = ${a.property} and proposal_uid is null`).map((r) => r.uid as string));
     const [now] = await svc().listPending(w.company, a.uid);
     expect(now!.days[0]!.current).toMatchObject({ min_stay: 2, price: null, is_available: 1 });
+  });
+
+  it('shows the stay restrictions a proposal sets beside the current ones, and applies them once approved', async () => {
+    const property = await createProperty(db(), w.company);
+    await db().update(properties).set({ calendarControlAllowed: false }).where(sql`uid = ${property}`);
+    const [d] = futureDates(1, 5) as [string];
+    const res = await w.p.api.post('/api/v1/calendar', { property_uid: property, start_date: d, end_date: d, min_stay: 2, max_stay: 6, closed_to_arrival: true }, w.token);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [p] = (await svc().listPending(w.company)).filter((x) => x.property_uid === property);
+    expect(p!.days[0]).toMatchObject({ proposed: { min_stay: 2, max_stay: 6, closed_to_arrival: 1, closed_to_departure: null }, current: { max_stay: null, closed_to_arrival: 0, closed_to_departure: 0 } });
+    const out = await svc().approve(w.company, p!.proposal_uid, 'owner');
+    await waitForFinal(w.p.api, w.token, out.request_uids);
+    expect((await read(property, [d]))[0]).toMatchObject({ min_stay: 2, max_stay: 6, closed_to_arrival: 1, closed_to_departure: 0 });
   });
 
   it("the tenant wall: another company lists none of them and cannot review them", async () => {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cloneBookings } from '../../bench/csv-seed.js';
-import { MAX_CONCURRENT_REPORTS, REPORT_STATEMENT_TAG } from '../../shared/domain/reports/index.js';
+import { REPORT_STATEMENT_TAG } from '../../shared/domain/reports/index.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
 import { useTestApi } from '../support/hooks.js';
 
@@ -77,18 +77,7 @@ describe('the reports are streamed', () => {
       expect(await waitFor(async () => (await openReportStatements()).length === 0)).toBe(true);
     }
   });
-
-  it(`holds at most ${MAX_CONCURRENT_REPORTS} reports at once: one more is 429 code 16 with Retry-After, in JSON`, async () => {
-    const held = (await Promise.all(Array.from({ length: MAX_CONCURRENT_REPORTS }, () => open()))).map((res) => res.body!.getReader());
-    for (const reader of held) await reader.read();
-    const refused = await open();
-    expect([refused.status, refused.headers.get('retry-after'), ((await refused.json()) as { error: { code: number } }).error.code]).toEqual([429, '5', 16]);
-    for (const reader of held) await reader.cancel();
-    expect(await waitFor(async () => (await openReportStatements()).length === 0)).toBe(true);
-    const again = await open();
-    expect(again.status).toBe(200);
-    await again.body!.cancel();
-  });
+  // The cap on reports written at once, and its fair share between companies: reports-fair.test.ts.
 });
 
 describe('a client that stops reading without closing', () => {

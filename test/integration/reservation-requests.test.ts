@@ -2,11 +2,11 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/hooks.js';
 import { scopes as allScopes } from '../../shared/domain/auth/index.js';
-import { localDate as todayIn, utcDateTime } from '../../shared/infra/time.js';
+import { utcDateTime } from '../../shared/infra/time.js';
 import { startWorker } from '../../worker/worker.js';
 import { createTestRuntime, startTestApi, type TestApi } from '../support/api.js';
 import { until } from '../support/ops.fixture.js';
-import { fastQueueEnv } from '../support/pipeline.js';
+import { dayFromToday, fastQueueEnv } from '../support/pipeline.js';
 import { testQueueConnection } from '../support/queue.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
 
@@ -20,11 +20,7 @@ const t = useTestApi();
 let api2: TestApi;
 const w = {} as { company: string; other: string; property: string; token: string; otherToken: string; readToken: string };
 
-const day = (n: number) => {
-  const d = new Date(`${todayIn('UTC')}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
-};
+const day = (n: number) => dayFromToday(n);
 const book = (o: Record<string, unknown> = {}, target = t.api, token = w.token) =>
   target.post('/api/v1/book-property', { property_uid: w.property, checkin_date: day(30), checkout_date: day(33), guest_name: 'Ana Lima', guests: 2, price_total: 400, currency: 'EUR', booking_status: 'pending', ...o }, token);
 const accept = (code: string, target = t.api, token = w.token) => target.post('/api/v2/accept-reservation', { reservation_code: code }, token);

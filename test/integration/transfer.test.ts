@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../support/hooks.js';
 import { runCli } from '../../bin/cli/main.js';
 import { seedDemo, type DemoSeed } from '../../bin/demo/seed.js';
-import { companies } from '../../shared/infra/db/schema/index.js';
+import { calendarDays, companies } from '../../shared/infra/db/schema/index.js';
 import { runCliProcess } from '../support/cli.js';
 import type { TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany, createProperty } from '../support/factories.js';
@@ -38,6 +38,10 @@ const tables: Array<[string, string]> = [
 ];
 async function dump(db: TestDatabase, companyUid: string) {
   const out: Record<string, unknown[]> = {};
+  // Calendar days: the values (the stay restrictions of issue 35 among them), not the requests that wrote them.
+  out.calendar_days = await db.database.db.execute(sql`
+    select property_uid, date, price, currency, is_available, min_stay, notes, max_stay, closed_to_arrival, closed_to_departure
+      from calendar_days where company_uid = ${companyUid} order by property_uid collate "C", date`);
   for (const [table, key] of tables) {
     out[table] = await db.database.db.execute(sql`
       select to_jsonb(t) - 'created_at' - 'updated_at' - 'legacy_overlap' as row from ${sql.identifier(table)} t
@@ -53,6 +57,12 @@ beforeAll(async () => {
   // The rarer shapes: a migrated overlap, a free-text role, a description.
   await createBookings(a.database.db, [bookingRow(demo.companyUid, demo.propertyUids[0]!, { legacyOverlap: true, description: 'Late arrival' })]);
   await a.database.db.execute(sql`update team_members set role = 'inspector' where uid = ${demo.teamMemberUids[0]!}`);
+  // Calendar days with every field, the stay restrictions included, and one with nothing but a maximum.
+  const prop = demo.propertyUids[0]!;
+  await a.database.db.insert(calendarDays).values([
+    { companyUid: demo.companyUid, propertyUid: prop, date: '2031-03-01', price: '120.50', currency: 'EUR', isAvailable: false, minStay: 2, notes: 'n', maxStay: 9, closedToArrival: true, closedToDeparture: false },
+    { companyUid: demo.companyUid, propertyUid: prop, date: '2031-03-02', maxStay: 4, closedToDeparture: true },
+  ]).onConflictDoNothing();
   await b.database.db.insert(companies).values({ uid: demo.companyUid, name: 'Demo Stays (copy)' });
 });
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postWebhook } from '../../shared/domain/webhooks/index.js';
+import { postWebhook } from '../../shared/platform/outbound-http/index.js';
 
 /*
  * Issue 24 item 2: a receiver that answers 2xx and then trickles its body forever must not keep the

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../shared/domain/auth/index.js';
-import { verifySignature } from '../../shared/domain/webhooks/index.js';
+import { verifySignature } from '../../shared/platform/outbound-http/index.js';
 import { bookingRow, createBookings, createCompany, createProperty, createTask, createToken } from '../support/factories.js';
 import { useTestPipeline } from '../support/hooks.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
@@ -47,7 +47,7 @@ describe('events from the change feed', () => {
   it('task.updated from update-task: data as tasks lists it, event_uid = the change_uid, only to readers subscribed to it', async () => {
     const tasksApp = await subscriber(['tasks'], ['task.*']);
     const wildcardNoScope = await subscriber(['calendar-control'], ['*']);
-    const otherType = await subscriber(['tasks'], ['booking.*']);
+    const otherType = await subscriber(['messaging'], ['booking.*']);
     const otherCompany = await subscriber(['tasks'], ['*'], await createCompany(t.tdb.database.db));
     const task = await createTask(t.tdb.database.db, company, property);
     await fanOut(t.p.ctx);
@@ -88,14 +88,16 @@ describe('events from the change feed', () => {
     const all = await subscriber(['calendar-control'], ['calendar.*']);
     const daysOnly = await subscriber(['calendar-control'], ['calendar.days.changed']);
     const dates = futureDates(2);
-    const res = await t.p.api.post('/api/v1/set-calendar-batch', { property_uid: property, days: dates.map((date) => ({ date, notes: 'hello' })) }, all.token);
+    const res = await t.p.api.post('/api/v1/set-calendar-batch', { property_uid: property, days: dates.map((date) => ({ date, notes: 'hello', max_stay: 5, closed_to_departure: true })) }, all.token);
     const [uid] = res.body.data.request_uids as string[];
     await waitForFinal(t.p.api, all.token, [uid!]);
     await fanOut(t.p.ctx);
     await until(() => all.r.received.length === 2 && daysOnly.r.received.length === 1);
     const days = daysOnly.bodies()[0];
     expect(days).toMatchObject({ event_uid: expect.stringMatching(/^ch_\d+$/), type: 'calendar.days.changed', data: { property_uid: property } });
-    expect(days.data.days.map((d: { date: string; notes: string }) => [d.date, d.notes])).toEqual(dates.map((d) => [d, 'hello']));
+    expect(days.data.days.map((d: { date: string; notes: string; max_stay: number; closed_to_departure: number }) => [d.date, d.notes, d.max_stay, d.closed_to_departure])).toEqual(
+      dates.map((d) => [d, 'hello', 5, 1]),
+    );
     const cal = (await t.p.api.get(`/api/v1/get-calendar-data?property_uid=${property}&from_date=${dates[0]}&to_date=${dates[1]}`, all.token)).body.data;
     expect(days.data.days).toEqual(cal);
     expect(all.bodies().map((x) => x.type).sort()).toEqual(['calendar.days.changed', 'calendar.request.finished']);
@@ -118,5 +120,38 @@ describe('events from the change feed', () => {
     await until(() => app.r.received.length >= 3);
     await settle();
     expect(app.bodies().map((x) => x.data.task_uid).sort()).toEqual(tasks.map((x) => x.taskUid).sort());
+  });
+
+  it('calendar.days.changed carries exactly the dates of its own change when one fan-out pass takes several changes of a property', async () => {
+    const app = await subscriber(['calendar-control'], ['calendar.days.changed']);
+    const dates = futureDates(5).slice(2);
+    const own = new Map<string, string[]>();
+    // Three requests of one property, applied before a single fan-out pass: each its own dates.
+    for (const [i, some] of [[dates[0]!, dates[1]!], [dates[1]!, dates[2]!], [dates[2]!]].entries()) {
+      const res = await t.p.api.post('/api/v1/set-calendar-batch', { property_uid: property, days: some.map((date) => ({ date, notes: `pass ${i}` })) }, app.token);
+      const [uid] = res.body.data.request_uids as string[];
+      await waitForFinal(t.p.api, app.token, [uid!]);
+      own.set(`pass ${i}`, some);
+    }
+    await fanOut(t.p.ctx);
+    await until(() => app.r.received.length === 3);
+    const got = app.bodies().map((b) => (b.data.days as { date: string }[]).map((d) => d.date));
+    expect(got).toEqual([...own.values()]);
+  });
+
+  it("a booking reads the same in its event, in the feed and in the list: its property's door code where it has none", async () => {
+    const locks = await subscriber(['smart-locks'], ['booking.*']);
+    const [b] = await createBookings(t.tdb.database.db, [bookingRow(company, property, { doorAccessCode: null })]);
+    const set = await t.p.api.post('/api/v2/set-property-door-code', { property_uid: property, door_access_code: '7310' }, locks.token);
+    expect(set.status).toBe(200);
+    const head = (await t.p.api.get('/api/v1/get-changes?cursor=now', locks.token)).body.meta.cursor;
+    await recordEvents(t.tdb.database.db, company, 'booking', 'booking.updated', [b!.bookingUid]);
+    await fanOut(t.p.ctx);
+    await until(() => locks.bodies().some((e) => e.type === 'booking.updated'));
+    const listed = (await t.p.api.get(`/api/v1/bookings?booking_uids=${b!.bookingUid}`, locks.token)).body.data[0];
+    const changes = (await t.p.api.get(`/api/v1/get-changes?cursor=${head}&kinds=booking`, locks.token)).body.data;
+    expect(listed.door_access_code).toBe('7310');
+    expect(changes.at(-1).object).toEqual(listed);
+    expect(locks.bodies().at(-1).data).toEqual(listed);
   });
 });

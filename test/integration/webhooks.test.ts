@@ -1,9 +1,12 @@
 import { sql } from 'drizzle-orm';
+import { sweepOnce } from '../../worker/reenqueue-sweep.js';
+import { jobRegistry } from '../../shared/infra/queue/registry.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createPropertyOpsClient, submitAndWait, verifyWebhook, WebhookVerificationError } from '../../sdk/index.js';
 import { useTestPipeline } from '../support/hooks.js';
 import { runCli } from '../../bin/cli/main.js';
 import { markError } from '../../shared/domain/calendar/index.js';
-import { verifySignature } from '../../shared/domain/webhooks/index.js';
+import { verifySignature } from '../../shared/platform/outbound-http/index.js';
 import { createTestRuntime } from '../support/api.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
@@ -65,23 +68,29 @@ describe('webhooks', { timeout: 60_000 }, () => {
     receiver = undefined;
   });
 
+  // Through the SDK (sdk/) as a receiving integrator would: submitAndWait, then verifyWebhook.
   it('delivers a finished request signed as docs/api.md says, and the signature rejects a tampered body', async () => {
     const app = await appWithWebhook();
-    const [uid] = await submit(app.token);
-    const [status] = await waitForFinal(t.p.api, app.token, [uid!]);
+    const client = createPropertyOpsClient({ baseUrl: t.p.api.baseUrl, token: app.token });
+    const done = await submitAndWait(client, { property_uid: property, days: futureDates(2).map((date) => ({ date, notes: 'hello' })) }, { timeoutMs: 60_000 });
+    const [uid] = done.request_uids;
+    const [status] = done.statuses;
     await until(() => app.receiver.received.length === 1);
     const got = app.receiver.received[0]!;
     const body = JSON.parse(got.rawBody);
     expect(body).toEqual({ event_uid: expect.stringMatching(/^ev_/), type: 'calendar.request.finished', created_dttm: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), data: status });
     expect(got.headers['content-type']).toBe('application/json');
     expect(got.headers['x-webhook-id']).toBe(body.event_uid);
+    expect(verifyWebhook({ body: got.rawBody, headers: got.headers, secret: app.secret })).toEqual(body);
     // Recomputed here from the raw body, independently of the service's signing code.
     expect(signatureValid(app.secret, got.headers['x-webhook-signature'], got.rawBody)).toBe(true);
     expect(verifySignature(app.secret, String(got.headers['x-webhook-signature']), got.rawBody)).toBe(true);
     const tampered = got.rawBody.replace('"completed"', '"error"');
     expect(tampered).not.toBe(got.rawBody);
+    expect(() => verifyWebhook({ body: tampered, headers: got.headers, secret: app.secret })).toThrow(WebhookVerificationError);
     expect(signatureValid(app.secret, got.headers['x-webhook-signature'], tampered)).toBe(false);
     expect(verifySignature(app.secret, String(got.headers['x-webhook-signature']), tampered)).toBe(false);
+    expect(() => verifyWebhook({ body: got.rawBody, headers: got.headers, secret: 'whsec_other' })).toThrow(WebhookVerificationError);
     expect(signatureValid('whsec_other', got.headers['x-webhook-signature'], got.rawBody)).toBe(false);
     await until(async () => (await eventOf(uid!))?.status === 'delivered');
     expect(await attemptsOf(body.event_uid)).toEqual([{ attempt: 1, status_code: 200, error: null }]);
@@ -180,7 +189,7 @@ describe('webhooks', { timeout: 60_000 }, () => {
       await markError(t.tdb.database.db, uid, 'The request could not be applied');
       const sweeper = await createTestRuntime(t.tdb, { env: { ...env, REENQUEUE_AFTER_MS: '0' }, jobs: { webhooks: t.p.ctx.jobs.webhooks } });
       expect(await t.p.ctx.jobs.webhooks.jobState(`ev_${uid}`)).toBe('unknown');
-      expect((await sweeper.services.webhooks.reenqueue()).readded).toBeGreaterThanOrEqual(1);
+      expect((await sweepOnce(sweeper, jobRegistry(sweeper.config))).webhook_events?.readded).toBeGreaterThanOrEqual(1);
       await sweeper.close();
       expect(await t.p.ctx.jobs.webhooks.jobState(`ev_${uid}`)).toBe('waiting');
     } finally {

@@ -34,8 +34,9 @@ export async function readAnswer(res: Response): Promise<{ status: number; body:
 
 export function testConfig(env: Record<string, string> = {}): Config {
   // Suites send thousands of bad tokens from one address on purpose; the throttle of failed
-  // authentications has its own test (auth-throttle.test.ts), which sets a small limit.
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', AUTH_FAILURES_PER_MINUTE: '100000000', ...env });
+  // authentications has its own test (auth-throttle.test.ts), which sets a small limit; so do
+  // console sign-ins (console-signin-throttle.test.ts).
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', AUTH_FAILURES_PER_MINUTE: '100000000', SIGN_IN_PER_MINUTE: '100000000', ...env });
 }
 
 export interface TestApiOptions {
@@ -57,7 +58,7 @@ export interface TestApiOptions {
  */
 export function createTestRuntime(tdb: TestDatabase, opts: Omit<TestApiOptions, 'queue'> & { queue?: QueueConnection | 'offline' } = {}): Promise<Runtime> {
   const config = testConfig(opts.env);
-  return createRuntime(config, opts.logger ?? createLogger('silent'), {
+  return createRuntime(config, opts.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), {
     database: { database: opts.database ?? tdb.database, url: tdb.url },
     queue: opts.queue ?? 'offline',
     // Postgres counts tokens unless a test brings its own limiter (Redis, a broken one).

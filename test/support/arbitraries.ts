@@ -131,7 +131,9 @@ export function judgeDate(s: string): Verdict {
  * ISO 8601 as JavaScript and luxon write it (Conventions): `T`, seconds, an optional fraction, and
  * `Z`, `+HH:MM`, `+HHMM`, `+HH` or nothing; the UTC instant must still fall in years 1-9999.
  */
-function judgeIsoDateTime(s: string): Verdict {
+function judgeIsoDateTime(sent: string): Verdict {
+  // An offset's `+` sent unencoded in a query string arrives as a space (Inputs as iGMS clients send them).
+  const s = sent.replace(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?) (\d{2}(?::?\d{2})?)$/, '$1+$2');
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(Z|([+-])(\d{2}):?(\d{2})?)?$/.exec(s);
   if (!m || Number(m[2]) > 23 || Number(m[3]) > 59 || Number(m[4]) > 59 || judgeDate(m[1] as string) === 'invalid') return 'invalid';
   if (m[5] === undefined || m[5] === 'Z') return 'valid';
@@ -172,13 +174,18 @@ const isoDateTime = fc
   .tuple(realDate.filter((d) => d > '0001-01-01' && d < '9999-12-31'), clock, fc.constantFrom('Z', '-04:00', '+05:30', '.000-04:00', '.123Z', '', '+0900', '-03'))
   .map(([d, t, o]) => `${d}T${t}${o}`);
 
-export const dateChoices = (withTime: boolean): Choices<string> => {
-  const judge = withTime ? judgeDateOrDateTime : judgeDate;
+/**
+ * `lenient`: a date parameter that accepts what list filters accept (Inputs as iGMS clients send
+ * them: get-calendar-data, ranges, a batch day's date) though only plain dates are generated as
+ * valid (its answer is judged against the date it was given); else a plain date field (update-task's dt).
+ */
+export const dateChoices = (withTime: boolean, lenient = withTime): Choices<string> => {
+  const judge = lenient ? judgeDateOrDateTime : judgeDate;
   return leaf({
     valid: withTime ? fc.oneof(realDate, realDateTime, isoDateTime) : realDate,
     invalid: fc.oneof(
       fc.constantFrom(...impossibleDates.filter((d) => judge(d) === 'invalid')),
-      ...(withTime ? [] : [realDateTime]),
+      ...(lenient ? [] : [realDateTime]),
       hostileQueryString.filter((s) => judge(s) === 'invalid'),
     ),
     maybe: withTime ? fc.oneof(yearsBelow100, yearsBelow100.map((d) => `${d} 12:00:00`)) : yearsBelow100,

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -83,4 +84,31 @@ export async function nothingExecuted(page: Page & { problems: string[] }): Prom
   expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   expect(await page.locator('main img').count()).toBe(0);
   expect(page.problems).toEqual([]);
+}
+
+/** What axe-core finds on the page as it is now: violations by impact, each with its rule and node count. */
+export async function axeViolations(page: Page): Promise<{ id: string; impact: string; nodes: number; help: string }[]> {
+  const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  // Evaluated, not added as a <script>: the console's CSP forbids inline script.
+  await page.evaluate(source);
+  const found = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string | null; nodes: unknown[]; help: string }[] }> } }).axe;
+    const result = await axe.run((globalThis as unknown as { document: unknown }).document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact ?? 'unknown', nodes: v.nodes.length, help: v.help }));
+  });
+  return found;
+}
+
+/** Fails naming each critical or serious axe-core violation on the page (issue 42: 0 of each on every page). */
+export async function expectNoSeriousAxeViolations(page: Page, name: string): Promise<void> {
+  const serious = (await axeViolations(page)).filter((v) => v.impact === 'critical' || v.impact === 'serious');
+  expect(serious, `axe-core on ${name}`).toEqual([]);
+}
+
+/** The document's width against the viewport's (issue 42: no page-level sideways scroll at 390 px). */
+export async function documentOverflow(page: Page): Promise<{ document: number; viewport: number }> {
+  return page.evaluate(() => {
+    const g = globalThis as unknown as { document: { documentElement: { scrollWidth: number } }; innerWidth: number };
+    return { document: g.document.documentElement.scrollWidth, viewport: g.innerWidth };
+  });
 }

@@ -11,8 +11,13 @@ export interface CliRun {
 
 /** `npm run cli -- ...` as a person runs it, in a child process with exactly this environment. */
 export function runCliProcess(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
+  return runEntry('bin/cli.ts', args, env);
+}
+
+/** One entry point of bin/ as a process manager runs it, with exactly this environment. */
+export function runEntry(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/cli.ts', ...args], { cwd: repoRoot, env });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: repoRoot, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

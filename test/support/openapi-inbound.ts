@@ -1,4 +1,4 @@
-import { signatureHeader } from '../../shared/domain/webhooks/index.js';
+import { signatureHeader } from '../../shared/platform/outbound-http/index.js';
 import { connectDatabase, type Database } from '../../shared/infra/db/client.js';
 import { startTestApi, type TestApi } from './api.js';
 import type { TestDatabase } from './db.js';

@@ -24,6 +24,7 @@ export const inventoryGuardedOps: Array<{ method: 'GET' | 'POST'; path: string; 
   { method: 'GET', path: '/api/v1/guests', wrongScope: 'tasksOnly' },
   { method: 'POST', path: '/api/v1/book-property', body: { property_uid: 'x' }, wrongScope: 'tasksOnly' },
   { method: 'POST', path: '/api/v2/cancel-booking', body: { reservation_code: 'x' }, wrongScope: 'tasksOnly' },
+  { method: 'GET', path: '/api/v1/quote?property_uid=x&checkin_date=2030-01-01&checkout_date=2030-01-02', wrongScope: 'tasksOnly' },
 ];
 
 /** A GET with a malformed JSON body (fetch sends no body on a GET): never read, so a plain 200. */
@@ -73,6 +74,12 @@ export async function exerciseInventory(api: TestApi, db: Db, companyUid: string
   expectDeclared('post', bookPath, await book({ checkin_date: day(401), checkout_date: day(403) }), 409);
   expectDeclared('post', bookPath, await book({ description: 'x'.repeat(5000) }), 413);
   expectDeclared('post', bookPath, await book({}, { 'content-encoding': 'x-squash' }), 415);
+
+  const quotePath = '/api/v1/quote';
+  const quote = (q: string) => get(`${quotePath}?property_uid=${propertyUid}&${q}`, quotePath, 200);
+  await quote(`checkin_date=${day(400)}&checkout_date=${day(403)}&guests=2`);
+  await get(`${quotePath}?property_uid=${propertyUid}&checkin_date=${day(403)}&checkout_date=${day(400)}`, quotePath, 400);
+  await get(`${quotePath}?property_uid=pr_nope&checkin_date=${day(400)}&checkout_date=${day(403)}`, quotePath, 404);
 
   const cancelPath = '/api/v2/cancel-booking';
   const cancel = (body: string, headers: Record<string, string> = {}) => call(api, 'POST', cancelPath, { token, body, headers });

@@ -1,5 +1,6 @@
 import type { Db } from '../../shared/infra/db/client.js';
-import type { TestApi } from './api.js';
+import { startTestApi, type TestApi } from './api.js';
+import type { TestDatabase } from './db.js';
 import { ConsoleClient, createUser } from './console.js';
 
 /*
@@ -12,7 +13,17 @@ type Res = { status: number; body: any; headers: Headers };
 type Call = (target: TestApi, method: 'GET' | 'POST', path: string, opts?: { token?: string; body?: string; headers?: Record<string, string> }) => Promise<Res>;
 type Expect = (method: string, path: string, res: Res, status?: number) => void;
 
-export async function exerciseOAuth(api: TestApi, db: Db, companyUid: string, call: Call, expectDeclared: Expect, seen: Set<string>, check: (ok: boolean, what: string) => void) {
+export async function exerciseOAuth(api: TestApi, tdb: TestDatabase, companyUid: string, call: Call, expectDeclared: Expect, seen: Set<string>, check: (ok: boolean, what: string) => void) {
+  // A second process whose limiter has no allowance left: the exchange's 429 (issue 39 L2).
+  const exhausted = await startTestApi(tdb, { rateLimiter: { hit: (_key, limit = 1) => Promise.resolve({ allowed: false, limit, remaining: 0, resetSeconds: 7 }) } });
+  try {
+    await exercise(api, tdb.database.db, companyUid, call, expectDeclared, seen, check, exhausted);
+  } finally {
+    await exhausted.close();
+  }
+}
+
+async function exercise(api: TestApi, db: Db, companyUid: string, call: Call, expectDeclared: Expect, seen: Set<string>, check: (ok: boolean, what: string) => void, exhausted: TestApi) {
   const redirect = 'https://app.example/cb';
   const client = await api.ctx.services.oauth.createClient({ name: 'OpenAPI App', redirectUris: [redirect], withSecret: true });
   const user = await createUser(db, companyUid, { role: 'owner' });
@@ -42,5 +53,8 @@ export async function exerciseOAuth(api: TestApi, db: Db, companyUid: string, ca
     check((await call(api, 'GET', '/api/v1/listings', { token: issued.body.access_token })).status === 200, 'the issued token works');
     expectDeclared(method, '/auth/token', await send(p), 400);
     expectDeclared(method, '/auth/token', await send(await params('not-the-secret')), 401);
+    const p429 = await params('not-the-secret');
+    const limited = method === 'GET' ? await call(exhausted, 'GET', `/auth/token?${new URLSearchParams(p429).toString()}`) : await call(exhausted, 'POST', '/auth/token', { body: JSON.stringify(p429) });
+    expectDeclared(method, '/auth/token', limited, 429);
   }
 }

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { localDate } from '../../shared/infra/time.js';
 import { isFinalStatus } from '../../shared/domain/calendar/index.js';
 import type { Runtime } from '../../shared/app/runtime.js';
 import { startWorker, type RunningWorker } from '../../worker/worker.js';
@@ -111,6 +112,11 @@ export async function waitForFinal(api: TestApi, token: string, uids: string[], 
 }
 
 /** `n` consecutive dates starting `offset` days from today (UTC), as YYYY-MM-DD. */
+/** `YYYY-MM-DD`, `n` days after today in `zone` (UTC: the zone of the test properties). */
+export function dayFromToday(n: number, zone = 'UTC'): string {
+  return new Date(Date.parse(`${localDate(zone)}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
 export function futureDates(n: number, offset = 2): string[] {
   const start = Date.now() + offset * 86_400_000;
   return Array.from({ length: n }, (_, i) => new Date(start + i * 86_400_000).toISOString().slice(0, 10));

@@ -12,11 +12,12 @@ export interface TestQueue {
 
 /**
  * The real queue for a test: Redis with a prefix of the test database's own (so files run in
- * parallel and leave nothing behind), or BullMQ's Postgres backend inside the test database.
+ * parallel and leave nothing behind), or BullMQ's Postgres backend inside the test database, one
+ * connection a pool (a file starting several workers stays far from max_connections beside others).
  */
 export function testQueueConnection(tdb: TestDatabase, kind: 'redis' | 'postgres' = 'redis'): TestQueue {
   if (kind === 'postgres') {
-    return { conn: postgresQueueConnection(tdb.url, { poolMax: 4 }), cleanup: async () => {} };
+    return { conn: postgresQueueConnection(tdb.url, { poolMax: 1 }), cleanup: async () => {} };
   }
   const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
   redis.on('error', () => {});

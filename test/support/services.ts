@@ -1,4 +1,5 @@
 import type { Db } from '../../shared/infra/db/client.js';
+import { createMetrics } from '../../shared/infra/metrics/metrics.js';
 import type { Infra, Jobs } from '../../shared/infra/infra.js';
 import { createLogger } from '../../shared/infra/logger.js';
 import { memoryRateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
@@ -78,6 +79,7 @@ export function fakeInfra(opts: FakeInfraOptions = {}): FakeInfra {
     database: strictFake<Infra['database']>('database', { db, sql: strictFake<Infra['database']['sql']>('sql') }),
     rateLimiter: memoryRateLimiter(config.rateLimit.perMinute),
     jobs,
+    metrics: createMetrics(),
   };
   return { infra, enqueued, inserts };
 }

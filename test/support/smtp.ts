@@ -68,3 +68,9 @@ export async function startDroppingSmtp(): Promise<{ url: string; connections: n
     });
   return state;
 }
+
+/** A raw message as a person reads it: quoted-printable parts decoded (soft breaks joined, =XX bytes as UTF-8). */
+export function readableMail(raw: string): string {
+  const joined = raw.replace(/=\r?\n/g, '');
+  return Buffer.from(joined.replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+}

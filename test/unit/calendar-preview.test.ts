@@ -15,13 +15,26 @@ const row = (o: Partial<CalendarViewRow> = {}): CalendarViewRow => ({
   notes: 'stored',
   updated_dttm: null,
   request_uid: null,
+  max_stay: null,
+  closed_to_arrival: 0,
+  closed_to_departure: 0,
   ...o,
 });
 const day = (o: Partial<RequestDay> = {}): RequestDay => ({ date: '2030-01-01', price: null, currency: null, is_available: null, min_stay: null, notes: null, ...o });
 
 describe('previewDay', () => {
   it('keeps every field the day does not give', () => {
-    expect(previewDay(row(), day({ min_stay: 4 }))).toEqual({ price: 100, currency: 'EUR', is_available: 1, min_stay: 4, notes: 'stored', unavailable_reason: 'Not blocked' });
+    expect(previewDay(row(), day({ min_stay: 4 }))).toEqual({
+      price: 100, currency: 'EUR', is_available: 1, min_stay: 4, notes: 'stored', unavailable_reason: 'Not blocked',
+      max_stay: null, closed_to_arrival: 0, closed_to_departure: 0,
+    });
+  });
+
+  it('previews the stay restrictions: given ones replace the stored, max_stay 0 clears to null, absent ones stay', () => {
+    const stored = row({ max_stay: 7, closed_to_arrival: 1, closed_to_departure: 0 });
+    expect(previewDay(stored, day({ max_stay: 14, closed_to_departure: true }))).toMatchObject({ max_stay: 14, closed_to_arrival: 1, closed_to_departure: 1 });
+    expect(previewDay(stored, day({ max_stay: 0, closed_to_arrival: false }))).toMatchObject({ max_stay: null, closed_to_arrival: 0, closed_to_departure: 0 });
+    expect(previewDay(stored, day({ notes: 'x' }))).toMatchObject({ max_stay: 7, closed_to_arrival: 1 });
   });
 
   it('a price brings its currency; notes "" clears to null', () => {

@@ -10,6 +10,8 @@ const unavailable = [
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE',
   'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECT_TIMEOUT', 'CONNECTION_DESTROYED',
   '08000', '08001', '08003', '08006', '08P01', '53000', '53100', '53200', '53300', '53400', '57P01', '57P02', '57P03',
+  // A connection to a primary demoted in a switchover: writes refused until it reconnects.
+  '25006',
 ];
 const available = ['42P01', '23505', '40001', '40P01', '57014', '57P04', '22P02', 'ERR_INVALID_ARG_TYPE', '0800', '080000'];
 
@@ -46,3 +48,13 @@ describe('isDatabaseUnavailable', () => {
     }
   });
 });
+
+describe('the answer while the database is away', () => {
+  it('is 503 code 15 with Retry-After, so a client retries through a failover (issue 38)', () => {
+    const e = toAppError(wrapped(withCode('25006')));
+    expect(e?.code).toBe(15);
+    expect(e?.status).toBe(503);
+    expect(e?.headers['Retry-After']).toMatch(/^[1-9]\d*$/);
+  });
+});
+

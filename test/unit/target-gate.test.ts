@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TargetGate } from '../../shared/domain/webhooks/index.js';
+import { TargetGate } from '../../shared/platform/outbound-http/index.js';
 
 const settings = { maxActive: 2, failuresToOpen: 3, openMs: 30_000, busyRetryMs: 1000 };
 

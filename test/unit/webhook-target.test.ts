@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRefusedAddress, resolveAllowed, signatureHeader, verifySignature } from '../../shared/domain/webhooks/index.js';
+import { isRefusedAddress, resolveAllowed, signatureHeader, verifySignature } from '../../shared/platform/outbound-http/index.js';
 
 describe('webhook target guard', () => {
   it('refuses loopback, private, link-local and unspecified addresses, v4 and v6', () => {

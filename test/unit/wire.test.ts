@@ -9,6 +9,9 @@ import {
   commaList,
   dateOrDateTime,
   isRealDate,
+  oneOf,
+  parseDateBound,
+  wireDate,
   lowerBound,
   PAGE_SIZE,
   pageOf,
@@ -123,9 +126,23 @@ describe('commaList', () => {
     expect(commaList().parse(' a, b,,a ,c,')).toEqual(['a', 'b', 'c']);
   });
 
-  it('rejects a list with no value in it', () => {
-    expect(commaList().safeParse('').success).toBe(false);
-    expect(commaList().safeParse(' , ,').success).toBe(false);
+  it('reads a list with no value in it as the parameter absent (booking_uids=, as clients send it)', () => {
+    expect(commaList().parse('')).toBeUndefined();
+    expect(commaList().parse(' , ,')).toBeUndefined();
+  });
+
+  it('matches enumerated values case-insensitively, answering their own spelling', () => {
+    expect(commaEnumList(['airbnb', 'vrbo']).parse('AIRBNB, Vrbo')).toEqual(['airbnb', 'vrbo']);
+    expect(oneOf(['accepted', 'pending']).parse('ACCEPTED')).toBe('accepted');
+    expect(oneOf(['accepted', 'pending']).safeParse('accepted,pending').success).toBe(false);
+  });
+
+  it('reads a date parameter as the date written, an unencoded + included', () => {
+    expect(wireDate.parse('2024-05-15T00:00:00 02:00')).toBe('2024-05-15');
+    expect(wireDate.parse('2024-05-15T23:30:00.000-04:00')).toBe('2024-05-15');
+    expect(wireDate.parse('2027-06-22 00:00:00')).toBe('2027-06-22');
+    expect(wireDate.safeParse('2024-05-15 02:00').success).toBe(false);
+    expect(parseDateBound('2024-05-15T00:00:00 02:00')?.utc).toBe('2024-05-14 22:00:00');
   });
 
   it('rejects more values than the maximum', () => {

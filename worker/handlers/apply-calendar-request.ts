@@ -1,7 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import { describeFailure, REQUEST_MISSING } from '../../shared/domain/calendar/index.js';
 import type { AppContext } from '../../shared/app/context.js';
-import { calendarDaysApplied, calendarDaysSkipped, calendarRequestsFinished } from '../../shared/infra/metrics/metrics.js';
 import { INVALID_PAYLOAD } from '../../shared/infra/queue/job-failure.js';
 import type { JobHandler } from '../job-handler.js';
 
@@ -24,9 +23,9 @@ export function applyCalendarRequestHandler(deps: AppContext): JobHandler<'apply
       }
       const skippedPast = Object.keys(outcome.pastWarnings).length;
       if (outcome.status === 'completed') {
-        calendarDaysApplied.inc(outcome.daysApplied);
-        calendarDaysSkipped.labels('past').inc(skippedPast);
-        calendarRequestsFinished.labels('completed').inc();
+        deps.metrics.calendarDaysApplied.inc(outcome.daysApplied);
+        deps.metrics.calendarDaysSkipped.labels('past').inc(skippedPast);
+        deps.metrics.calendarRequestsFinished.labels('completed').inc();
         // After the commit that wrote the webhook event; if the queue cannot take it now, the sweep will.
         await webhooks.queue([outcome.eventUid]);
       }
@@ -60,7 +59,7 @@ export function failRequest(deps: AppContext) {
   return async (job: { id?: string }, reason: string, attempts: number): Promise<void> => {
     if (!job.id) return;
     const eventUid = await calendar.fail(job.id, describeFailure(reason, attempts));
-    calendarRequestsFinished.labels('error').inc();
+    deps.metrics.calendarRequestsFinished.labels('error').inc();
     await webhooks.queue([eventUid]);
   };
 }

@@ -1,5 +1,4 @@
 import type { AppContext } from '../../shared/app/context.js';
-import { calendarRequestsFinished } from '../../shared/infra/metrics/metrics.js';
 import type { JobHandler } from '../job-handler.js';
 import { applyNamed, failRequest, requestLogContext } from './apply-calendar-request.js';
 
@@ -15,7 +14,7 @@ export function applyListingStatusHandler(deps: AppContext): JobHandler<'apply-l
     async run({ requestUid }, job) {
       const outcome = await applyNamed(requestUid, job, (uid) => listingStatus.apply(uid));
       if (outcome.status === 'completed') {
-        calendarRequestsFinished.labels('completed').inc();
+        deps.metrics.calendarRequestsFinished.labels('completed').inc();
         await webhooks.queue([outcome.eventUid]);
       }
       deps.logger.info({ listingsChanged: outcome.listingsChanged, status: outcome.status }, 'listing-status request applied');

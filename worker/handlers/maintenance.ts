@@ -31,7 +31,21 @@ export const maintenanceHandlers = (deps: AppContext) => ({
   'prune-rate-limit-windows': pruneHandler(deps, 'rate-limit window', (r) => r.pruneRateLimitWindows()),
   'expire-reservation-requests': expireRequestsHandler(deps),
   'expire-proposals': expireProposalsHandler(deps),
+  'notify-waiting': notifyWaitingHandler(deps),
 });
+
+/** Owners and managers told of what waits: new events recorded per person, digests made, pending emails sent. */
+function notifyWaitingHandler(deps: AppContext): JobHandler<'notify-waiting'> {
+  return {
+    logAs: 'notifications',
+    logContext: (job) => ({ maintenanceJobId: job.id }),
+    async run() {
+      const result = await deps.services.notifications.sweep();
+      if (result.sent + result.failed > 0) deps.logger.info(result, 'notifications sent to owners and managers');
+      return result;
+    },
+  };
+}
 
 /** Pending reservation requests past RESERVATION_REQUEST_HOURS become expired. */
 function expireRequestsHandler(deps: AppContext): JobHandler<'expire-reservation-requests'> {

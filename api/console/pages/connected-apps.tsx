@@ -1,7 +1,7 @@
+import { instantIn } from '../format.js';
 import { Router } from 'express';
 import type { AppContext } from '../../../shared/app/context.js';
 import type { ConnectedApp } from '../../../shared/domain/oauth/index.js';
-import { utcDateTime } from '../../../shared/infra/time.js';
 import { pageContext, requireUser, userOf } from '../guard.js';
 import { Form, Layout, MessagePage, type PageContext } from '../layout.js';
 import { render } from '../render.js';
@@ -18,10 +18,12 @@ const NOTICES = {
   uninstalled: 'The app is uninstalled and every one of its tokens revoked.',
 } as const;
 
-const when = (d: Date | null) => (d ? `${utcDateTime(d)} UTC` : 'never');
+/** An instant in the company's zone (named), or never. */
+const when = (d: Date | null, zone: string) => (d ? instantIn(d, zone) : 'never');
 
 function AppCard(props: { ctx: PageContext; app: ConnectedApp }) {
   const { app, ctx } = props;
+  const zone = ctx.user?.companyTimeZone ?? 'UTC';
   const live = app.tokens.filter((t) => !t.revoked);
   const scopes = [...new Set(live.flatMap((t) => t.scopes))].sort();
   return (
@@ -29,7 +31,7 @@ function AppCard(props: { ctx: PageContext; app: ConnectedApp }) {
       <h2 id={`app-${app.uid}`}>{app.name}</h2>
       <p class="muted">
         {app.clientUid ? `Developer app ${app.clientName ?? ''} (client_id ${app.clientUid})` : 'Token issued by an operator (CLI)'} · installed{' '}
-        {when(app.createdAt)}
+        {when(app.createdAt, zone)}
         {app.disabled ? ' · disabled' : ''}
       </p>
       <p>Scopes of its live tokens: {scopes.length > 0 ? scopes.join(', ') : 'none (no live token)'}</p>
@@ -53,9 +55,9 @@ function AppCard(props: { ctx: PageContext; app: ConnectedApp }) {
                 <code>{t.uid}</code>
               </td>
               <td>{t.scopes.join(', ')}</td>
-              <td>{when(t.createdAt)}</td>
-              <td>{when(t.lastUsedAt)}</td>
-              <td>{t.revoked ? `revoked ${when(t.revokedAt)}` : 'active'}</td>
+              <td>{when(t.createdAt, zone)}</td>
+              <td>{when(t.lastUsedAt, zone)}</td>
+              <td>{t.revoked ? `revoked ${when(t.revokedAt, zone)}` : 'active'}</td>
               <td>
                 {!t.revoked && (
                   <Form ctx={ctx} action={`/app/connected-apps/tokens/${encodeURIComponent(t.uid)}/revoke`} class="inline" confirm={`Revoke token ${t.uid}? The app can no longer use it.`}>

@@ -17,6 +17,7 @@ export const SCOPE_WORDING: Record<Scope, string> = {
   messaging: 'Read and send messages to your guests, and read their bookings',
   'pricing-management': 'Read and change prices, and read bookings',
   'smart-locks': 'Manage door codes and smart locks for your bookings',
+  'insurance-settings': 'See and set the insurance policies of your bookings and the insurance settings of your properties',
   'external-cleaning-management': 'Read bookings and calendars to schedule cleaning',
   'calendar-control': 'Change calendars: prices, availability and stay rules',
   'availability-control': 'Open and close dates on your calendars',
@@ -77,14 +78,22 @@ export function consentRoutes(ctx: AppContext): Router {
       res.redirect(302, back(redirectUri, { error: 'invalid_scope', state: r.state }));
       return;
     }
-    if (r.codeChallenge !== undefined && (r.codeChallengeMethod !== 'S256' || !/^[A-Za-z0-9_-]{43,128}$/.test(r.codeChallenge))) {
+    if (!ctx.services.oauth.validChallenge(r.codeChallenge, r.codeChallengeMethod)) {
       res.redirect(302, back(redirectUri, { error: 'invalid_request', state: r.state }));
       return;
     }
+    // Only owners install apps, unless the company lets its managers (issue 39): a manager sees
+    // why, and cannot Allow by posting the form either (Deny still answers the app).
+    const decision = req.method === 'POST' ? str((req.body as Record<string, unknown>).decision) : undefined;
+    const mayInstall = user.role === 'owner' || (user.role === 'manager' && (await ctx.services.company.managersInstallApps(user.companyUid)));
+    if (!mayInstall && decision !== 'deny') {
+      const message = `Only an owner of ${user.companyName} can install apps: ask an owner to connect ${client.name}.`;
+      await render(res, <MessagePage ctx={pageContext(req, res)} title="Not allowed" message={message} />, 403);
+      return;
+    }
     if (req.method === 'POST') {
-      const decision = str((req.body as Record<string, unknown>).decision);
       if (decision === 'allow') {
-        const code = await ctx.services.oauth.allow({ client, redirectUri, userUid: user.uid, companyUid: user.companyUid, scopes: granted, codeChallenge: r.codeChallenge });
+        const code = await ctx.services.oauth.allow({ client, redirectUri, userUid: user.uid, companyUid: user.companyUid, scopes: granted, codeChallenge: r.codeChallenge, codeChallengeMethod: r.codeChallengeMethod });
         res.redirect(302, back(redirectUri, { code, state: r.state }));
       } else {
         res.redirect(302, back(redirectUri, { error: 'access_denied', state: r.state }));

@@ -1,12 +1,13 @@
-import { Router } from 'express';
+import { instantIn } from '../format.js';
+import { Router, type Request } from 'express';
 import type { AppContext } from '../../../shared/app/context.js';
 import { isScope, scopes as allScopes, type Scope } from '../../../shared/domain/auth/index.js';
 import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../../shared/domain/oauth/index.js';
-import { utcDateTime } from '../../../shared/infra/time.js';
 import { pageContext, requireUser, userOf } from '../guard.js';
 import { Form, Layout, type PageContext } from '../layout.js';
 import { render } from '../render.js';
 import { SCOPE_WORDING } from './consent.js';
+import { ErrorModeCell } from './developer-apps-error-mode.js';
 
 /*
  * /app/developer-apps, owners only (docs/api.md "Apps connect themselves"): the developer apps
@@ -87,7 +88,43 @@ function RegisterForm(props: { ctx: PageContext; draft: Draft; problems: string[
   );
 }
 
-async function showPage(ctx: AppContext, pctx: PageContext, companyUid: string, opts: { draft?: Draft; problems?: string[]; made?: { clientId: string; clientSecret?: string; name: string } }) {
+/**
+ * How an AI agent's MCP client connects to this service (docs/api.md, "MCP server"): the URL of
+ * POST /mcp as this page was reached, the header, a configuration snippet, and the stdio command.
+ */
+function McpConnect(props: { origin: string }) {
+  const url = `${props.origin}/mcp`;
+  const config = JSON.stringify({ mcpServers: { 'property-ops': { type: 'http', url, headers: { Authorization: 'Bearer <access token>' } } } }, null, 2);
+  return (
+    <section class="card" aria-labelledby="mcp">
+      <h2 id="mcp">Connect an MCP client</h2>
+      <p>
+        AI agents use this service through its MCP server: one tool per API method, listed when the token has a scope for it. Calendar writes
+        answer a preview and store nothing until called with <code>"confirm": true</code>; <code>update_task</code> needs the task's{' '}
+        <code>version</code>.
+      </p>
+      <dl>
+        <dt>URL (MCP Streamable HTTP)</dt>
+        <dd>
+          <code>{url}</code>
+        </dd>
+        <dt>Header</dt>
+        <dd>
+          <code>Authorization: Bearer &lt;access token&gt;</code> (a token of your app, from the authorization flow above or{' '}
+          <code>npm run cli -- token issue</code>)
+        </dd>
+      </dl>
+      <p>A client configuration (for clients that read an mcpServers file):</p>
+      <pre>{config}</pre>
+      <p>
+        Clients that start a command instead: <code>{`MCP_ACCESS_TOKEN=<access token> MCP_API_URL=${props.origin} npm run mcp`}</code> in a
+        checkout of this service (stdio).
+      </p>
+    </section>
+  );
+}
+
+async function showPage(ctx: AppContext, pctx: PageContext, companyUid: string, opts: { origin: string; draft?: Draft; problems?: string[]; made?: { clientId: string; clientSecret?: string; name: string } }) {
   const clients = await ctx.services.oauth.clientsOf(companyUid);
   return (
     <Layout ctx={pctx} title="Developer apps">
@@ -119,6 +156,7 @@ async function showPage(ctx: AppContext, pctx: PageContext, companyUid: string, 
               <th scope="col">Scopes</th>
               <th scope="col">Secret</th>
               <th scope="col">Registered</th>
+              <th scope="col">Error answers</th>
             </tr>
           </thead>
           <tbody>
@@ -137,29 +175,36 @@ async function showPage(ctx: AppContext, pctx: PageContext, companyUid: string, 
                 </td>
                 <td>{c.scopes.join(', ')}</td>
                 <td>{c.secretHash ? 'yes (hidden)' : 'none (PKCE)'}</td>
-                <td>{utcDateTime(c.createdAt)} UTC</td>
+                <td>{instantIn(c.createdAt, pctx.user?.companyTimeZone ?? 'UTC')}</td>
+                <td>
+                  <ErrorModeCell ctx={pctx} clientId={c.uid} mode={c.errorMode} />
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
       <RegisterForm ctx={pctx} draft={opts.draft ?? blank} problems={opts.problems ?? []} />
+      <McpConnect origin={opts.origin} />
     </Layout>
   );
 }
+
+/** This service as the browser reached it (shown only, escaped as every value). */
+const originOf = (req: Request) => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 
 export function developerAppsRoutes(ctx: AppContext): Router {
   const router = Router();
 
   router.get('/developer-apps', requireUser(ctx, 'owner'), async (req, res) => {
-    await render(res, await showPage(ctx, pageContext(req, res), userOf(res).companyUid, {}));
+    await render(res, await showPage(ctx, pageContext(req, res), userOf(res).companyUid, { origin: originOf(req) }));
   });
 
   router.post('/developer-apps', requireUser(ctx, 'owner'), async (req, res) => {
     const user = userOf(res);
     const { draft, problems } = readDraft(req.body as Record<string, unknown>);
     if (problems.length > 0) {
-      await render(res, await showPage(ctx, pageContext(req, res), user.companyUid, { draft, problems }), 400);
+      await render(res, await showPage(ctx, pageContext(req, res), user.companyUid, { origin: originOf(req), draft, problems }), 400);
       return;
     }
     const made = await ctx.services.oauth.createClient({
@@ -170,7 +215,7 @@ export function developerAppsRoutes(ctx: AppContext): Router {
       ownerCompanyUid: user.companyUid,
     });
     ctx.logger.info({ clientId: made.clientId, userUid: user.uid }, 'developer app registered in the console');
-    await render(res, await showPage(ctx, pageContext(req, res), user.companyUid, { made: { ...made, name: draft.name } }));
+    await render(res, await showPage(ctx, pageContext(req, res), user.companyUid, { origin: originOf(req), made: { ...made, name: draft.name } }));
   });
 
   return router;

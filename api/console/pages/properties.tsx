@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { ListingContentPanel } from './listing-content-panel.js';
 import type { AppContext } from '../../../shared/app/context.js';
 import type { PropertyListRow } from '../../../shared/domain/console/index.js';
 import { badParam } from '../../../shared/infra/errors.js';
@@ -6,6 +7,9 @@ import { pageContext, requireUser, userOf } from '../guard.js';
 import { Form, Layout, type PageContext } from '../layout.js';
 import { render } from '../render.js';
 import { MonthGrid, ProvenancePanel } from './property-month.js';
+import { ChangeForm } from './calendar-change.js';
+import { BookingForm } from './booking-form.js';
+import { CurrentMinPriceForm } from './property-min-price.js';
 
 /*
  * /app/properties: the company's properties; /app/properties/:uid?month=YYYY-MM[&date=YYYY-MM-DD]:
@@ -14,7 +18,11 @@ import { MonthGrid, ProvenancePanel } from './property-month.js';
  * then back to the month). Every read is the company's only: another company's property is 404.
  */
 
-const NOTICES = { control: 'Calendar control is updated.' } as const;
+const NOTICES = {
+  control: 'Calendar control is updated.',
+  day: 'The day change is queued: it applies in a moment.',
+  change: 'The change is queued: it applies in a moment (see Requests).',
+} as const;
 
 const controlText = (allowed: boolean) => (allowed ? 'apps apply calendar changes at once' : 'apps only propose changes, for review');
 
@@ -92,12 +100,22 @@ export function propertiesRoutes(ctx: AppContext): Router {
     const uid = String(req.params.uid);
     const date = monthParam(req.query.date);
     const month = monthParam(req.query.month) ?? date?.slice(0, 7);
-    const [m, prov] = await Promise.all([
+    const [m, prov, content] = await Promise.all([
       ctx.services.console.month(user.companyUid, uid, month),
       date === undefined ? undefined : ctx.services.console.provenance(user.companyUid, uid, date),
+      ctx.services.listingContent.ofProperty(user.companyUid, uid),
     ]);
     const base = `/app/properties/${encodeURIComponent(uid)}`;
-    const done = req.query.done === 'control' ? NOTICES.control : undefined;
+    const done = req.query.done === 'control' || req.query.done === 'day' || req.query.done === 'change' ? NOTICES[req.query.done] : undefined;
+    // A day the editor sent that the calendar's rules skipped: their warning, shown as it came back.
+    const warning = typeof req.query.warning === 'string' && req.query.warning.startsWith('Day ignored - ') ? req.query.warning.slice(0, 200) : undefined;
+    // The change form starts on the selected date (or the month's first date still to come).
+    const editFrom = date ?? (m.today.slice(0, 7) === m.month ? m.today : `${m.month}-01`);
+    // The booking form's outcome: the reservation made, or why the stay was refused.
+    const booked = typeof req.query.booked === 'string' ? req.query.booked.slice(0, 40) : undefined;
+    const refused = typeof req.query.refused === 'string' ? req.query.refused.slice(0, 200) : undefined;
+    const cancelled = typeof req.query.cancelled === 'string' ? req.query.cancelled.slice(0, 40) : undefined;
+    const notCancelled = typeof req.query.not_cancelled === 'string' ? req.query.not_cancelled.slice(0, 200) : undefined;
     const pctx = { ...pageContext(req, res), path: '/app/properties' };
     await render(
       res,
@@ -109,6 +127,31 @@ export function propertiesRoutes(ctx: AppContext): Router {
         {done && (
           <p class="notice" role="status">
             {done}
+          </p>
+        )}
+        {warning && (
+          <p class="error" role="alert">
+            Not changed: {warning}
+          </p>
+        )}
+        {booked && (
+          <p class="notice" role="status">
+            Booked: reservation {booked}.
+          </p>
+        )}
+        {refused && (
+          <p class="error" role="alert">
+            Not booked: {refused}
+          </p>
+        )}
+        {notCancelled && (
+          <p class="error" role="alert">
+            Not cancelled: {notCancelled}
+          </p>
+        )}
+        {cancelled && (
+          <p class="notice" role="status">
+            Cancelled: reservation {cancelled}.
           </p>
         )}
         <p class="muted">
@@ -124,13 +167,17 @@ export function propertiesRoutes(ctx: AppContext): Router {
           </a>
         </nav>
         <p class="legend muted">
-          <span class="key booked">booked</span> <span class="key blocked">blocked by host</span> <a class="key proposed" href="/app/proposals">proposal pending</a> Select a date for who set its values.
+          <span class="key booked">booked</span> <span class="key blocked">blocked by host</span> <a class="key proposed" href="/app/proposals">proposal pending</a> Select a date for who set its values; shift-click a second date to select a range to change.
         </p>
         <div class="month-wrap">
           <MonthGrid m={m} base={base} selected={date} />
         </div>
         {prov && <ProvenancePanel p={prov} />}
+        <ChangeForm f={{ from: editFrom, to: editFrom }} properties={[uid]} title="Change dates" />
+        <BookingForm ctx={pctx} propertyUid={uid} month={m.month} currency={m.property.currency} {...(date ? { checkin: date } : {})} {...(booked ? { booked } : {})} />
         <ControlForm ctx={pctx} uid={uid} allowed={m.property.calendar_control_allowed} back={m.month} />
+        <CurrentMinPriceForm app={ctx} ctx={pctx} companyUid={user.companyUid} uid={uid} />
+        <ListingContentPanel rows={content} />
       </Layout>,
     );
   });

@@ -1,3 +1,4 @@
+import { money } from '../format.js';
 import type { DateProvenance, MonthDayRow, PropertyMonth, ProvenanceRow } from '../../../shared/domain/console/index.js';
 
 /*
@@ -19,7 +20,6 @@ export function weeksOf(days: readonly MonthDayRow[]): (MonthDayRow | null)[][] 
   return weeks;
 }
 
-export const money = (price: number | null, currency: string) => (price === null ? 'no price' : `${price.toFixed(2)} ${currency}`);
 
 /** What a date is, in words: for the cell's class and for a screen reader. */
 function stateOf(d: MonthDayRow): { cls: string; label: string } {
@@ -28,18 +28,29 @@ function stateOf(d: MonthDayRow): { cls: string; label: string } {
   return { cls: 'open', label: 'available' };
 }
 
+/** The closed-to flags of a date in words (issue 35); only called when one is set. */
+const closedText = (d: MonthDayRow) =>
+  [d.closed_to_arrival === 1 ? 'No arrival' : '', d.closed_to_departure === 1 ? 'No departure' : ''].filter(Boolean).join(' · ');
+
 function DayCell(props: { day: MonthDayRow; href: string; today: string; selected: boolean }) {
   const d = props.day;
   const state = stateOf(d);
   const cls = ['day', state.cls, d.proposed ? 'proposed' : '', d.date < props.today ? 'past' : '', props.selected ? 'selected' : ''].filter(Boolean).join(' ');
   return (
     <td class={cls} data-date={d.date}>
-      <a href={props.href} aria-label={`${d.date}, ${state.label}${d.proposed ? ', proposal pending' : ''}: provenance`} aria-current={props.selected ? 'date' : undefined}>
+      {/* The link's name is its content (axe: label-content-name-mismatch): the full date and state
+          first, for a screen reader, then what the cell shows. */}
+      <a href={props.href} aria-current={props.selected ? 'date' : undefined}>
+        <span class="sr-only">{`${d.date}, ${state.label}${d.proposed ? ', proposal pending' : ''}: `}</span>
         <span class="dnum">
           {Number(d.date.slice(8))} <span class="wd">{WEEKDAYS[weekdayOf(d.date)]}</span>
         </span>
         <span class="price">{money(d.price, d.currency)}</span>
-        <span class="minstay">min {d.min_stay}</span>
+        <span class="minstay">
+          min {d.min_stay}
+          {d.max_stay !== null && ` · max ${d.max_stay}`}
+        </span>
+        {(d.closed_to_arrival === 1 || d.closed_to_departure === 1) && <span class="flag">{closedText(d)}</span>}
         {d.booking_uid ? (
           <span class="holder">
             {d.reservation_code} · {d.guest_name ?? 'guest'}
@@ -49,6 +60,7 @@ function DayCell(props: { day: MonthDayRow; href: string; today: string; selecte
         )}
         {d.proposed && <span class="flag">Proposal pending</span>}
         {d.notes && <span class="note">{d.notes}</span>}
+        <span class="sr-only"> (provenance)</span>
       </a>
     </td>
   );
@@ -78,11 +90,27 @@ export function MonthGrid(props: { m: PropertyMonth; base: string; selected?: st
   );
 }
 
-const FIELD_LABELS: Record<ProvenanceRow['field'], string> = { price: 'Price', availability: 'Availability', min_stay: 'Min stay', notes: 'Notes' };
+const FIELD_LABELS: Record<ProvenanceRow['field'], string> = {
+  price: 'Price',
+  availability: 'Availability',
+  min_stay: 'Min stay',
+  notes: 'Notes',
+  max_stay: 'Max stay',
+  closed_to_arrival: 'Closed to arrival',
+  closed_to_departure: 'Closed to departure',
+};
 
 function valueText(f: ProvenanceRow): string {
+  // The stay restrictions have no property default: never set is none / open.
+  if (f.field === 'max_stay') return f.value ?? 'none';
+  if (f.field === 'closed_to_arrival' || f.field === 'closed_to_departure') return f.value === '1' ? 'closed' : 'open';
   if (f.value === null) return 'property default';
   if (f.field === 'availability') return f.value === '1' ? 'available' : 'blocked';
+  if (f.field === 'price') {
+    // Stored as "<amount> <currency>" (selectProvenance); shown as the currency writes it.
+    const [amount, currency] = f.value.split(' ');
+    return money(Number(amount), currency ?? '');
+  }
   return f.value;
 }
 
@@ -111,7 +139,7 @@ export function ProvenancePanel(props: { p: DateProvenance }) {
             <th scope="col">Field</th>
             <th scope="col">Value</th>
             <th scope="col">Set by request</th>
-            <th scope="col">App</th>
+            <th scope="col">App or person</th>
             <th scope="col">When (UTC)</th>
             <th scope="col">Status</th>
             <th scope="col">Warnings</th>
@@ -123,7 +151,7 @@ export function ProvenancePanel(props: { p: DateProvenance }) {
               <th scope="row">{FIELD_LABELS[f.field]}</th>
               <td>{valueText(f)}</td>
               <td>{f.request_uid ? <code>{f.request_uid}</code> : <span class="muted">{f.seq > 0 ? 'removed by retention' : 'never set'}</span>}</td>
-              <td>{f.app_name ?? (f.request_uid ? 'the console or an operator' : '')}</td>
+              <td>{f.app_name ?? (f.user_name ? `${f.user_name} (console)` : f.request_uid ? 'the console or an operator' : '')}</td>
               <td>{f.created_dttm ?? ''}</td>
               <td>
                 {f.request_status ?? ''}

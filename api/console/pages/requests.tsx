@@ -1,3 +1,4 @@
+import { instantIn } from '../format.js';
 import { Router } from 'express';
 import type { AppContext } from '../../../shared/app/context.js';
 import type { RequestListRow } from '../../../shared/domain/console/index.js';
@@ -13,11 +14,21 @@ import { LIVE_MS, renderFragment } from './live.js';
  * so a request a worker finishes changes status without a reload.
  */
 
-function RequestRows(props: { rows: RequestListRow[] }) {
+/** Each status in words, beside it (issue 42: statuses explained in place). */
+const STATUS_WORDS: Record<string, string> = {
+  queued: 'waiting for a worker',
+  processing: 'being applied',
+  completed: 'applied',
+  error: 'not applied: see why',
+  paused: 'a proposal waiting for review',
+  disabled: 'rejected or expired, not applied',
+};
+
+function RequestRows(props: { rows: RequestListRow[]; zone: string }) {
   if (props.rows.length === 0) {
     return (
       <tr>
-        <td colspan={7}>No calendar request yet.</td>
+        <td colspan={6}>No calendar request yet.</td>
       </tr>
     );
   }
@@ -27,17 +38,20 @@ function RequestRows(props: { rows: RequestListRow[] }) {
         const warnings = Object.entries(r.warnings ?? {});
         return (
           <tr data-request={r.uid} class={`status-${r.status}`}>
-            <td data-label="Request">
-              <code>{r.uid}</code>
-            </td>
-            <td data-label="Submitted (UTC)">{r.created_dttm}</td>
+            <td data-label="Submitted">{instantIn(r.created_dttm, props.zone)}</td>
             <td data-label="Property">
               <a href={`/app/properties/${encodeURIComponent(r.property_uid)}`}>{r.property_name}</a>
             </td>
-            <td data-label="App">{r.app_name ?? 'the console or an operator'}</td>
+            <td data-label="App">{r.app_name ?? (r.user_name ? `${r.user_name} (console)` : 'the console or an operator')}</td>
             <td data-label="Status">
               <span class="status">{r.status}</span>
+              {STATUS_WORDS[r.status] && <span class="muted"> {STATUS_WORDS[r.status]}</span>}
               {r.request_error ? <span class="error"> {r.request_error}</span> : ''}
+              {/* The id an app polls, for a person who needs it (support, the app's own logs): a details line. */}
+              <span class="details">
+                {' '}
+                request <code>{r.uid}</code>
+              </span>
             </td>
             <td data-label="Days">
               {r.days_applied ?? 0}/{r.days_total} applied
@@ -77,8 +91,7 @@ export function requestsRoutes(ctx: AppContext): Router {
           <table class="stack">
             <thead>
               <tr>
-                <th scope="col">Request</th>
-                <th scope="col">Submitted (UTC)</th>
+                <th scope="col">Submitted</th>
                 <th scope="col">Property</th>
                 <th scope="col">App</th>
                 <th scope="col">Status</th>
@@ -87,7 +100,7 @@ export function requestsRoutes(ctx: AppContext): Router {
               </tr>
             </thead>
             <tbody id="request-rows" data-live="/app/requests/rows" data-live-ms={String(LIVE_MS)}>
-              <RequestRows rows={rows} />
+              <RequestRows rows={rows} zone={userOf(res).companyTimeZone} />
             </tbody>
           </table>
         </div>
@@ -97,7 +110,7 @@ export function requestsRoutes(ctx: AppContext): Router {
 
   router.get('/requests/rows', requireUser(ctx), async (_req, res) => {
     const rows = await ctx.services.console.requests(userOf(res).companyUid);
-    await renderFragment(res, <RequestRows rows={rows} />);
+    await renderFragment(res, <RequestRows rows={rows} zone={userOf(res).companyTimeZone} />);
   });
 
   return router;

@@ -1,3 +1,5 @@
+import { instantIn } from '../format.js';
+import { money } from '../format.js';
 import { Router } from 'express';
 import type { AppContext } from '../../../shared/app/context.js';
 import type { PendingRequest } from '../../../shared/domain/reservation-requests/index.js';
@@ -30,19 +32,20 @@ function RequestCard(props: { ctx: PageContext; r: PendingRequest; names: Names 
   const nights = nightsOf(r);
   const who = names?.guest_name ?? 'a guest';
   const action = (verb: string) => `/app/reservation-requests/${encodeURIComponent(r.booking_uid)}/${verb}`;
+  const zone = ctx.user?.companyTimeZone ?? 'UTC';
   return (
     <section class="card" aria-labelledby={`rr-${r.booking_uid}`}>
       <h2 id={`rr-${r.booking_uid}`}>
         {r.reservation_code} · {who}
       </h2>
       <p>
-        {names?.property_name ?? r.property_uid} · {r.number_of_guests} guest{r.number_of_guests === 1 ? '' : 's'} · {r.price.price_total.toFixed(2)} {r.price.currency}
+        {names?.property_name ?? r.property_uid} · {r.number_of_guests} guest{r.number_of_guests === 1 ? '' : 's'} · {money(r.price.price_total, r.price.currency)}
       </p>
       <p>
         {nights.length} night{nights.length === 1 ? '' : 's'}: {nights.length <= 14 ? nights.join(', ') : `${nights[0]} to ${nights.at(-1)}`}
       </p>
       <p class="muted">
-        Requested {r.booked_dttm} UTC · expires unanswered {r.expires_dttm} UTC
+        Requested {instantIn(r.booked_dttm, zone)} · expires unanswered {instantIn(r.expires_dttm, zone)}
       </p>
       <div class="actions">
         <Form ctx={ctx} action={action('accept')} class="inline">

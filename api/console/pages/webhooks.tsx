@@ -1,3 +1,4 @@
+import { instantIn } from '../format.js';
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../../../shared/app/context.js';
 import type { ConsoleUser } from '../../../shared/domain/accounts/index.js';
@@ -42,9 +43,13 @@ function DeliveryRows(props: { ctx: PageContext; app: Hooked }) {
     <>
       {app.attempts.map((a) => (
         <tr class={a.status_code !== null && a.status_code < 300 ? 'status-completed' : 'status-error'}>
-          <td data-label="Attempted (UTC)">{a.attempted_dttm}</td>
+          <td data-label="Attempted">{instantIn(a.attempted_dttm, props.ctx.user?.companyTimeZone ?? 'UTC')}</td>
           <td data-label="Event">
-            {a.type} <code>{a.event_uid}</code>
+            {a.type}
+            <span class="details">
+              {' '}
+              event <code>{a.event_uid}</code>
+            </span>
           </td>
           <td data-label="Attempt">{a.attempt}</td>
           <td data-label="Answer">
@@ -84,7 +89,7 @@ function AppHook(props: { ctx: PageContext; app: Hooked; tested?: TestOutcome })
         Posts to <code>{app.hook.url}</code>
       </p>
       <p class="muted">
-        Events: {app.hook.events.join(', ')} · set {app.hook.created_dttm} UTC
+        Events: {app.hook.events.join(', ')} · set {instantIn(app.hook.created_dttm, ctx.user?.companyTimeZone ?? 'UTC')}
       </p>
       {props.tested && <TestResult t={props.tested} />}
       <Form ctx={ctx} action={`/app/webhooks/${encodeURIComponent(app.uid)}/test`}>
@@ -97,7 +102,7 @@ function AppHook(props: { ctx: PageContext; app: Hooked; tested?: TestOutcome })
         <table class="stack">
           <thead>
             <tr>
-              <th scope="col">Attempted (UTC)</th>
+              <th scope="col">Attempted</th>
               <th scope="col">Event</th>
               <th scope="col">Attempt</th>
               <th scope="col">Answer</th>

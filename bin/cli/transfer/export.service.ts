@@ -3,12 +3,13 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import { bookingToWire } from '../../../shared/domain/bookings/index.js';
 import type { Db } from '../../../shared/infra/db/client.js';
 import { bookings, guests, hosts, listings, properties, tasks, teamMembers } from '../../../shared/infra/db/schema/index.js';
-import { listingToWire } from '../../../shared/domain/listings/index.js';
+import { listingContentOf, listingToWire } from '../../../shared/domain/listings/index.js';
 import { guestToWire, hostToWire } from '../../../shared/domain/people/index.js';
 import { propertyToWire } from '../../../shared/domain/properties/index.js';
 import { taskToWire } from '../../../shared/domain/tasks/index.js';
 import { teamMemberToWire } from '../../../shared/domain/team-members/index.js';
 import { exportMessagingLines } from './messaging.transfer.js';
+import { exportCalendarLines } from './calendar.transfer.js';
 
 /*
  * `cli export --company`: every object of the company as `cli import` lines, in the order import
@@ -42,7 +43,7 @@ export async function* exportLines(db: Db, companyUid: string): AsyncGenerator<s
     }
   }
 
-  const all = { doorCode: true, calendarControl: true };
+  const all = { doorCode: true, calendarControl: true, insurance: true };
   for await (const r of pages(
     (a) =>
       db
@@ -72,7 +73,8 @@ export async function* exportLines(db: Db, companyUid: string): AsyncGenerator<s
         .limit(PAGE),
     (r) => r.listing.uid,
   )) {
-    yield line('listing', listingToWire(r));
+    const content = listingContentOf(r.listing);
+    yield line('listing', { ...listingToWire(r), ...(content ? { direct_booking_content: content } : {}) });
   }
 
   for await (const r of pages((a) => db.select().from(teamMembers).where(and(eq(teamMembers.companyUid, companyUid), after(teamMembers.uid, a))).orderBy(byUid(teamMembers.uid)).limit(PAGE), (r) => r.uid)) {
@@ -81,7 +83,7 @@ export async function* exportLines(db: Db, companyUid: string): AsyncGenerator<s
 
   for await (const r of pages((a) => db.select().from(bookings).where(and(eq(bookings.companyUid, companyUid), after(bookings.bookingUid, a))).orderBy(byUid(bookings.bookingUid)).limit(PAGE), (r) => r.bookingUid)) {
     yield line('booking', {
-      ...bookingToWire(r, true),
+      ...bookingToWire(r, true, true),
       ...(r.description !== null ? { description: r.description } : {}),
     });
   }
@@ -91,4 +93,5 @@ export async function* exportLines(db: Db, companyUid: string): AsyncGenerator<s
   }
 
   yield* exportMessagingLines(db, companyUid);
+  yield* exportCalendarLines(db, companyUid);
 }

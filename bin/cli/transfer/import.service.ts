@@ -3,9 +3,10 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../shared/infra/db/client.js';
 import { writeJsonRows, type Executor } from '../../../shared/infra/db/json-rows.js';
 import { pgErrorOf } from '../../../shared/infra/db/pg-error.js';
-import { bookings, guests, hosts, listings, messages, messageThreads, properties, tasks, teamMembers } from '../../../shared/infra/db/schema/index.js';
+import { bookings, calendarDays, guests, hosts, listings, messages, messageThreads, properties, tasks, teamMembers } from '../../../shared/infra/db/schema/index.js';
 import * as rows from './transfer.rows.js';
 import { writeMessages, writeThreads, type MessageLine, type ThreadLine } from './messaging.transfer.js';
+import { calendarDayKey, writeCalendarDays, type CalendarDayLine } from './calendar.transfer.js';
 import { recordChanges, type ChangeKind } from '../../../shared/domain/changes/index.js';
 
 import { kinds, lineSchema, type Kind, type Line } from './transfer.schema.js';
@@ -44,7 +45,10 @@ interface Target {
   write?(tx: Tx, companyUid: string, lines: Line[]): Promise<void>;
 }
 
-const uidField = { host: 'host_uid', guest: 'guest_uid', property: 'property_uid', listing: 'listing_uid', team_member: 'team_member_uid', booking: 'booking_uid', task: 'task_uid', thread: 'bookingUid', message: 'messageUid' } as const;
+const uidField = {
+  host: 'host_uid', guest: 'guest_uid', property: 'property_uid', listing: 'listing_uid', team_member: 'team_member_uid', booking: 'booking_uid', task: 'task_uid',
+  thread: 'bookingUid', message: 'messageUid', calendar_day: 'property_uid',
+} as const;
 
 const target = <K extends Kind>(kind: K, table: PgTable, key: string[], toRow: (c: string, l: Extract<Line, { kind: K }>) => object): Target => ({
   table,
@@ -66,6 +70,12 @@ const targets: Record<Kind, Target> = {
   // A thread is its booking's (its id is the database's); a message its uid (messaging.transfer.ts).
   thread: { ...target('thread', messageThreads, ['company_uid', 'booking_uid'], () => ({})), write: (tx, c, l) => writeThreads(tx, c, l as ThreadLine[]) },
   message: { ...target('message', messages, ['uid'], () => ({})), write: (tx, c, l) => writeMessages(tx, c, l as MessageLine[]) },
+  // A stored date of a property (calendar.transfer.ts): keyed by property and date.
+  calendar_day: {
+    ...target('calendar_day', calendarDays, ['property_uid', 'date'], () => ({})),
+    uidOf: (l) => calendarDayKey(l as CalendarDayLine),
+    write: (tx, c, l) => writeCalendarDays(tx, c, l as CalendarDayLine[]),
+  },
 };
 
 const CHUNK = 2000;

@@ -53,6 +53,18 @@ export const propertyRow = (c: string, l: LineOf<'property'>): Row<typeof proper
   doorAccessCode: l.door_access_code ?? null,
   basePrice: dec(l.base_price, 2),
   defaultMinStay: l.default_min_stay,
+  guidebookLink: l.guidebook_link ?? null,
+  selectedInsuranceSettings: l.selected_insurance_settings ?? null,
+});
+
+/** A listing's direct-booking content as the export writes it (absent from older files: none). */
+const contentRow = (c: LineOf<'listing'>['direct_booking_content']) => ({
+  contentTitle: c?.title ?? null,
+  contentDescription: c?.description ?? null,
+  contentPhotos: c?.photos ?? null,
+  contentAmenities: c?.amenities ?? null,
+  contentHouseRules: c?.house_rules ?? null,
+  contentMaxGuests: c?.max_guests ?? null,
 });
 
 export const listingRow = (c: string, l: LineOf<'listing'>): Row<typeof listings> => ({
@@ -67,6 +79,7 @@ export const listingRow = (c: string, l: LineOf<'listing'>): Row<typeof listings
   hostUid: l.host_uid,
   isCohosted: bool(l.is_cohosted, false),
   widgetListingUuid: l.widget_listing_uuid ?? null,
+  ...contentRow(l.direct_booking_content),
 });
 
 export const teamMemberRow = (c: string, l: LineOf<'team_member'>): Row<typeof teamMembers> => ({
@@ -104,6 +117,8 @@ export const bookingRow = (c: string, l: LineOf<'booking'>): Row<typeof bookings
   priceTax: dec(l.price.price_tax, 2)!,
   priceTotal: dec(l.price.price_total, 2)!,
   doorAccessCode: l.door_access_code ?? null,
+  guidebookLink: l.guidebook_link ?? null,
+  insurancePolicy: l.insurance_policy ?? null,
   description: l.description ?? null,
   // Never taken from a line (issue 24): an imported booking faces the no-overlap constraint like
   // any other, so no import can make two holding bookings share a night.

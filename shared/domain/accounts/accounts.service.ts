@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { companies, type UserRole } from '../../infra/db/schema/index.js';
+import { isEmailAddress } from '../../infra/email-address.js';
 import { BaseService } from '../service.js';
 import { hashPassword, verifyPassword } from './password.js';
 import * as repo from './users.repository.js';
@@ -9,6 +10,8 @@ export interface ConsoleUser {
   uid: string;
   companyUid: string;
   companyName: string;
+  /** The company's zone (IANA), in which the console shows company-wide lists (issue 42). */
+  companyTimeZone: string;
   email: string;
   name: string;
   role: UserRole;
@@ -24,20 +27,25 @@ const emailKey = (email: string) => email.trim().toLowerCase();
 /** Console users (owners and managers of a company): sign-in, the CLI's user commands. */
 export class AccountsService extends BaseService {
   /**
-   * The user when the email and password match an enabled user and the email is not locked; else
-   * undefined, whatever was wrong (unknown email, wrong password, disabled, locked). The argon2
-   * work is done in every case, so the timing does not tell either.
+   * The user when the email and password match an enabled user and the email's lock (if any) does
+   * not hold for `address`; else undefined, whatever was wrong (unknown email, wrong password,
+   * disabled, locked). A lock refuses only the addresses that failed on the email: from any other
+   * the right password still signs in, and a wrong one adds that address to those refused (so the
+   * lock slows guessing from new addresses to one try each, and nobody can lock the owner out;
+   * issue 39 L1). The argon2 work is done in every case, so the timing does not tell either.
    */
-  async signIn(email: string, password: string): Promise<ConsoleUser | undefined> {
+  async signIn(email: string, password: string, address: string): Promise<ConsoleUser | undefined> {
     const key = emailKey(email);
-    const [user, locked] = await Promise.all([repo.findUserByEmail(this.db, key), repo.lockedUntil(this.db, key)]);
+    const [user, lock] = await Promise.all([repo.findUserByEmail(this.db, key), repo.lockOf(this.db, key, address)]);
     const usable = user && !user.disabled ? user : undefined;
     const matches = await verifyPassword(usable?.passwordHash, password);
-    if (!matches || locked) {
-      if (!locked) await repo.recordFailure(this.db, key, SIGN_IN_LIMITS);
+    const refused = lock?.addressFailed === true;
+    if (!matches || refused) {
+      if (!refused) await repo.recordFailure(this.db, key, address, SIGN_IN_LIMITS);
       return undefined;
     }
-    await repo.clearFailures(this.db, key);
+    // A sign-in from elsewhere during a lock leaves the lock on the addresses that failed.
+    if (!lock) await repo.clearFailures(this.db, key);
     return this.consoleUser(usable!.uid);
   }
 
@@ -45,11 +53,12 @@ export class AccountsService extends BaseService {
   async consoleUser(uid: string): Promise<ConsoleUser | undefined> {
     const user = await repo.findUser(this.db, uid);
     if (!user || user.disabled) return undefined;
-    const company = await this.db.select({ name: companies.name }).from(companies).where(eq(companies.uid, user.companyUid));
+    const company = await this.db.select({ name: companies.name, timeZone: companies.timeZone }).from(companies).where(eq(companies.uid, user.companyUid));
     return {
       uid: user.uid,
       companyUid: user.companyUid,
       companyName: company[0]?.name ?? user.companyUid,
+      companyTimeZone: company[0]?.timeZone ?? 'UTC',
       email: user.email,
       name: user.name,
       role: user.role,
@@ -57,6 +66,8 @@ export class AccountsService extends BaseService {
   }
 
   async create(user: { companyUid: string; email: string; name: string; role: UserRole; password: string }): Promise<string> {
+    // The CLI checks first; here too, so no caller stores what is not an address (issue 39 L5).
+    if (!isEmailAddress(user.email.trim())) throw new Error(`"${user.email.slice(0, 100)}" is not an email address`);
     if (await repo.findUserByEmail(this.db, user.email)) throw new DuplicateEmailError(`a user with email ${user.email} exists`);
     const passwordHash = await hashPassword(user.password);
     return repo.insertUser(this.db, { companyUid: user.companyUid, email: user.email.trim(), name: user.name, role: user.role, passwordHash });

@@ -8,6 +8,7 @@
  *   token-check.ts       confirming a token taken from the cache: by the request's write, or a fresh lookup
  */
 export * from './scopes.js';
+export * from './error-mode.js';
 export * from './token.repository.js';
 export * from './tokens.service.js';
 export * from './token-check.js';

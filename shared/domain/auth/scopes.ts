@@ -9,6 +9,7 @@ export const scopes = [
   'tasks',
   'direct-bookings',
   'reports',
+  'insurance-settings',
 ] as const;
 export type Scope = (typeof scopes)[number];
 

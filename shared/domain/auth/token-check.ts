@@ -23,7 +23,7 @@ export class TokenNotLiveError extends Error {
   }
 }
 
-/** True in a statement while the token is neither revoked nor of a disabled app (the lookup's own rule). */
+/** True in a statement while the token is neither revoked nor of a disabled or uninstalled app (the lookup's own rule). */
 export function liveTokenSql(tokenUid: string): SQL {
-  return sql`exists (select 1 from access_tokens t join apps a on a.uid = t.app_uid where t.uid = ${tokenUid} and not t.revoked and not a.disabled)`;
+  return sql`exists (select 1 from access_tokens t join apps a on a.uid = t.app_uid where t.uid = ${tokenUid} and not t.revoked and not a.disabled and a.uninstalled_at is null)`;
 }

@@ -1,7 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { preparedPer } from '../../infra/db/prepared.js';
-import { accessTokens, apps } from '../../infra/db/schema/index.js';
+import { accessTokens, apps, oauthClients } from '../../infra/db/schema/index.js';
+import { isErrorMode, type ErrorMode } from './error-mode.js';
 import { newToken, newUid, sha256 } from '../../infra/ids.js';
 import type { Scope } from './scopes.js';
 
@@ -12,6 +13,8 @@ export interface TokenPrincipal {
   scopes: Scope[];
   revoked: boolean;
   appDisabled: boolean;
+  /** The app's error mode, else its OAuth client's; null: ERROR_HTTP_STATUS (error-mode.ts). */
+  errorMode?: ErrorMode | null;
 }
 
 const tokenByHash = preparedPer((db) =>
@@ -21,11 +24,15 @@ const tokenByHash = preparedPer((db) =>
       companyUid: accessTokens.companyUid,
       appUid: accessTokens.appUid,
       scopes: accessTokens.scopes,
-      revoked: accessTokens.revoked,
+      // A token of an uninstalled app is refused as revoked (issue 39 H1), even one minted in a race
+      // with the uninstall that revoked the others.
+      revoked: sql<boolean>`(${accessTokens.revoked} or ${apps.uninstalledAt} is not null)`,
       appDisabled: apps.disabled,
+      errorMode: sql<string | null>`coalesce(${apps.errorMode}, ${oauthClients.errorMode})`,
     })
     .from(accessTokens)
     .innerJoin(apps, eq(apps.uid, accessTokens.appUid))
+    .leftJoin(oauthClients, eq(oauthClients.uid, apps.clientUid))
     .where(eq(accessTokens.tokenHash, sql.placeholder('hash')))
     .limit(1)
     .prepare('find_token_by_hash'),
@@ -35,7 +42,7 @@ const tokenByHash = preparedPer((db) =>
 export async function findTokenByValue(db: Db, token: string): Promise<TokenPrincipal | undefined> {
   const rows = await tokenByHash(db).execute({ hash: sha256(token) });
   const row = rows[0];
-  return row ? { ...row, scopes: row.scopes as Scope[] } : undefined;
+  return row ? { ...row, scopes: row.scopes as Scope[], errorMode: isErrorMode(row.errorMode) ? row.errorMode : null } : undefined;
 }
 
 export interface IssuedToken {
@@ -85,11 +92,35 @@ export async function revokeToken(db: Db, companyUid: string, tokenUidOrValue: s
   return rows.length > 0;
 }
 
-export async function setAppDisabled(db: Db, companyUid: string, appUid: string, disabled: boolean): Promise<void> {
-  await db
+/** Sets (or with null clears) an app's own error mode; answers whether the company has that app. */
+export async function setAppErrorMode(db: Db, companyUid: string, appUid: string, mode: ErrorMode | null): Promise<boolean> {
+  const rows = await db
     .update(apps)
-    .set({ disabled })
-    .where(and(eq(apps.companyUid, companyUid), eq(apps.uid, appUid)));
+    .set({ errorMode: mode })
+    .where(and(eq(apps.companyUid, companyUid), eq(apps.uid, appUid)))
+    .returning({ uid: apps.uid });
+  return rows.length > 0;
+}
+
+/**
+ * Disables (or enables) an app. Disabling also ends its client's outstanding OAuth codes on the
+ * company (issue 39 H1: no code issued before a revocation buys a token, not even once enabled
+ * again); the same statement as oauth's expireOutstandingCodes, kept here because oauth imports
+ * auth, not the other way round.
+ */
+export async function setAppDisabled(db: Db, companyUid: string, appUid: string, disabled: boolean): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (disabled) {
+      await tx.execute(sql`
+        update oauth_codes c set expires_at = now() from apps a
+        where a.uid = ${appUid} and a.company_uid = ${companyUid} and c.client_uid = a.client_uid and c.company_uid = a.company_uid
+          and c.used_at is null and c.expires_at > now()`);
+    }
+    await tx
+      .update(apps)
+      .set({ disabled })
+      .where(and(eq(apps.companyUid, companyUid), eq(apps.uid, appUid)));
+  });
 }
 
 /** Stamps a token's last_used_at, unless it was stamped less than `everyMs` ago. */
@@ -100,5 +131,11 @@ export async function touchToken(db: Db, tokenUid: string, everyMs: number): Pro
     .where(and(eq(accessTokens.uid, tokenUid), sql`(${accessTokens.lastUsedAt} is null or ${accessTokens.lastUsedAt} < now() - make_interval(secs => ${everyMs / 1000}))`));
 }
 
-export const tokenRepository = { findTokenByValue, issueToken, revokeToken, setAppDisabled, touchToken };
+/** Whether the company has an app of this uid. */
+export async function appExists(db: Db, companyUid: string, appUid: string): Promise<boolean> {
+  const rows = await db.select({ uid: apps.uid }).from(apps).where(and(eq(apps.companyUid, companyUid), eq(apps.uid, appUid)));
+  return rows.length > 0;
+}
+
+export const tokenRepository = { findTokenByValue, issueToken, revokeToken, setAppDisabled, setAppErrorMode, touchToken, appExists };
 export type TokenRepository = typeof tokenRepository;

@@ -1,5 +1,6 @@
+import type { ErrorMode } from './error-mode.js';
 import type { Infra } from '../../infra/infra.js';
-import { retryReadOnce } from '../../infra/db/retry-read.js';
+import { retryRead } from '../../infra/db/retry-read.js';
 import { sha256 } from '../../infra/ids.js';
 import { BaseService } from '../service.js';
 import type { Scope } from './scopes.js';
@@ -53,7 +54,7 @@ export class TokensService extends BaseService {
   /** The token's company, app and scopes (revoked and disabled are the caller's to refuse). */
   find(token: string): Promise<TokenPrincipal | undefined> {
     // Safe to repeat: a pooled connection that died under the lookup gets it run again on another.
-    return retryReadOnce(() => this.repo.findTokenByValue(this.db, token));
+    return retryRead(() => this.repo.findTokenByValue(this.db, token));
   }
 
   /**
@@ -79,7 +80,16 @@ export class TokensService extends BaseService {
     return this.repo.revokeToken(this.db, companyUid, tokenUidOrValue);
   }
 
+  /** Whether the company has an app of this uid. */
+  appExists(companyUid: string, appUid: string): Promise<boolean> {
+    return this.repo.appExists(this.db, companyUid, appUid);
+  }
+
   setAppDisabled(companyUid: string, appUid: string, disabled: boolean): Promise<void> {
     return this.repo.setAppDisabled(this.db, companyUid, appUid, disabled);
+  }
+
+  setAppErrorMode(companyUid: string, appUid: string, mode: ErrorMode | null): Promise<boolean> {
+    return this.repo.setAppErrorMode(this.db, companyUid, appUid, mode);
   }
 }

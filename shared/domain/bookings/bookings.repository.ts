@@ -120,5 +120,26 @@ export async function selectPropertyDoorCodes(db: Db, companyUid: string, proper
   return new Map(rows.flatMap((r) => (r.code === null ? [] : [[r.uid, r.code] as const])));
 }
 
+/** The guidebook links of the company's properties that have one. */
+export async function selectPropertyGuidebookLinks(db: Db, companyUid: string, propertyUids: string[]): Promise<Map<string, string>> {
+  if (propertyUids.length === 0) return new Map();
+  const rows = await db
+    .select({ uid: properties.uid, link: properties.guidebookLink })
+    .from(properties)
+    .where(and(eq(properties.companyUid, companyUid), inArray(properties.uid, propertyUids)));
+  return new Map(rows.flatMap((r) => (r.link === null ? [] : [[r.uid, r.link] as const])));
+}
+
+/**
+ * The rows with the guidebook link each booking shows: its own, else its property's. One query,
+ * only when a row lacks a link of its own.
+ */
+export async function withShownGuidebookLinks<R extends { guidebookLink: string | null; propertyUid: string }>(db: Db, companyUid: string, rows: R[]): Promise<R[]> {
+  const without = [...new Set(rows.filter((r) => r.guidebookLink === null).map((r) => r.propertyUid))];
+  if (without.length === 0) return rows;
+  const links = await selectPropertyGuidebookLinks(db, companyUid, without);
+  return rows.map((r) => (r.guidebookLink === null ? { ...r, guidebookLink: links.get(r.propertyUid) ?? null } : r));
+}
+
 export const bookingsRepository = { selectBookings, selectPropertyDoorCodes };
 export type BookingsRepository = typeof bookingsRepository;

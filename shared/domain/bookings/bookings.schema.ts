@@ -1,25 +1,9 @@
 import { z } from 'zod';
+import { bookingStatuses, platformTypes } from '../../infra/db/schema/bookings.js';
 import { booleanParam, commaEnumList, commaList, dateOrDateTime, oneOf, pageParam } from '../../infra/http/wire.js';
 
-export const bookingStatuses = [
-  'new',
-  'at_checkpoint',
-  'accepted',
-  'cancelled',
-  'declined',
-  'pending',
-  'pending_cancelled',
-  'expired',
-  'awaiting_payment',
-  'failed_payment',
-  'unconfirmed',
-  'failed_verification',
-  'awaiting_acceptance',
-] as const;
-export type BookingStatus = (typeof bookingStatuses)[number];
-
-export const platformTypes = ['airgms', 'airbnb', 'homeaway', 'booking', 'vrbo'] as const;
-export type PlatformType = (typeof platformTypes)[number];
+// The column values are the table's (the drizzle schema is the one description of the tables).
+export { bookingStatuses, platformTypes, type BookingStatus, type PlatformType } from '../../infra/db/schema/bookings.js';
 
 const dateParam = (what: string) =>
   dateOrDateTime
@@ -85,5 +69,11 @@ export const bookingSchema = z.object({
     .nullable()
     .optional()
     .describe('Present only when the token has the smart-locks scope'),
+  guidebook_link: z.string().nullable().describe("The booking's guidebook link, else its property's, else null (set-booking-guidebook-link)"),
+  insurance_policy: z
+    .object({ provider: z.string(), policy_number: z.string(), coverage_amount: z.number(), currency: z.string(), valid_from: z.string(), valid_to: z.string() })
+    .nullable()
+    .optional()
+    .describe('Present only when the token has the insurance-settings scope (set-booking-insurance-policy); null when none'),
 });
 export type Booking = z.infer<typeof bookingSchema>;

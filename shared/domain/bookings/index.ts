@@ -7,8 +7,10 @@
  *   bookings.service.ts     BookingsService and bookingToWire (row -> wire, door code by scope)
  *   holding.ts              the statuses in which a booking holds its nights (the overlap
  *                           constraint, the calendar view and direct bookings agree on them)
+ *   bookings.objects.ts     bookings as the change feed shows them (its reader of booking)
  */
 export * from './bookings.schema.js';
 export * from './bookings.repository.js';
 export * from './bookings.service.js';
 export * from './holding.js';
+export * from './bookings.objects.js';

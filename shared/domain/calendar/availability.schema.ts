@@ -1,17 +1,16 @@
 import { z } from 'zod';
-import { calendarDate, checkDateRange, MAX_RANGE_DAYS, uidValue } from '../../infra/http/wire.js';
+import { checkDateRange, MAX_RANGE_DAYS, uidValue, wireDate } from '../../infra/http/wire.js';
+import { flag } from '../../infra/http/client-inputs.js';
 import { WARNING_PAST } from './calendar.days.js';
 import { BLOCKED_BY_HOST, BLOCKED_BY_RESERVATION, calendarPreviewSchema } from './calendar.schema.js';
 
 export const setAvailabilityBodySchema = z
   .object({
     property_uid: uidValue(),
-    start_date: calendarDate.meta({ format: 'date', description: 'First date, YYYY-MM-DD' }),
-    end_date: calendarDate.meta({ format: 'date', description: `Last date (inclusive), YYYY-MM-DD, at most ${MAX_RANGE_DAYS} days from start_date` }),
-    is_available: z
-      .union([z.literal(0), z.literal(1), z.boolean(), z.literal('0'), z.literal('1')], { error: 'must be 0, 1, true or false' })
-      .transform((v) => v === 1 || v === true || v === '1')
-      .describe('0/1 (also "0"/"1", as set-calendar-batch reads numbers) or false/true: open or close every date of the range'),
+    start_date: wireDate.meta({ description: 'First date: YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or ISO 8601; the date as written' }),
+    end_date: wireDate.meta({ description: `Last date (inclusive): YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or ISO 8601; the date as written; at most ${MAX_RANGE_DAYS} days from start_date` }),
+    is_available: flag('must be 0, 1, true or false')
+      .describe('0/1 or false/true (also the strings "0", "1", "true", "false"): open or close every date of the range'),
   })
   .superRefine((b, ctx) => checkDateRange(b.start_date, b.end_date, 'end_date', ctx));
 export type SetAvailabilityBody = z.infer<typeof setAvailabilityBodySchema>;

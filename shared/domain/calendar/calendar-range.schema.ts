@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarDate, checkDateRange, MAX_RANGE_DAYS } from '../../infra/http/wire.js';
+import { checkDateRange, MAX_RANGE_DAYS, wireDate } from '../../infra/http/wire.js';
 import { datesOf } from '../../infra/time.js';
 import { readBatchDays, type BatchDay, type ReadDay } from './calendar.days.js';
 import { batchDaySchema, calendarPreviewSchema } from './calendar.schema.js';
@@ -12,8 +12,8 @@ import { batchDaySchema, calendarPreviewSchema } from './calendar.schema.js';
 
 const rangeDates = {
   property_uid: z.string().min(1).max(100),
-  start_date: calendarDate.meta({ format: 'date', description: 'First date, YYYY-MM-DD' }),
-  end_date: calendarDate.meta({ format: 'date', description: `Last date (inclusive), YYYY-MM-DD, at most ${MAX_RANGE_DAYS} days from start_date` }),
+  start_date: wireDate.meta({ description: 'First date: YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or ISO 8601; the date as written' }),
+  end_date: wireDate.meta({ description: `Last date (inclusive): YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or ISO 8601; the date as written; at most ${MAX_RANGE_DAYS} days from start_date` }),
 };
 
 /** The fields a range sets on every date: a batch day's fields, read the same way. */
@@ -34,7 +34,16 @@ export type SetCalendarDataBody = z.infer<typeof setCalendarDataBodySchema>;
 
 /** Every date of the body's range as a batch day with the body's fields, read as batch days are. */
 export function rangeDays(body: { start_date: string; end_date: string } & Omit<BatchDay, 'date'>): ReadDay[] {
-  const fields = { price: body.price, currency: body.currency, is_available: body.is_available, min_stay: body.min_stay, notes: body.notes };
+  const fields = {
+    price: body.price,
+    currency: body.currency,
+    is_available: body.is_available,
+    min_stay: body.min_stay,
+    notes: body.notes,
+    max_stay: body.max_stay,
+    closed_to_arrival: body.closed_to_arrival,
+    closed_to_departure: body.closed_to_departure,
+  };
   return readBatchDays(datesOf(body.start_date, body.end_date).map((date) => ({ date, ...fields })));
 }
 

@@ -2,7 +2,7 @@ import type { Infra } from '../../infra/infra.js';
 import type { CalendarRepository, CalendarRequestRow } from './calendar.repository.js';
 import type { RequestStatusView } from './calendar.schema.js';
 import { isFinalStatus, toStatusView } from './calendar.status.js';
-import { createRequestWaits, type RequestWaits, type RequestWaitsOptions } from './request-waits.js';
+import { createRequestWaits, REQUEST_FINISHED_CHANNEL, type RequestWaits, type RequestWaitsOptions } from '../../platform/long-poll/index.js';
 
 interface Pending {
   uids: Set<string>;
@@ -10,7 +10,7 @@ interface Pending {
 }
 
 /**
- * get-request-status with `wait`, for one runtime: the LISTEN/NOTIFY hub (request-waits.ts) and
+ * get-request-status with `wait`, for one runtime: the LISTEN/NOTIFY hub (shared/platform/long-poll) and
  * the reads after a wake-up, merged per company within one turn of the event loop.
  */
 export class RequestStatusWaits {
@@ -24,7 +24,7 @@ export class RequestStatusWaits {
     opts: RequestWaitsOptions = {},
   ) {
     const db = infra.database.db;
-    this.hub = createRequestWaits(infra.database.sql, (company, uids) => repo.findFinishedRequestUids(db, company, uids), infra.logger, opts);
+    this.hub = createRequestWaits(infra.database.sql, REQUEST_FINISHED_CHANNEL, (company, uids) => repo.findFinishedRequestUids(db, company, uids), infra.logger, infra.metrics.longPollWaiters, opts);
   }
 
   /**

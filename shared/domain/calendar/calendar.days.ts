@@ -1,4 +1,5 @@
 import { isUnstorable } from '../../infra/http/validation.js';
+import { readFlag } from '../../infra/http/client-inputs.js';
 
 /*
  * Reading the days of a batch: duplicate dates merge, then every value is read (numeric strings
@@ -11,13 +12,19 @@ import { isUnstorable } from '../../infra/http/validation.js';
 export const MAX_PRICE = 9_999_999_999.99;
 export const MAX_NOTES_LENGTH = 10_000;
 export const MAX_MIN_STAY = 10_000;
+/** Largest max_stay (a year); 0 clears the maximum. */
+export const MAX_MAX_STAY = 365;
 
 export const WARNING_PAST = 'Day ignored - can not modify past dates';
 export const WARNING_NO_CURRENCY = 'Day ignored - currency is mandatory if price specified';
 export const WARNING_NOTHING = 'Day ignored - no fields to change';
+export const WARNING_MAX_BELOW_MIN = 'Day ignored - max_stay below min_stay';
 
-/** The fields of a batch day besides its date, in the order a day's first invalid value is named. */
-export const dayFields = ['price', 'currency', 'is_available', 'min_stay', 'notes'] as const;
+/**
+ * The fields of a batch day besides its date, in the order a day's first invalid value is named:
+ * iGMS's five, then the stay restrictions of issue 35 (extensions iGMS clients never send).
+ */
+export const dayFields = ['price', 'currency', 'is_available', 'min_stay', 'notes', 'max_stay', 'closed_to_arrival', 'closed_to_departure'] as const;
 export type DayField = (typeof dayFields)[number];
 export const WARNING_INVALID_PREFIX = 'Day ignored - invalid ';
 export const warningInvalid = (field: DayField) => `${WARNING_INVALID_PREFIX}${field}`;
@@ -36,6 +43,9 @@ export interface BatchDay {
   is_available?: unknown;
   min_stay?: unknown;
   notes?: unknown;
+  max_stay?: unknown;
+  closed_to_arrival?: unknown;
+  closed_to_departure?: unknown;
 }
 
 /** A day as stored on a request: only the fields the client gave (null = not given). */
@@ -47,6 +57,13 @@ export interface RequestDay {
   min_stay: number | null;
   /** "" is kept: it clears the notes when applied. */
   notes: string | null;
+  /*
+   * The stay restrictions (issue 35) are present only when given, so a day of an iGMS client is
+   * stored (and costs) exactly as before. max_stay 0 is kept: it clears the maximum when applied.
+   */
+  max_stay?: number;
+  closed_to_arrival?: boolean;
+  closed_to_departure?: boolean;
 }
 
 /** A merged day after reading: the day to store, or the warning that skips it (unless it is past). */
@@ -103,16 +120,21 @@ const readCurrency = (v: unknown) => {
   }
   return upper ? v : v.toUpperCase();
 };
-const readAvailability = (v: unknown) =>
-  v === 1 || v === true || v === '1' ? true : v === 0 || v === false || v === '0' ? false : INVALID;
+/** 0/1, false/true, and the strings "0", "1", "true", "false" (client-inputs). */
+const readAvailability = (v: unknown) => readFlag(v) ?? INVALID;
 const readMinStay = (v: unknown) => {
   const n = toNumber(v);
   // Stryker disable next-line ConditionalExpression: Number.isInteger refuses INVALID too; the test narrows the type
   return n !== INVALID && Number.isInteger(n) && n >= 1 && n <= MAX_MIN_STAY ? n : INVALID;
 };
+const readMaxStay = (v: unknown) => {
+  const n = toNumber(v);
+  // Stryker disable next-line ConditionalExpression: Number.isInteger refuses INVALID too; the test narrows the type
+  return n !== INVALID && Number.isInteger(n) && n >= 0 && n <= MAX_MAX_STAY ? n : INVALID;
+};
 const readNotes = (v: unknown) => (typeof v === 'string' && v.length <= MAX_NOTES_LENGTH && !isUnstorable(v) ? v : INVALID);
 
-/** One merged day judged by the rules after "past": invalid values (in field order), price without currency, nothing to change. */
+/** One merged day judged by the rules after "past": invalid values (in field order), max below min, price without currency, nothing to change. */
 export function readDay(d: BatchDay): ReadDay {
   const price = given(d.price) ? readPrice(d.price) : null;
   if (price === INVALID) return { date: d.date, skip: warningInvalid('price') };
@@ -124,10 +146,43 @@ export function readDay(d: BatchDay): ReadDay {
   if (minStay === INVALID) return { date: d.date, skip: warningInvalid('min_stay') };
   const notes = given(d.notes) ? readNotes(d.notes) : null;
   if (notes === INVALID) return { date: d.date, skip: warningInvalid('notes') };
+  const restrictions = readRestrictions(d);
+  if (typeof restrictions === 'string') return { date: d.date, skip: restrictions };
+  // A day's own maximum below its own minimum can never be met (0 clears the maximum: no maximum).
+  if (restrictions.max_stay !== undefined && restrictions.max_stay > 0 && minStay !== null && restrictions.max_stay < minStay) {
+    return { date: d.date, skip: WARNING_MAX_BELOW_MIN };
+  }
   if (price !== null && currency === null) return { date: d.date, skip: WARNING_NO_CURRENCY };
-  if (price === null && isAvailable === null && minStay === null && notes === null) return { date: d.date, skip: WARNING_NOTHING };
+  if (price === null && isAvailable === null && minStay === null && notes === null && restrictions === NONE) return { date: d.date, skip: WARNING_NOTHING };
   // Currency alone changes nothing: it is stored only with a price.
-  return { date: d.date, price, currency: price === null ? null : currency, is_available: isAvailable, min_stay: minStay, notes };
+  const day: RequestDay = { date: d.date, price, currency: price === null ? null : currency, is_available: isAvailable, min_stay: minStay, notes };
+  return restrictions === NONE ? day : Object.assign(day, restrictions);
+}
+
+type Restrictions = Pick<RequestDay, 'max_stay' | 'closed_to_arrival' | 'closed_to_departure'>;
+/** No restriction given: the common case (every iGMS client's day), one shared object. */
+const NONE: Restrictions = Object.freeze({});
+
+/** The stay restrictions given on the day (only those keys), or the warning of the first invalid one. */
+function readRestrictions(d: BatchDay): Restrictions | string {
+  if (!given(d.max_stay) && !given(d.closed_to_arrival) && !given(d.closed_to_departure)) return NONE;
+  const out: Restrictions = {};
+  if (given(d.max_stay)) {
+    const v = readMaxStay(d.max_stay);
+    if (v === INVALID) return warningInvalid('max_stay');
+    out.max_stay = v;
+  }
+  if (given(d.closed_to_arrival)) {
+    const v = readAvailability(d.closed_to_arrival);
+    if (v === INVALID) return warningInvalid('closed_to_arrival');
+    out.closed_to_arrival = v;
+  }
+  if (given(d.closed_to_departure)) {
+    const v = readAvailability(d.closed_to_departure);
+    if (v === INVALID) return warningInvalid('closed_to_departure');
+    out.closed_to_departure = v;
+  }
+  return out;
 }
 
 /** The days of a batch merged and read; the dates are known to be real. */

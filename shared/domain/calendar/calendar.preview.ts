@@ -26,7 +26,7 @@ export const dryRunQueryDoc = {
 /**
  * A kept day applied over the date as read now, as calendar_days' upsert then the calendar view
  * would make it: a given field replaces the stored one (a new request is the latest submission, so
- * its fields win), a price brings its currency, `notes: ""` clears, a holding booking wins.
+ * its fields win), a price brings its currency, `notes: ""` and `max_stay: 0` clear, a holding booking wins.
  */
 export function previewDay(cur: CalendarViewRow, day: RequestDay): PreviewDay {
   const held = cur.unavailable_reason === BLOCKED_BY_RESERVATION;
@@ -44,6 +44,9 @@ export function previewDay(cur: CalendarViewRow, day: RequestDay): PreviewDay {
     min_stay: day.min_stay ?? cur.min_stay,
     notes: day.notes === null ? cur.notes : day.notes === '' ? null : day.notes,
     unavailable_reason: reason,
+    max_stay: day.max_stay === undefined ? cur.max_stay : day.max_stay === 0 ? null : day.max_stay,
+    closed_to_arrival: day.closed_to_arrival === undefined ? cur.closed_to_arrival : day.closed_to_arrival ? 1 : 0,
+    closed_to_departure: day.closed_to_departure === undefined ? cur.closed_to_departure : day.closed_to_departure ? 1 : 0,
   };
 }
 

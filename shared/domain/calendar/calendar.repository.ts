@@ -6,9 +6,10 @@ import { newUid } from '../../infra/ids.js';
 import type { RequestDay, Warnings } from './calendar.rules.js';
 import { finalRequestStatuses, type RequestKind } from './calendar.schema.js';
 import { readCalendarView } from './calendar.view.js';
+import { stayLockSql } from './stay.js';
 import { recordChangesSql } from '../changes/index.js';
 import { liveTokenSql, TokenNotLiveError, type TokenCheck } from '../auth/index.js';
-import { REQUEST_FINISHED, wantsEventSql } from '../webhooks/index.js';
+import { REQUEST_FINISHED, wantsEventSql } from '../../platform/outbox/index.js';
 
 
 export type CalendarRequestRow = typeof calendarRequests.$inferSelect;
@@ -24,6 +25,8 @@ export interface InsertOptions {
    * rolls back with it).
    */
   liveToken?: TokenCheck;
+  /** The console user who made the requests (named by provenance and the Requests page). */
+  userUid?: string;
 }
 
 /**
@@ -44,9 +47,9 @@ export async function insertRequests(
   if (chunks.length === 0) return [];
   const rows = chunks.map((days, i) => ({ uid: newUid('rq_'), days, warnings: warnings[i] ?? {} }));
   const inserted = await tx.execute<{ uid: string; seq: number }>(sql`
-    insert into calendar_requests (uid, company_uid, property_uid, days, days_total, warnings, app_uid, kind, status, proposal_uid)
+    insert into calendar_requests (uid, company_uid, property_uid, days, days_total, warnings, app_uid, kind, status, proposal_uid, user_uid)
     select r.uid, ${companyUid}, ${propertyUid}, r.days, jsonb_array_length(r.days), r.warnings, ${appUid ?? null}::text,
-           ${opts.kind ?? 'calendar'}, ${opts.status ?? 'queued'}, ${opts.proposalUid ?? null}::text
+           ${opts.kind ?? 'calendar'}, ${opts.status ?? 'queued'}, ${opts.proposalUid ?? null}::text, ${opts.userUid ?? null}::text
       from rows from (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as (uid text, days jsonb, warnings jsonb))
            with ordinality as r(uid, days, warnings, ord)
      where ${opts.liveToken ? liveTokenSql(opts.liveToken.tokenUid) : sql`true`}
@@ -80,7 +83,7 @@ export async function markProcessing(db: Db, uid: string): Promise<{ status: str
 
 /**
  * The submission-order rule as SQL: on an existing day, each field group (price+currency,
- * availability, min stay, notes) takes the incoming value only when the incoming request's
+ * availability, min stay, notes, max stay, closed to arrival, closed to departure) takes the incoming value only when the incoming request's
  * sequence is higher than the one that last wrote the group. Shared with the benchmark's raw
  * baseline so both measure the same statement.
  */
@@ -94,10 +97,24 @@ export const CALENDAR_DAYS_ON_CONFLICT = `on conflict (property_uid, date) do up
         min_stay_seq = greatest(c.min_stay_seq, excluded.min_stay_seq),
         notes        = case when excluded.notes_seq > c.notes_seq then excluded.notes else c.notes end,
         notes_seq    = greatest(c.notes_seq, excluded.notes_seq),
+        max_stay     = case when excluded.max_stay_seq > c.max_stay_seq then excluded.max_stay else c.max_stay end,
+        max_stay_seq = greatest(c.max_stay_seq, excluded.max_stay_seq),
+        closed_to_arrival = case when excluded.closed_to_arrival_seq > c.closed_to_arrival_seq then excluded.closed_to_arrival else c.closed_to_arrival end,
+        closed_to_arrival_seq = greatest(c.closed_to_arrival_seq, excluded.closed_to_arrival_seq),
+        closed_to_departure = case when excluded.closed_to_departure_seq > c.closed_to_departure_seq then excluded.closed_to_departure else c.closed_to_departure end,
+        closed_to_departure_seq = greatest(c.closed_to_departure_seq, excluded.closed_to_departure_seq),
         request_uid  = case when excluded.last_seq > c.last_seq then excluded.request_uid else c.request_uid end,
         updated_dttm = case when excluded.last_seq > c.last_seq then excluded.updated_dttm else c.updated_dttm end,
         last_seq     = greatest(c.last_seq, excluded.last_seq)`;
 const calendarDaysOnConflict = sql.raw(CALENDAR_DAYS_ON_CONFLICT);
+
+/**
+ * Whether a stored request day `d` (jsonb) may make a stay that was allowed forbidden: it closes the
+ * night, sets a minimum or a maximum stay, or closes arrival or departure. Such a request's apply
+ * takes the property's stay lock.
+ */
+export const RESTRICTS_DAY_SQL = `d->>'is_available' = 'false' or d->>'min_stay' is not null or coalesce(d->>'max_stay', '0') <> '0'
+  or d->>'closed_to_arrival' = 'true' or d->>'closed_to_departure' = 'true'`;
 
 export interface ApplyOutcome {
   status: 'completed' | 'already-final' | 'missing';
@@ -151,16 +168,26 @@ function dayChangeOf() {
  */
 export async function applyRequest(db: Db, uid: string, pastMessage: string, recordChanges = true): Promise<ApplyOutcome> {
   const rows = await db.execute<{ days_applied: number; past: Warnings; event_uid: string | null }>(sql`
-    with req as (
+    with stay_lock as (
+      -- The property's stay lock (stay.ts), taken before the request row and any day is locked
+      -- (a one-time filter of req): a booking judges the calendar as this apply leaves it, or as
+      -- it was before, never halfway. Held until this statement commits. Only a request that may
+      -- forbid a stay takes it (RESTRICTS_DAY_SQL): one that only prices, notes or opens cannot
+      -- make a committed booking break a rule, and a pricing tool's batches never wait for bookings.
+      select ${stayLockSql(sql`r.property_uid`)} from calendar_requests r
+       where r.uid = ${uid} and exists (select 1 from jsonb_array_elements(r.days) d where ${sql.raw(RESTRICTS_DAY_SQL)})
+    ), req as (
       select r.uid, r.seq, r.company_uid, r.property_uid, r.days,
              (now() at time zone p.time_zone)::date as today
         from calendar_requests r join properties p on p.uid = r.property_uid
-       where r.uid = ${uid} and r.status in ('queued', 'processing')
+       where r.uid = ${uid} and r.status in ('queued', 'processing') and (select count(*) from stay_lock) >= 0
          for update of r
     ), day as (
-      select req.*, d.date, d.price, d.currency, d.is_available, d.min_stay, d.notes
+      select req.*, d.date, d.price, d.currency, d.is_available, d.min_stay, d.notes,
+             d.max_stay, d.closed_to_arrival, d.closed_to_departure
         from req cross join lateral jsonb_to_recordset(req.days)
-             as d(date date, price numeric(12,2), currency text, is_available boolean, min_stay integer, notes text)
+             as d(date date, price numeric(12,2), currency text, is_available boolean, min_stay integer, notes text,
+                  max_stay integer, closed_to_arrival boolean, closed_to_departure boolean)
     ), applied as (
       insert into calendar_days as c (
         company_uid, property_uid, date,
@@ -168,12 +195,19 @@ export async function applyRequest(db: Db, uid: string, pastMessage: string, rec
         is_available, availability_seq,
         min_stay, min_stay_seq,
         notes, notes_seq,
+        max_stay, max_stay_seq,
+        closed_to_arrival, closed_to_arrival_seq,
+        closed_to_departure, closed_to_departure_seq,
         last_seq, request_uid, updated_dttm)
       select company_uid, property_uid, date,
              price, currency, case when price is not null then seq else 0 end,
              is_available, case when is_available is not null then seq else 0 end,
              min_stay, case when min_stay is not null then seq else 0 end,
              nullif(notes, ''), case when notes is not null then seq else 0 end,
+             -- max_stay 0 clears the maximum: stored as null, its sequence kept like any value's.
+             nullif(max_stay, 0), case when max_stay is not null then seq else 0 end,
+             closed_to_arrival, case when closed_to_arrival is not null then seq else 0 end,
+             closed_to_departure, case when closed_to_departure is not null then seq else 0 end,
              seq, uid, now()
         from day
        where date >= today

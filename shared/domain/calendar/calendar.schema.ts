@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { calendarDate, checkDateRange, commaList, isCalendarDate, uidValue } from '../../infra/http/wire.js';
+import { checkDateRange, commaList, dayDateOf, uidValue, wireDate } from '../../infra/http/wire.js';
+import { storedRequestStatuses } from '../../infra/db/schema/calendar.js';
 import { textJudged } from '../../infra/http/validation.js';
-import { MAX_MIN_STAY, MAX_NOTES_LENGTH, MAX_PRICE, NUMERIC_STRING, readBatchDays, type BatchDay } from './calendar.days.js';
+import { MAX_WAIT_SECONDS } from '../../platform/long-poll/index.js';
+import { MAX_MAX_STAY, MAX_MIN_STAY, MAX_NOTES_LENGTH, MAX_PRICE, NUMERIC_STRING, readBatchDays, type BatchDay } from './calendar.days.js';
 
-export { MAX_NOTES_LENGTH, MAX_PRICE, WARNING_NO_CURRENCY, WARNING_NOTHING, WARNING_PAST } from './calendar.days.js';
+export { MAX_MAX_STAY, MAX_NOTES_LENGTH, MAX_PRICE, WARNING_MAX_BELOW_MIN, WARNING_NO_CURRENCY, WARNING_NOTHING, WARNING_PAST } from './calendar.days.js';
 
 /** Why a date is closed, as get-calendar-data (and set-availability) say it. */
 export const BLOCKED_BY_RESERVATION = 'Blocked by reservation';
@@ -30,18 +32,26 @@ const numberOrNumericString = (extra: Record<string, unknown>) => ({
 const loose = (meta: Record<string, unknown>) => z.unknown().optional().meta(meta);
 
 export const batchDaySchema = z.object({
-  date: z.string().meta({ format: 'date', description: 'A real calendar date YYYY-MM-DD; anything else refuses the whole batch' }),
+  date: z.string().meta({ format: 'date', description: 'A real calendar date YYYY-MM-DD (also YYYY-MM-DD HH:MM:SS or ISO 8601: the date as written); anything else refuses the whole batch' }),
   price: loose({
     ...numberOrNumericString({ minimum: 0, maximum: MAX_PRICE }),
     description: 'Nightly price >= 0 (a number or a numeric string such as "52.5"), stored with two decimals (rounded half away from zero); needs currency',
   }),
   currency: loose({ type: ['string', 'null'], pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code, upper-cased. Only meaningful with price: currency alone changes nothing' }),
-  is_available: loose({ enum: [0, 1, true, false, '0', '1', null], description: '0/1 (also "0"/"1") or false/true; absent or null keeps the value' }),
+  is_available: loose({ enum: [0, 1, true, false, '0', '1', 'true', 'false', null], description: '0/1 or false/true (also the strings "0", "1", "true", "false"); absent or null keeps the value' }),
   min_stay: loose({
     ...numberOrNumericString({ type: 'integer', minimum: 1, maximum: MAX_MIN_STAY }),
     description: `Minimum stay in nights, an integer from 1 to ${MAX_MIN_STAY} (a number or a numeric string such as "3")`,
   }),
   notes: loose({ type: ['string', 'null'], maxLength: MAX_NOTES_LENGTH, description: 'Free text; "" clears the notes; absent or null keeps them' }),
+  max_stay: loose({
+    ...numberOrNumericString({ type: 'integer', minimum: 0, maximum: MAX_MAX_STAY }),
+    description:
+      `An extension (iGMS has no such field): maximum stay in nights of a stay arriving that date, an integer from 1 to ${MAX_MAX_STAY}; ` +
+      '0 clears it (no maximum). Below the same day\'s min_stay: the day is skipped, "Day ignored - max_stay below min_stay"',
+  }),
+  closed_to_arrival: loose({ enum: [0, 1, true, false, '0', '1', null], description: 'An extension: 1/true: no stay may arrive that date (book-property refuses it); 0/false opens it' }),
+  closed_to_departure: loose({ enum: [0, 1, true, false, '0', '1', null], description: 'An extension: 1/true: no stay may leave that date (book-property refuses it); 0/false opens it' }),
 }) satisfies z.ZodType<BatchDay>;
 export type { BatchDay } from './calendar.days.js';
 
@@ -70,7 +80,12 @@ function readDays(days: unknown[], ctx: z.RefinementCtx) {
   for (let i = 0; i < days.length; i++) {
     const day = days[i];
     const object = isPlainObject(day);
-    if (object && typeof day.date === 'string' && isCalendarDate(day.date)) continue;
+    const date = object && typeof day.date === 'string' ? dayDateOf(day.date) : undefined;
+    if (date !== undefined) {
+      // `"2027-06-22 00:00:00"` is 2027-06-22 (client-inputs): the day is read with its date alone.
+      if (date !== (day as BatchDay).date) (day as BatchDay).date = date;
+      continue;
+    }
     // Stryker disable next-line StringLiteral: zod's issue kind; only path and message reach the wire
     if (!object) ctx.addIssue({ code: 'custom', path: [i], message: 'must be an object with a real date YYYY-MM-DD' });
     // Stryker disable next-line StringLiteral: see above
@@ -108,6 +123,9 @@ export const previewDaySchema = z.object({
   min_stay: z.number().int(),
   notes: z.string().nullable(),
   unavailable_reason: z.enum(unavailableReasons),
+  max_stay: z.number().int().nullable().describe('Maximum stay in nights; null when none'),
+  closed_to_arrival: z.union([z.literal(0), z.literal(1)]),
+  closed_to_departure: z.union([z.literal(0), z.literal(1)]),
 });
 export type PreviewDay = z.infer<typeof previewDaySchema>;
 
@@ -129,34 +147,12 @@ export const setCalendarBatchResponseSchema = z.object({
 });
 export type SetCalendarBatchResponse = z.infer<typeof setCalendarBatchResponseSchema>;
 
-/**
- * What calendar_requests.status holds. `paused`: a proposal awaiting the manager's review (also
- * answered for a queued request while an operator has paused the queue); `disabled`: a proposal
- * rejected or expired, never applied.
- */
-export const storedRequestStatuses = ['queued', 'processing', 'completed', 'error', 'paused', 'disabled'] as const;
+// The column values are the table's (the drizzle schema is the one description of the tables).
+export { proposalStatuses, requestKinds, storedRequestStatuses, type ProposalStatus, type RequestKind } from '../../infra/db/schema/calendar.js';
 export const requestStatuses = storedRequestStatuses;
 export type RequestStatus = (typeof requestStatuses)[number];
 /** The statuses a request never leaves: a long poll stops waiting for it, retention may drop it. */
 export const finalRequestStatuses = ['completed', 'error', 'disabled'] as const satisfies readonly RequestStatus[];
-
-/**
- * What a request changes: `calendar` (days of a batch, a range or an approved proposal) or
- * `listing_status` (set-listing-status). Both kinds share the table, the submission sequence, the
- * queue and get-request-status; each has its own job.
- */
-export const requestKinds = ['calendar', 'listing_status'] as const;
-export type RequestKind = (typeof requestKinds)[number];
-
-/**
- * A proposal (shared/domain/proposals): pending while awaiting review; approved, partly_approved or
- * rejected once the manager decided; expired when nobody did in time. Here, beside the request
- * statuses, because the table's schema reads it.
- */
-export const proposalStatuses = ['pending', 'approved', 'partly_approved', 'rejected', 'expired'] as const;
-export type ProposalStatus = (typeof proposalStatuses)[number];
-
-export const MAX_WAIT_SECONDS = 30;
 
 export const requestStatusQuerySchema = z
   .object({
@@ -195,8 +191,8 @@ export type RequestStatusView = z.infer<typeof requestStatusSchema>;
 export const calendarDataQuerySchema = z
   .object({
     property_uid: uidValue(),
-    from_date: calendarDate,
-    to_date: calendarDate,
+    from_date: wireDate.describe('First date: YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or ISO 8601; the date as written'),
+    to_date: wireDate.describe('Last date (inclusive): YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or ISO 8601; the date as written'),
   })
   .superRefine((q, ctx) => checkDateRange(q.from_date, q.to_date, 'to_date', ctx));
 
@@ -216,5 +212,8 @@ export const calendarDaySchema = z.object({
   base_min_stay: z.number().int().describe('Equal to min_stay (deprecated in iGMS, kept for its clients)'),
   updated_dttm: utcDateTime.nullable().describe('When the date last changed; null where never changed'),
   request_uid: z.string().nullable().describe('The request that last changed the date; null where never changed'),
+  max_stay: z.number().int().nullable().describe('An extension: the last submitted maximum stay in nights of a stay arriving that date; null when none (never set, or cleared with 0)'),
+  closed_to_arrival: z.union([z.literal(0), z.literal(1)]).describe('An extension: 1 when no stay may arrive that date, else 0 (never set: 0)'),
+  closed_to_departure: z.union([z.literal(0), z.literal(1)]).describe('An extension: 1 when no stay may leave that date, else 0 (never set: 0)'),
 });
 export type CalendarDayView = z.infer<typeof calendarDaySchema>;

@@ -1,8 +1,8 @@
 import type { Infra } from '../../infra/infra.js';
 import type { TokenCheck } from '../auth/index.js';
 import { notFound, shown } from '../../infra/errors.js';
-import { countAcceptedBatch } from '../../infra/metrics/calendar-metrics.js';
-import { idempotent, type IdempotencyKey } from '../idempotency/index.js';
+import { countAcceptedBatch } from './calendar.metrics.js';
+import { idempotent, type IdempotencyKey } from '../../platform/idempotency/index.js';
 import { unknownProperty, type PropertiesService } from '../properties/index.js';
 import { BaseService } from '../service.js';
 import { type AvailabilityDay, type SetAvailabilityAnswer, type SetAvailabilityBody } from './availability.schema.js';
@@ -10,6 +10,7 @@ import { WARNING_PAST, type RequestDay } from './calendar.days.js';
 import { calendarRepository, type ApplyOutcome, type CalendarRepository, type CalendarRequestRow, type StaleRequest } from './calendar.repository.js';
 import { rangeDays, type SetCalendarDataAnswer, type SetCalendarDataBody } from './calendar-range.schema.js';
 import type { Db, Executor } from '../../infra/db/client.js';
+import { enqueueAfterCommit } from '../../infra/queue/producer.js';
 import type { JobsOf } from '../../infra/queue/registry.js';
 import { applyDayRules, assignWarnings, chunk, type Warnings } from './calendar.rules.js';
 import { datesOf, localDate } from '../../infra/time.js';
@@ -26,7 +27,7 @@ import {
   type SetCalendarBatchResponse,
 } from './calendar.schema.js';
 import { RequestStatusWaits } from './calendar-wait.js';
-import type { RequestWaitsOptions } from './request-waits.js';
+import type { RequestWaitsOptions } from '../../platform/long-poll/index.js';
 
 /** Who submits: the app behind the token is told (webhook) when each request finishes. */
 export interface Submitter {
@@ -34,6 +35,28 @@ export interface Submitter {
   appUid?: string;
   /** The token came from the cache: the insert confirms it is live (see auth/token-check.ts). */
   check?: TokenCheck;
+  /** A console user (not an app): stored on the request so provenance names the person. */
+  userUid?: string;
+}
+
+/** Calendar days for the one submission path (CalendarService.submit). */
+export interface Submission<A> {
+  companyUid: string;
+  propertyUid: string;
+  /** The days as the calendar's rules judged them: the kept ones and each skipped day's warning. */
+  days: JudgedDays;
+  by: Submitter;
+  /** What the method answers, from the uids (stored with the key, replayed as it was). */
+  answer: (uids: string[]) => A;
+  key?: IdempotencyKey;
+  /** Stop before storing: nothing written or queued, the key neither used nor recorded; the answer comes with a preview. */
+  dryRun?: boolean;
+  /**
+   * Runs first in the storing transaction, told how many requests the days make: a proposal uid
+   * to store them `paused` under it (nothing queued), or undefined to queue them. A proposal
+   * decides here, under its lock, whether the property allows calendar control.
+   */
+  holdUnder?: (tx: Executor, requests: number) => Promise<string | undefined>;
 }
 
 /** What a store of the submission path wrote: the answer, every request it wrote, the ones to queue now. */
@@ -78,7 +101,8 @@ export class CalendarService extends BaseService {
     const property = await this.properties.require(companyUid, body.property_uid);
     const judged = applyDayRules(body.days, localDate(property.timeZone));
     const key = idempotencyKey === undefined ? undefined : { tokenUid: by.tokenUid, companyUid, key: idempotencyKey, body };
-    return withPreview(await this.submit(companyUid, property.uid, judged, by, (uids) => ({ data: { request_uids: uids, warnings: judged.warnings } }), key, undefined, dryRun));
+    const answer = (uids: string[]) => ({ data: { request_uids: uids, warnings: judged.warnings } });
+    return withPreview(await this.submit({ companyUid, propertyUid: property.uid, days: judged, by, answer, key, dryRun }));
   }
 
   /**
@@ -97,7 +121,7 @@ export class CalendarService extends BaseService {
     }
     // The current calendar (bookings, past values) is read while the requests are stored.
     const [submitted, current] = await Promise.all([
-      this.submit(companyUid, property.uid, judged, by, (u) => u, undefined, undefined, dryRun),
+      this.submit({ companyUid, propertyUid: property.uid, days: judged, by, answer: (u) => u, dryRun }),
       this.repo.readCalendarView(this.db, companyUid, property.uid, body.start_date, body.end_date),
     ]);
     // The same preview a dry run answers: the availability list is that preview in the v2 words.
@@ -119,39 +143,32 @@ export class CalendarService extends BaseService {
     const judged = applyDayRules(rangeDays(body), localDate(property.timeZone));
     const key = idempotencyKey === undefined ? undefined : { tokenUid: by.tokenUid, companyUid, key: idempotencyKey, body };
     const answer = (uids: string[]) => ({ data: { request_uid: uids[0] ?? null, request_uids: uids, warnings: judged.warnings } });
-    return withPreview(await this.submit(companyUid, property.uid, judged, by, answer, key, undefined, dryRun));
+    return withPreview(await this.submit({ companyUid, propertyUid: property.uid, days: judged, by, answer, key, dryRun }));
   }
 
   /**
    * Calendar days through the one submission path: split into chunks of CALENDAR_CHUNK_DAYS, each
    * a request with its share of the warnings, all stored in one statement and given submission
-   * sequence numbers. `paused` (a proposal's days) stores them without queueing. `answer` builds
-   * what the method answers from the uids (stored with the key, replayed as it was).
+   * sequence numbers. Days a proposal holds (`holdUnder`) are stored `paused`, not queued.
    *
    * `dryRun`: the days were judged by the caller exactly as for real; here the path stops before
    * storing: nothing is written or queued, the key is neither used nor recorded, and the answer
    * (built for no requests) comes with the preview of the kept days (`withPreview`).
    */
-  async submit<A>(
-    companyUid: string,
-    propertyUid: string,
-    { kept, warnings }: JudgedDays,
-    by: Submitter,
-    answer: (uids: string[]) => A,
-    key?: IdempotencyKey,
-    proposalUid?: string,
-    dryRun = false,
-  ): Promise<Submitted<A>> {
-    if (dryRun) return { answer: answer([]), uids: [], preview: await this.preview(companyUid, propertyUid, kept) };
+  async submit<A>(s: Submission<A>): Promise<Submitted<A>> {
+    const { companyUid, propertyUid, by, answer } = s;
+    const { kept, warnings } = s.days;
+    if (s.dryRun) return { answer: answer([]), uids: [], preview: await this.preview(companyUid, propertyUid, kept) };
     const chunks = chunk(kept, this.config.calendar.chunkDays);
     const chunkWarnings = assignWarnings(chunks, warnings);
-    const paused = proposalUid !== undefined;
-    const opts = { ...(paused ? { status: 'paused' as const, proposalUid } : {}), liveToken: by.check };
     const outcome = await this.submitStored(async (tx) => {
+      const proposalUid = await s.holdUnder?.(tx, chunks.length);
+      const paused = proposalUid !== undefined;
+      const opts = { ...(paused ? { status: 'paused' as const, proposalUid } : {}), liveToken: by.check, userUid: by.userUid };
       const uids = await this.repo.insertRequests(tx, companyUid, propertyUid, chunks, chunkWarnings, by.appUid, opts);
       return { answer: answer(uids), uids, queue: paused ? [] : uids };
-    }, key);
-    if (outcome.uids.length > 0) countAcceptedBatch(kept.length, warnings);
+    }, s.key);
+    if (outcome.uids.length > 0) countAcceptedBatch(this.infra.metrics, kept.length, warnings);
     return outcome;
   }
 
@@ -172,13 +189,9 @@ export class CalendarService extends BaseService {
     const outcome = await idempotent(this.db, this.config.idempotency.ttlHours, key, key ? write : (db) => (db as Db).transaction(write));
     if (outcome.replayed || !stored) return { answer: outcome.answer, uids: [] };
     const queue = stored.queue;
-    try {
-      // No enqueued_at write here: it would cost a second commit per batch. The re-enqueuer asks
-      // the queue itself whether a job exists before re-adding it.
-      await this.infra.jobs.calendar.enqueue(queue, jobOfKind[kind]);
-    } catch (err) {
-      this.logger.warn({ err, requestUids: queue }, 'queue unreachable after commit; the re-enqueuer will add these requests');
-    }
+    // No enqueued_at write here: it would cost a second commit per batch. The sweep asks the queue
+    // itself whether a job exists before adding it again.
+    await enqueueAfterCommit(this.logger, 'requests', queue, (uids) => this.infra.jobs.calendar.enqueue(uids, jobOfKind[kind]));
     return { answer: outcome.answer, uids: stored.uids };
   }
 

@@ -22,6 +22,10 @@ export type CalendarViewRow = {
   notes: string | null;
   updated_dttm: string | null;
   request_uid: string | null;
+  /** The stay restrictions (issue 35): no property default; null / 0 where never set. */
+  max_stay: number | null;
+  closed_to_arrival: 0 | 1;
+  closed_to_departure: 0 | 1;
 };
 
 /**
@@ -38,8 +42,11 @@ export async function readCalendarView(db: Db, companyUid: string, propertyUid: 
 /**
  * The statement of readCalendarView (the benchmark EXPLAINs it). `only`: just these dates of
  * [from, to] (YYYY-MM-DD, ascending), for a set of days that may lie years apart (a dry run's).
+ * `exceptBookingUid`: that booking holds nothing (a stay judged for the booking it changes, stay.ts).
+ * Each row also carries `host_blocked` (a calendar change closed it, whatever a booking does), which
+ * the wire never shows (calendarDayToWire picks its fields) and the stay rules need.
  */
-export function calendarViewQuery(companyUid: string, propertyUid: string, from: string, to: string, only?: readonly string[]): SQL {
+export function calendarViewQuery(companyUid: string, propertyUid: string, from: string, to: string, only?: readonly string[], exceptBookingUid?: string | null): SQL {
   const days = only
     ? sql`unnest(string_to_array(${only.join(',')}, ',')::date[]) as g(day)`
     : sql`generate_series(${from}::date, ${to}::date, interval '1 day') as g(day)`;
@@ -57,6 +64,7 @@ export function calendarViewQuery(companyUid: string, propertyUid: string, from:
       select distinct night::date as day
         from bookings b
        ${nightsHeld(companyUid, propertyUid, from, to)}
+       ${exceptBookingUid ? sql`and b.booking_uid <> ${exceptBookingUid}` : sql``}
     )
     select to_char(g.day, 'YYYY-MM-DD') as date, fl.uid as listing_uid, fl.platform_type,
            case when h.day is not null or c.is_available = false then 0 else 1 end as is_available,
@@ -68,7 +76,11 @@ export function calendarViewQuery(companyUid: string, propertyUid: string, from:
            coalesce(c.min_stay, p.default_min_stay) as min_stay,
            c.notes,
            to_char(c.updated_dttm at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as updated_dttm,
-           c.request_uid
+           c.request_uid,
+           c.max_stay,
+           case when c.closed_to_arrival then 1 else 0 end as closed_to_arrival,
+           case when c.closed_to_departure then 1 else 0 end as closed_to_departure,
+           coalesce(c.is_available = false, false) as host_blocked
       from p
      cross join ${days}
       left join first_listing fl on true
@@ -95,5 +107,8 @@ export function calendarDayToWire(propertyUid: string, r: CalendarViewRow): Cale
     base_min_stay: r.min_stay,
     updated_dttm: r.updated_dttm,
     request_uid: r.request_uid,
+    max_stay: r.max_stay,
+    closed_to_arrival: r.closed_to_arrival,
+    closed_to_departure: r.closed_to_departure,
   };
 }

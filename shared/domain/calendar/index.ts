@@ -19,8 +19,12 @@
  *   calendar.failure.ts     the client-safe request_error made from a failed job's reason
  *   calendar.view.ts        the calendar as read: stored days, holding bookings, defaults
  *   calendar.preview.ts     dry run: the dry_run parameter and the preview of judged days
- *   request-waits.ts        the LISTEN/NOTIFY hub long polls wait on
- *   calendar-wait.ts        (internal) the service's batched reads after a wake-up
+ *   stay.rules.ts           whether a stay may be made: the one rules function (book-property, quote)
+ *   stay.ts                 the property's stay lock (bookings and applies) and the stay's calendar read under it
+ *   calendar-wait.ts        (internal) the service's batched reads after a wake-up on the long-poll
+ *                           hub (shared/platform/long-poll)
+ *   calendar.metrics.ts     counts accepted batches: days stored, days skipped by reason
+ *   calendar.objects.ts     days as the change feed shows them (its reader of calendar_day)
  */
 export * from './calendar.schema.js';
 export * from './availability.schema.js';
@@ -33,4 +37,6 @@ export * from './calendar.status.js';
 export * from './calendar.failure.js';
 export * from './calendar.view.js';
 export * from './calendar.preview.js';
-export * from './request-waits.js';
+export * from './stay.rules.js';
+export * from './stay.js';
+export * from './calendar.objects.js';

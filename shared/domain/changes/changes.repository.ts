@@ -1,11 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import type { ChangeKind, ChangeOp } from './changes.kinds.js';
+import { CHANGES_STAMPED_CHANNEL } from '../../platform/long-poll/index.js';
+import type { ChangeKind, ChangeOp } from '../../infra/db/schema/change-kinds.js';
 
 /** The stamper's advisory lock: one stamping transaction at a time across every process. */
 export const STAMP_LOCK_KEY = 724_310_023;
-/** Notified (payload: a company uid) when changes of that company got feed positions. */
-export const CHANGES_STAMPED_CHANNEL = 'changes_stamped';
 
 /**
  * Gives feed positions to committed changes that have none, in insertion (id) order, after the

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Scope } from '../auth/index.js';
 import { badParam } from '../../infra/errors.js';
-import { changeKinds, changeOps, type ChangeKind } from './changes.kinds.js';
+import { changeKinds, changeOps, type ChangeKind } from '../../infra/db/schema/change-kinds.js';
 
 export const MAX_CHANGES_WAIT_SECONDS = 30;
 

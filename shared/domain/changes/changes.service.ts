@@ -1,10 +1,10 @@
 import type { Scope } from '../auth/index.js';
-import { createRequestWaits, type RequestWaits } from '../calendar/index.js';
 import { BaseService } from '../service.js';
 import type { Infra } from '../../infra/infra.js';
 import { AppError, ErrorCode } from '../../infra/errors.js';
-import { objectReaders, readDays } from './changes.objects.js';
-import { CHANGES_STAMPED_CHANNEL, pruneChanges, readChanges, stampChanges, type ChangeRow } from './changes.repository.js';
+import type { ChangeReaders } from './changes.readers.js';
+import { CHANGES_STAMPED_CHANNEL, createRequestWaits, type RequestWaits } from '../../platform/long-poll/index.js';
+import { pruneChanges, readChanges, stampChanges, type ChangeRow } from './changes.repository.js';
 import { decodeCursor, encodeCursor, readableKinds, type Change, type ChangesQuery, type Cursor } from './changes.schema.js';
 
 /** While anyone waits, committed changes are given positions at least this often (ms). */
@@ -25,7 +25,11 @@ export class ChangesService extends BaseService {
   private again = false;
   private hubInstance: RequestWaits | undefined;
 
-  constructor(infra: Infra) {
+  constructor(
+    infra: Infra,
+    /** How each kind's objects are read: the nouns' readers, registered at composition. */
+    private readonly readers: ChangeReaders,
+  ) {
     super(infra);
   }
 
@@ -46,17 +50,19 @@ export class ChangesService extends BaseService {
     return run;
   }
 
-  /** The long-poll hub (request-waits.ts) keyed by company uid on the stamper's channel. */
+  /** The long-poll hub (shared/platform/long-poll) keyed by company uid on the stamper's channel. */
   private get hub(): RequestWaits {
     // The hub's safety re-check is the stamper while anyone waits: its NOTIFY wakes the waiters.
     this.hubInstance ??= createRequestWaits(
       this.infra.database.sql,
+      CHANGES_STAMPED_CHANNEL,
       async () => {
         await this.stamp();
         return [];
       },
       this.logger,
-      { channel: CHANGES_STAMPED_CHANNEL, safetyRecheckMs: STAMP_WHILE_WAITING_MS },
+      this.infra.metrics.longPollWaiters,
+      { safetyRecheckMs: STAMP_WHILE_WAITING_MS },
     );
     return this.hubInstance;
   }
@@ -134,11 +140,11 @@ export class ChangesService extends BaseService {
       }
     }
     for (const [kind, uids] of byKind) {
-      const reader = objectReaders[kind as keyof typeof objectReaders];
+      const reader = this.readers.objects[kind as keyof ChangeReaders['objects']];
       if (!reader) continue;
       for (const [uid, obj] of await reader(this.db, companyUid, [...uids], scopes)) objects.set(`${kind}:${uid}`, obj);
     }
-    for (const [key, obj] of await readDays(this.db, companyUid, days)) objects.set(`calendar_day:${key}`, obj);
+    for (const [key, obj] of await this.readers.days(this.db, companyUid, days)) objects.set(`calendar_day:${key}`, obj);
     return entries.map((e) => {
       const object = objects.get(`${e.row.kind}:${e.uid}`) ?? null;
       return {

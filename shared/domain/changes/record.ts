@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.js';
 import { changes } from '../../infra/db/schema/index.js';
-import type { ChangeKind, ChangeOp } from './changes.kinds.js';
+import type { ChangeKind, ChangeOp } from '../../infra/db/schema/change-kinds.js';
 
 /**
  * One change of one object, as a write path records it.
@@ -27,7 +27,7 @@ export interface ChangeInput {
  * the transaction that makes the change, AFTER the write that changes the object (the write locks
  * the object's row, so a later writer of the same object records after this one commits, which is
  * what keeps each object's changes in commit order). Nothing else is needed: the feed position is
- * given after commit by the stamper (changes.stamper.ts).
+ * given after commit by the stamper (stampChanges, changes.repository.ts).
  *
  *     await db.transaction(async (tx) => {
  *       await tx.update(bookings).set(...).where(...);

@@ -10,6 +10,22 @@ import { BLOCKED_BY_HOST, BLOCKED_BY_RESERVATION, NOT_BLOCKED, type UnavailableR
  * add what a person needs beside the values: who holds a night, what is proposed, who set what.
  */
 
+/**
+ * A night's values as get-calendar-data reads them (the property's defaults where the day has none,
+ * held by a booking or blocked by the host), over the aliases g (the dates), c (calendar_days),
+ * p (the property) and h (the holding booking): the month grid and the multi-calendar read the same.
+ */
+export const nightColumns = sql`coalesce(c.price, p.base_price)::float8 as price,
+           case when c.price is not null then c.currency else p.currency end as currency,
+           coalesce(c.min_stay, p.default_min_stay) as min_stay,
+           case when h.day is not null or c.is_available = false then 0 else 1 end as is_available,
+           case when h.day is not null then ${BLOCKED_BY_RESERVATION}
+                when c.is_available = false then ${BLOCKED_BY_HOST}
+                else ${NOT_BLOCKED} end as unavailable_reason,
+           c.notes, c.max_stay,
+           case when c.closed_to_arrival then 1 else 0 end as closed_to_arrival,
+           case when c.closed_to_departure then 1 else 0 end as closed_to_departure`;
+
 /** One night of the month grid. */
 export type MonthDayRow = {
   date: string;
@@ -19,6 +35,10 @@ export type MonthDayRow = {
   is_available: 0 | 1;
   unavailable_reason: UnavailableReason;
   notes: string | null;
+  /** The stay restrictions (issue 35), as get-calendar-data reads them. */
+  max_stay: number | null;
+  closed_to_arrival: 0 | 1;
+  closed_to_departure: 0 | 1;
   /** The holding booking of the night (the earliest, if a legacy overlap holds two). */
   booking_uid: string | null;
   reservation_code: string | null;
@@ -52,14 +72,8 @@ export async function selectMonthDays(db: Db, companyUid: string, propertyUid: s
          and (d->>'date')::date between ${from}::date and ${to}::date
     )
     select to_char(g.day, 'YYYY-MM-DD') as date,
-           coalesce(c.price, p.base_price)::float8 as price,
-           case when c.price is not null then c.currency else p.currency end as currency,
-           coalesce(c.min_stay, p.default_min_stay) as min_stay,
-           case when h.day is not null or c.is_available = false then 0 else 1 end as is_available,
-           case when h.day is not null then ${BLOCKED_BY_RESERVATION}
-                when c.is_available = false then ${BLOCKED_BY_HOST}
-                else ${NOT_BLOCKED} end as unavailable_reason,
-           c.notes, h.booking_uid, h.reservation_code, h.booking_status, h.guest_name,
+           ${nightColumns},
+           h.booking_uid, h.reservation_code, h.booking_status, h.guest_name,
            pr.day is not null as proposed
       from p
      cross join generate_series(${from}::date, ${to}::date, interval '1 day') as g(day)
@@ -71,7 +85,7 @@ export async function selectMonthDays(db: Db, companyUid: string, propertyUid: s
 }
 
 /** The field groups a request writes separately (each keeps the sequence of its last writer). */
-export const provenanceFields = ['price', 'availability', 'min_stay', 'notes'] as const;
+export const provenanceFields = ['price', 'availability', 'min_stay', 'notes', 'max_stay', 'closed_to_arrival', 'closed_to_departure'] as const;
 export type ProvenanceField = (typeof provenanceFields)[number];
 
 /** Who last set one field group of a date: null request when never set (or pruned by retention). */
@@ -86,6 +100,8 @@ export type ProvenanceRow = {
   request_error: string | null;
   app_uid: string | null;
   app_name: string | null;
+  /** The console user who made the request (issue 41), null for apps and operators. */
+  user_name: string | null;
   /** UTC, YYYY-MM-DD HH:MM:SS. */
   created_dttm: string | null;
   finished_dttm: string | null;
@@ -110,13 +126,18 @@ export async function selectProvenance(db: Db, companyUid: string, propertyUid: 
       union all select 'availability', case when d.is_available is null then null when d.is_available then '1' else '0' end, d.availability_seq, 2 from d
       union all select 'min_stay', d.min_stay::text, d.min_stay_seq, 3 from d
       union all select 'notes', d.notes, d.notes_seq, 4 from d
+      -- max_stay cleared (0 submitted) reads as no value, with its writer still named.
+      union all select 'max_stay', d.max_stay::text, d.max_stay_seq, 5 from d
+      union all select 'closed_to_arrival', case when d.closed_to_arrival is null then null when d.closed_to_arrival then '1' else '0' end, d.closed_to_arrival_seq, 6 from d
+      union all select 'closed_to_departure', case when d.closed_to_departure is null then null when d.closed_to_departure then '1' else '0' end, d.closed_to_departure_seq, 7 from d
     )
     select f.field, case when f.seq > 0 then f.value end as value, f.seq::float8 as seq,
-           r.uid as request_uid, r.status as request_status, r.request_error, r.app_uid, a.name as app_name,
+           r.uid as request_uid, r.status as request_status, r.request_error, r.app_uid, a.name as app_name, u.name as user_name,
            ${utc(sql`r.created_dttm`)} as created_dttm, ${utc(sql`r.finished_dttm`)} as finished_dttm, r.days_total, r.days_applied, r.warnings
       from f
       left join calendar_requests r on f.seq > 0 and r.seq = f.seq and r.company_uid = ${companyUid}
       left join apps a on a.uid = r.app_uid and a.company_uid = ${companyUid}
+      left join users u on u.uid = r.user_uid and u.company_uid = ${companyUid}
      order by f.ord`);
   return [...rows].map((r) => ({ ...r, seq: Number(r.seq) }));
 }

@@ -62,6 +62,8 @@ export type RequestListRow = {
   property_name: string;
   app_uid: string | null;
   app_name: string | null;
+  /** The console user who made the request (issue 41), null for apps and operators. */
+  user_name: string | null;
   days_total: number;
   days_applied: number | null;
   warnings: Record<string, string>;
@@ -78,11 +80,12 @@ export type RequestListRow = {
  */
 export async function selectRecentRequests(db: Db, companyUid: string, limit: number, propertyUid?: string): Promise<RequestListRow[]> {
   const rows = await db.execute<RequestListRow>(sql`
-    select r.uid, r.seq::float8 as seq, r.status, r.property_uid, p.name as property_name, r.app_uid, a.name as app_name,
+    select r.uid, r.seq::float8 as seq, r.status, r.property_uid, p.name as property_name, r.app_uid, a.name as app_name, u.name as user_name,
            r.days_total, r.days_applied, r.warnings, r.request_error, r.attempts, ${utc(sql`r.created_dttm`)} as created_dttm, ${utc(sql`r.finished_dttm`)} as finished_dttm
       from calendar_requests r
       join properties p on p.uid = r.property_uid and p.company_uid = ${companyUid}
       left join apps a on a.uid = r.app_uid and a.company_uid = ${companyUid}
+      left join users u on u.uid = r.user_uid and u.company_uid = ${companyUid}
      where r.company_uid = ${companyUid} ${propertyUid === undefined ? sql`` : sql`and r.property_uid = ${propertyUid}`}
      order by r.seq desc
      limit ${limit}`);

@@ -3,8 +3,17 @@ import { addDays, localDate } from '../../infra/time.js';
 import { unknownThread } from '../messaging/index.js';
 import { unknownProperty } from '../properties/index.js';
 import { BaseService } from '../service.js';
-import { selectMonthDays, selectProvenance, type MonthDayRow, type ProvenanceRow } from './console-calendar.repository.js';
-import { selectInboxMessages, selectInboxThread, selectInboxThreads, type InboxMessageRow, type InboxThreadRow } from './console-inbox.repository.js';
+import { provenanceFields, selectMonthDays, selectProvenance, type MonthDayRow, type ProvenanceRow } from './console-calendar.repository.js';
+import {
+  selectInboxFilterChoices,
+  selectInboxMessages,
+  selectInboxThread,
+  selectInboxThreads,
+  upsertThreadRead,
+  type InboxFilter,
+  type InboxMessageRow,
+  type InboxThreadRow,
+} from './console-inbox.repository.js';
 import {
   selectBookingNames,
   selectPropertyHead,
@@ -90,15 +99,26 @@ export class ConsoleService extends BaseService {
     return selectRecentRequests(this.db, companyUid, limit, propertyUid);
   }
 
-  /** The Inbox: the company's most recent threads, one statement. */
-  threads(companyUid: string, limit = INBOX_THREADS): Promise<InboxThreadRow[]> {
-    return selectInboxThreads(this.db, companyUid, limit);
+  /** The Inbox as `userUid` reads it (unread, needs reply), filtered: the company's most recent threads, one statement. */
+  threads(companyUid: string, userUid: string, filter: InboxFilter = {}, limit = INBOX_THREADS): Promise<InboxThreadRow[]> {
+    return selectInboxThreads(this.db, companyUid, userUid, limit, filter);
   }
 
-  /** One thread and its messages (two statements run together); 404 (code 11) when not the company's. */
-  async thread(companyUid: string, threadId: number): Promise<InboxThread> {
-    const [thread, messages] = await Promise.all([selectInboxThread(this.db, companyUid, threadId), selectInboxMessages(this.db, companyUid, threadId)]);
+  /** The Inbox's filter choices: the company's properties and its threads' platforms, one statement. */
+  inboxFilterChoices(companyUid: string): ReturnType<typeof selectInboxFilterChoices> {
+    return selectInboxFilterChoices(this.db, companyUid);
+  }
+
+  /**
+   * One thread and its messages (two statements run together); 404 (code 11) when not the
+   * company's. `markRead`: the person has opened it, so their marker moves to its newest message
+   * (one more statement); the thread is answered as it was before (unread as they found it).
+   */
+  async thread(companyUid: string, userUid: string, threadId: number, markRead = false): Promise<InboxThread> {
+    const [thread, messages] = await Promise.all([selectInboxThread(this.db, companyUid, userUid, threadId), selectInboxMessages(this.db, companyUid, threadId)]);
     if (!thread) throw unknownThread(threadId);
+    const newest = messages.reduce((max, m) => Math.max(max, m.id), 0);
+    if (markRead && newest > 0) await upsertThreadRead(this.db, companyUid, userUid, threadId, newest);
     return { thread, messages };
   }
 
@@ -119,7 +139,7 @@ export interface InboxThread {
 
 /** A date no request ever wrote: every field reads as the property's default. */
 function neverSet(): ProvenanceRow[] {
-  return (['price', 'availability', 'min_stay', 'notes'] as const).map((field) => ({
+  return provenanceFields.map((field) => ({
     field,
     value: null,
     seq: 0,
@@ -128,6 +148,7 @@ function neverSet(): ProvenanceRow[] {
     request_error: null,
     app_uid: null,
     app_name: null,
+    user_name: null,
     created_dttm: null,
     finished_dttm: null,
     days_total: null,

@@ -1,6 +1,6 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../infra/db/client.js';
-import { bookings, companies, guests, hosts, listings } from '../../infra/db/schema/index.js';
+import { bookings, calendarDays, companies, guests, hosts, listings } from '../../infra/db/schema/index.js';
 import { holdingStatuses } from '../bookings/index.js';
 import { recordChange } from '../changes/index.js';
 
@@ -27,7 +27,17 @@ export async function directListingOf(tx: Tx, companyUid: string, propertyUid: s
     .values({ uid, companyUid, propertyUid, platformType: 'airgms', name: propertyName, hostUid })
     .onConflictDoNothing()
     .returning({ uid: listings.uid });
-  if (created.length > 0) await recordChange(tx, { company: companyUid, kind: 'listing', objectUid: uid });
+  if (created.length > 0) {
+    await recordChange(tx, { company: companyUid, kind: 'listing', objectUid: uid });
+    // The property's first listing is what its calendar days show (listing_uid, platform_type):
+    // every date the feed may have shown changes (issue 40: a change of anything an object shows
+    // records a change of that object). The feed has shown only dates with a stored day.
+    const stored = await tx
+      .select({ date: calendarDays.date })
+      .from(calendarDays)
+      .where(and(eq(calendarDays.companyUid, companyUid), eq(calendarDays.propertyUid, propertyUid)));
+    if (stored.length > 0) await recordChange(tx, { company: companyUid, kind: 'calendar_day', objectUid: propertyUid, dates: stored.map((d) => String(d.date)) });
+  }
   const [made] = await tx
     .select({ uid: listings.uid, hostUid: listings.hostUid })
     .from(listings)
@@ -100,5 +110,18 @@ export async function renameGuest(tx: Tx, companyUid: string, uid: string, name:
     .where(and(eq(guests.companyUid, companyUid), eq(guests.uid, uid)));
 }
 
-export const directBookingsRepository = { directListingOf, legacyHoldOverlaps, lockBookingsByCode, insertGuest, renameGuest };
+/**
+ * The nights a booking holds are what the property's calendar days show (is_available,
+ * unavailable_reason): booking, re-booking or cancelling records a change of those dates.
+ */
+export async function recordNightsChanged(tx: Tx, companyUid: string, propertyUid: string, stays: readonly { checkin: string; checkout: string }[]): Promise<void> {
+  const dates = new Set<string>();
+  for (const { checkin, checkout } of stays) {
+    const end = Date.parse(`${checkout.slice(0, 10)}T00:00:00Z`);
+    for (let d = Date.parse(`${checkin.slice(0, 10)}T00:00:00Z`); d < end; d += 86_400_000) dates.add(new Date(d).toISOString().slice(0, 10));
+  }
+  if (dates.size > 0) await recordChange(tx, { company: companyUid, kind: 'calendar_day', objectUid: propertyUid, dates: [...dates].sort() });
+}
+
+export const directBookingsRepository = { directListingOf, recordNightsChanged, legacyHoldOverlaps, lockBookingsByCode, insertGuest, renameGuest };
 export type DirectBookingsRepository = typeof directBookingsRepository;

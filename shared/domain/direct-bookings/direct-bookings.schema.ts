@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarDate, uidValue } from '../../infra/http/wire.js';
+import { uidValue, wireDate } from '../../infra/http/wire.js';
 
 /** A number, or a numeric string as loosely typed clients send ("2", "310.5"). */
 const looseNumber = (what: string) =>
@@ -14,8 +14,8 @@ const looseNumber = (what: string) =>
 export const bookPropertyBodySchema = z
   .object({
     property_uid: uidValue(),
-    checkin_date: calendarDate.describe('YYYY-MM-DD; not before today in the property time zone'),
-    checkout_date: calendarDate.describe('YYYY-MM-DD; after checkin_date'),
+    checkin_date: wireDate.describe('YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or ISO 8601; the date as written; not before today in the property time zone'),
+    checkout_date: wireDate.describe('YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or ISO 8601; the date as written; after checkin_date'),
     guest_name: z.string().trim().min(1, 'must not be empty').max(500),
     guests: looseNumber('an integer >= 1').pipe(z.number().int('must be an integer >= 1').min(1, 'must be an integer >= 1').max(1000)),
     price_total: looseNumber('a number >= 0')

@@ -8,6 +8,9 @@ import { isOverlapRefusal, pgErrorOf } from '../../infra/db/pg-error.js';
 import { badParam, conflict, notFound, shown } from '../../infra/errors.js';
 import { newUid } from '../../infra/ids.js';
 import { recordChange } from '../changes/index.js';
+import { judgeStay, lockStayCalendar, readStayCalendar, refusing, stayDayOf, stayTotal } from '../calendar/index.js';
+import type { QuoteAnswer, QuoteQuery } from './quote.schema.js';
+import { stayRefusal } from './stay-refusal.js';
 import { directBookingsRepository, type DirectBookingsRepository, type Tx } from './direct-bookings.repository.js';
 import type { BookPropertyBody, CancelBookingBody } from './direct-bookings.schema.js';
 
@@ -31,9 +34,11 @@ export class DirectBookingsService extends BaseService {
   }
 
   /**
-   * POST /api/v1/book-property. The no-overlap constraint of the database decides between racing
-   * requests (whatever the number of API processes): the loser's insert is refused and answered 409,
-   * and its transaction leaves nothing behind (no guest, no listing).
+   * POST /api/v1/book-property. The stay must obey the calendar as stored when it commits (the one
+   * rules function, judged under the property's stay lock: stay.ts); refused, 409 with every broken
+   * rule. The no-overlap constraint of the database still decides between racing requests (whatever
+   * the number of API processes, and against bookings the import writes without the lock): the
+   * loser's insert is refused and answered 409, and its transaction leaves nothing behind.
    */
   async book(companyUid: string, body: BookPropertyBody) {
     const db = this.db;
@@ -53,7 +58,15 @@ export class DirectBookingsService extends BaseService {
     for (let attempt = 1; ; attempt++) {
       try {
         return await db.transaction(async (tx) => {
+          // The stay lock first (the order every writer of the property's calendar or stays takes
+          // it in: stay.ts), then the rules read the calendar as the lock leaves it, in this
+          // transaction: no apply can close a night between this read and the commit.
+          await lockStayCalendar(tx, property.uid);
           const existing = body.reservation_code ? await airgmsBooking(repo, tx, companyUid, body.reservation_code) : undefined;
+          const stay = { checkin: body.checkin_date, checkout: body.checkout_date, today };
+          const calendar = await readStayCalendar(tx, companyUid, property.uid, stay, existing?.bookingUid ?? null);
+          const refused = stayRefusal(judgeStay(stay, calendar.map(stayDayOf)));
+          if (refused) throw refused;
           if (await repo.legacyHoldOverlaps(tx, companyUid, property.uid, checkin, checkout, existing?.bookingUid ?? null)) throw heldNights(body);
           const listing = await repo.directListingOf(tx, companyUid, property.uid, property.name);
           const now = utcNow();
@@ -82,6 +95,8 @@ export class DirectBookingsService extends BaseService {
             // constraint: a booking it exempted cannot be re-booked onto nights another holds.
             await tx.update(bookings).set({ ...fields, ...rebooked, legacyOverlap: false }).where(eq(bookings.bookingUid, existing.bookingUid));
             await recordChange(tx, { company: companyUid, kind: 'booking', objectUid: existing.bookingUid, event: 'booking.updated' });
+            await repo.recordNightsChanged(tx, companyUid, existing.propertyUid, [{ checkin: existing.localCheckinDttm, checkout: existing.localCheckoutDttm }]);
+            await repo.recordNightsChanged(tx, companyUid, property.uid, [{ checkin, checkout }]);
             return answer(existing.reservationCode, existing.bookingUid);
           }
           const guestUid = newUid('gu_');
@@ -100,6 +115,7 @@ export class DirectBookingsService extends BaseService {
             bookedDttm: now,
           });
           await recordChange(tx, { company: companyUid, kind: 'booking', objectUid: bookingUid, event: 'booking.created' });
+          await repo.recordNightsChanged(tx, companyUid, property.uid, [{ checkin, checkout }]);
           return answer(code, bookingUid);
         });
       } catch (err) {
@@ -108,6 +124,30 @@ export class DirectBookingsService extends BaseService {
         throw err;
       }
     }
+  }
+
+  /**
+   * GET /api/v1/quote: the stay's nights, total and every broken rule, judged by the function
+   * book-property judges with over the calendar as stored now (no lock: a read). `bookable` is
+   * book-property's acceptance: no rule broken but the price rules.
+   */
+  async quote(companyUid: string, q: QuoteQuery): Promise<QuoteAnswer> {
+    const property = await this.properties.requireRow(companyUid, q.property_uid);
+    const stay = { checkin: q.checkin_date, checkout: q.checkout_date, today: localDate(property.timeZone) };
+    const rows = await readStayCalendar(this.db, companyUid, property.uid, stay);
+    const days = rows.map(stayDayOf);
+    const violations = judgeStay(stay, days);
+    return {
+      data: {
+        property_uid: property.uid,
+        checkin_date: q.checkin_date,
+        checkout_date: q.checkout_date,
+        nights: rows.filter((r) => r.date < stay.checkout).map((r) => ({ date: r.date, price: r.price, currency: r.currency, is_available: r.is_available, unavailable_reason: r.unavailable_reason })),
+        total: stayTotal(days, stay, violations),
+        bookable: refusing(violations).length === 0,
+        violations: violations.map(({ rule, date, message }) => ({ rule, date, message })),
+      },
+    };
   }
 
   /**
@@ -123,6 +163,7 @@ export class DirectBookingsService extends BaseService {
         .set({ bookingStatus: 'cancelled', updatedDttm: utcNow() })
         .where(and(eq(bookings.companyUid, companyUid), eq(bookings.bookingUid, booking.bookingUid)));
       await recordChange(tx, { company: companyUid, kind: 'booking', objectUid: booking.bookingUid, event: 'booking.cancelled' });
+      await this.repo.recordNightsChanged(tx, companyUid, booking.propertyUid, [{ checkin: booking.localCheckinDttm, checkout: booking.localCheckoutDttm }]);
     });
     return { status: 0 };
   }

@@ -9,7 +9,7 @@ import type { SetBookingDoorCodeBody, SetPropertyDoorCodeBody } from './door-cod
 
 /**
  * Door codes (smart-locks): a booking's own code, and its property's, which a booking with none of
- * its own shows (BookingsService.withShownDoorCodes). Each write is one transaction.
+ * its own shows (BookingsService.asShown). Each write is one transaction.
  */
 export class DoorCodesService extends BaseService {
   constructor(

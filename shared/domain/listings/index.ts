@@ -3,11 +3,15 @@
  *   listings.schema.ts      the query and a listing as sent
  *   listings.repository.ts  one page of listings
  *   listings.service.ts     ListingsService, listingToWire, the zone offset a listing shows
+ *   listing-content.ts      v2 direct-booking-content: the listing's content beside its property's facts
  *   listing-status.*        set-listing-status: a request kind of the calendar pipeline (schema,
  *                           the apply statement, ListingStatusService)
+ *   listings.objects.ts     listings as the change feed shows them (its reader of listing)
  */
 export * from './listings.schema.js';
 export * from './listings.repository.js';
 export * from './listings.service.js';
+export * from './listings.objects.js';
 export * from './listing-status.schema.js';
 export * from './listing-status.service.js';
+export * from './listing-content.js';

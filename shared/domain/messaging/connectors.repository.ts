@@ -32,3 +32,8 @@ export async function findConnector(db: Db, companyUid: string, platform: string
 export async function connectorsOfPlatform(db: Db, platform: string): Promise<ConnectorRow[]> {
   return db.select().from(channelConnectors).where(eq(channelConnectors.platform, platform));
 }
+
+/** The company's connectors, by platform. */
+export async function connectorsOfCompany(db: Db, companyUid: string): Promise<ConnectorRow[]> {
+  return db.select().from(channelConnectors).where(eq(channelConnectors.companyUid, companyUid)).orderBy(channelConnectors.platform);
+}

@@ -8,6 +8,7 @@
  *   messaging.service.ts    MessagingService
  *   messaging.inbound.ts    guest replies POSTed by connectors: signature, dedupe, append
  *   messaging.objects.ts    threads and messages as the change feed shows them
+ *   connectors.service.ts   ConnectorsService: the CLI's channel set/show/remove/list (webhooks' URL rules)
  */
 export * from './messaging.schema.js';
 export * from './messaging.wire.js';
@@ -17,3 +18,4 @@ export * from './messaging.service.js';
 export * from './messaging.inbound.js';
 export * from './messaging.objects.js';
 export * from './connectors.repository.js';
+export * from './connectors.service.js';

@@ -1,9 +1,8 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import nodemailer, { type Transporter, type TransportOptions } from 'nodemailer';
 import type { Config } from '../../infra/config.js';
-import { gatedPost, signatureHeader, TargetGate } from '../webhooks/index.js';
+import { createMailer, type Mailer } from '../../platform/mail/index.js';
+import { gatedPost, signedPostHeaders, TargetGate } from '../../platform/outbound-http/index.js';
 import type { ConnectorRow } from './connectors.repository.js';
+import { isEmailAddress } from '../../infra/email-address.js';
 import type { Outgoing } from './messages.repository.js';
 
 /*
@@ -18,24 +17,10 @@ export type SendOutcome =
   | { kind: 'sent' }
   | { kind: 'retry'; error: string }
   | { kind: 'failed'; error: string }
-  /** A connector busy or with its circuit open (target-gate.ts): nothing sent, try again at `until`. */
+  /** A connector busy or with its circuit open (shared/platform/outbound-http): nothing sent, try again at `until`. */
   | { kind: 'deferred'; until: number };
 
-/** The Message-ID of a message: its uid, in the `<local@domain>` form mail needs. */
-export const messageIdOf = (uid: string) => `<${uid}@property-ops>`;
-
-interface SmtpError extends Error {
-  responseCode?: number;
-  code?: string;
-}
-
-/** SMTP's verdict: a 5xx reply is permanent, anything else (4xx, no reply at all) is worth retrying. */
-export function smtpOutcome(err: unknown): SendOutcome {
-  const e = err as SmtpError;
-  const text = (e.message || e.code || 'SMTP send failed').slice(0, 500);
-  if (typeof e.responseCode === 'number' && e.responseCode >= 500) return { kind: 'failed', error: `SMTP server refused the message: ${text}` };
-  return { kind: 'retry', error: text };
-}
+export { messageIdOf, smtpOutcome } from '../../platform/mail/index.js';
 
 export interface Channels {
   email(m: Outgoing): Promise<SendOutcome>;
@@ -47,42 +32,24 @@ export interface Channels {
  * The channels of one process. `gate`: the per-target fairness and circuit breaker the platform
  * channel's POSTs go through (issue 24: one company's hung connector delays no other's messages).
  */
-export function createChannels(config: Config, gate = new TargetGate(config.webhooks.gate)): Channels {
-  const { smtpUrl, smtpFrom, outboxDir, timeoutMs } = config.messaging;
-  // With SMTP_URL a pooled SMTP transport; without, the .eml of each message lands in the outbox.
-  let transport: Transporter | undefined;
-  const transportOf = () =>
-    (transport ??= smtpUrl
-      ? nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: config.messaging.concurrency, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs } as TransportOptions)
-      : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
+export function createChannels(config: Config, gate = new TargetGate(config.outbound.gate)): Channels {
+  const { timeoutMs } = config.messaging;
+  // The service's one mail sender (shared/platform/mail): SMTP_URL, or .eml files in the outbox.
+  let mailer: Mailer | undefined;
 
   return {
     async email(m) {
       const to = m.guestEmails[0];
       if (!to) return { kind: 'failed', error: `guest ${m.guestUid} has no email address` };
-      const mail = {
-        from: smtpFrom,
+      // An address stored before addresses were checked (issue 39 L5) is never handed to SMTP.
+      if (!isEmailAddress(to)) return { kind: 'failed', error: `guest ${m.guestUid} has no valid email address` };
+      return (mailer ??= createMailer(config)).send({
+        uid: m.uid,
         to: m.guestName ? { name: m.guestName, address: to } : to,
         subject: `Your stay, reservation ${m.reservationCode}`,
         text: m.messageText,
-        messageId: messageIdOf(m.uid),
         date: new Date(`${m.messageDttm.replace(' ', 'T')}Z`),
-        headers: { 'X-Message-Id': m.uid },
-      };
-      try {
-        const info = (await transportOf().sendMail(mail)) as { message?: Buffer };
-        if (!smtpUrl) {
-          // Written whole under a temporary name, then renamed: a reader never sees half a file, and
-          // sending again (a retry) replaces the file with the same one.
-          await mkdir(outboxDir, { recursive: true });
-          const file = join(outboxDir, `${m.uid}.eml`);
-          await writeFile(`${file}.tmp`, info.message ?? Buffer.alloc(0));
-          await rename(`${file}.tmp`, file);
-        }
-        return { kind: 'sent' };
-      } catch (err) {
-        return smtpOutcome(err);
-      }
+      });
     },
 
     async platform(m, connector) {
@@ -97,8 +64,8 @@ export function createChannels(config: Config, gate = new TargetGate(config.webh
         message_text: m.messageText,
         message_dttm: m.messageDttm,
       });
-      const headers = { 'Content-Type': 'application/json', 'X-Message-Id': m.uid, 'X-Webhook-Signature': signatureHeader(connector.secret, body) };
-      const res = await gatedPost(gate, connector.url, body, headers, { timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets });
+      const headers = signedPostHeaders(m.uid, body, connector.secret, 'X-Message-Id');
+      const res = await gatedPost(gate, connector.url, body, headers, { timeoutMs, allowPrivateTargets: config.outbound.allowPrivateTargets });
       if ('deferred' in res) return { kind: 'deferred', until: res.until };
       if (res.ok) return { kind: 'sent' };
       const code = res.statusCode;
@@ -108,7 +75,7 @@ export function createChannels(config: Config, gate = new TargetGate(config.webh
     },
 
     close() {
-      transport?.close();
+      mailer?.close();
     },
   };
 }

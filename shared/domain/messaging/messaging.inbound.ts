@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Db, Executor } from '../../infra/db/client.js';
 import { notFound, shown } from '../../infra/errors.js';
 import { recordChanges } from '../changes/index.js';
-import { verifySignature } from '../webhooks/index.js';
+import { verifySignature } from '../../platform/outbound-http/index.js';
 import { connectorsOfPlatform } from './connectors.repository.js';
 import { messageText, utcDateParam, type MessageFile } from './messaging.schema.js';
 import { findInboundTwin, insertMessage, lockThread } from './messages.repository.js';

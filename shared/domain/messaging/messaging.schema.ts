@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { messageChannels, messageStatuses } from '../../infra/db/schema/messaging.js';
 import { commaList, dateOrDateTime, pageParam, uidValue } from '../../infra/http/wire.js';
-import { MAX_WAIT_SECONDS } from '../calendar/index.js';
+import { MAX_WAIT_SECONDS } from '../../platform/long-poll/index.js';
 import { platformTypes } from '../bookings/index.js';
 
 /*
@@ -34,7 +34,8 @@ const MAX_INT = 2_147_483_647;
  */
 export const utcDateParam = dateOrDateTime.transform((b) => b.utc);
 
-const threadIdList = commaList(500).transform((ids, ctx): number[] => {
+const threadIdList = commaList(500).transform((ids, ctx): number[] | undefined => {
+  if (ids === undefined) return undefined;
   const bad = ids.find((s) => !/^\d{1,10}$/.test(s) || Number(s) < 1 || Number(s) > MAX_INT);
   if (bad !== undefined) {
     ctx.addIssue({ code: 'custom', message: 'each value must be a thread id (a positive integer)' });
@@ -119,13 +120,14 @@ export const messageBookingGuestBodySchema = z
   .object({
     message: messageText(),
     thread_id: threadIdValue.nullish(),
+    thread_uid: threadIdValue.nullish().describe('Another name for thread_id (the one the iGMS page uses); thread_id wins when both are given'),
     booking_uid: uidValue().nullish(),
     channel: z.enum(messageChannels, { error: `must be one of: ${messageChannels.join(', ')}` }).nullish(),
   })
   .superRefine((b, ctx) => {
-    if (b.thread_id == null && b.booking_uid == null) ctx.addIssue({ code: 'custom', path: ['thread_id'], message: 'thread_id or booking_uid is required' });
+    if (b.thread_id == null && b.thread_uid == null && b.booking_uid == null) ctx.addIssue({ code: 'custom', path: ['thread_id'], message: 'thread_id or booking_uid is required' });
   })
-  .transform((b) => ({ message: b.message, thread_id: b.thread_id ?? undefined, booking_uid: b.booking_uid ?? undefined, channel: b.channel ?? ('platform' as const) }));
+  .transform((b) => ({ message: b.message, thread_id: b.thread_id ?? b.thread_uid ?? undefined, booking_uid: b.booking_uid ?? undefined, channel: b.channel ?? ('platform' as const) }));
 export type MessageBookingGuestBody = z.output<typeof messageBookingGuestBodySchema>;
 
 export const messageBookingGuestAnswerSchema = z.object({ data: z.object({ message_uid: z.string() }) });

@@ -1,13 +1,14 @@
 import { sql } from 'drizzle-orm';
+import { enqueueAfterCommit } from '../../infra/queue/producer.js';
 import type { Executor } from '../../infra/db/client.js';
 import type { Infra } from '../../infra/infra.js';
 import { notFound, shown } from '../../infra/errors.js';
 import { PAGE_SIZE } from '../../infra/http/wire.js';
-import { createRequestWaits, type RequestWaits } from '../calendar/index.js';
+import { createRequestWaits, MESSAGE_FINISHED_CHANNEL, type RequestWaits } from '../../platform/long-poll/index.js';
 import { recordChanges } from '../changes/index.js';
-import { idempotent } from '../idempotency/index.js';
+import { idempotent } from '../../platform/idempotency/index.js';
 import { BaseService } from '../service.js';
-import { newWebhookSecret } from '../webhooks/index.js';
+import { newWebhookSecret } from '../../platform/outbound-http/index.js';
 import { findConnector, upsertConnector, deleteConnector } from './connectors.repository.js';
 import { createChannels, type Channels, type SendOutcome } from './messaging.channels.js';
 import { appendInbound, inboundSigners, type InboundMessageAnswer, type InboundMessageBody } from './messaging.inbound.js';
@@ -18,9 +19,6 @@ import { findThread, listThreads, messagesOfThreads, threadOfBooking } from './t
 
 export const unknownThread = (threadId: number) => notFound('thread_id', `Unknown thread_id ${threadId}`);
 export const unknownBooking = (bookingUid: string) => notFound('booking_uid', `Unknown booking_uid ${shown(bookingUid)}`);
-
-/** The NOTIFY channel of the message_finished_notify trigger (drizzle, i22 custom migration). */
-export const MESSAGE_FINISHED_CHANNEL = 'message_finished';
 
 /** What one send attempt did, for the worker: `retry` asks the queue to run it again later. */
 export type DeliverResult =
@@ -42,7 +40,7 @@ export class MessagingService extends BaseService {
 
   constructor(infra: Infra, opts: { safetyRecheckMs?: number } = {}) {
     super(infra);
-    this.waits = createRequestWaits(infra.database.sql, (company, uids) => findFinishedMessageUids(this.db, company, uids), infra.logger, { ...opts, channel: MESSAGE_FINISHED_CHANNEL });
+    this.waits = createRequestWaits(infra.database.sql, MESSAGE_FINISHED_CHANNEL, (company, uids) => findFinishedMessageUids(this.db, company, uids), infra.logger, infra.metrics.longPollWaiters, opts);
   }
 
   /** GET /get-threads: a page of 25 threads with every message of each, newest first. */
@@ -71,11 +69,7 @@ export class MessagingService extends BaseService {
     };
     // With a key, idempotent() opens the transaction; without one, it would run on the pool.
     const outcome = await idempotent(this.db, this.config.idempotency.ttlHours, key, (ex) => (key ? write(ex) : this.db.transaction(write)));
-    if (!outcome.replayed) {
-      await this.infra.jobs.messages.enqueue([outcome.answer.data.message_uid]).catch((err: unknown) => {
-        this.logger.warn({ err, messageUid: outcome.answer.data.message_uid }, 'queue unreachable after commit; the re-enqueuer will add this message');
-      });
-    }
+    if (!outcome.replayed) await enqueueAfterCommit(this.logger, 'messages', [outcome.answer.data.message_uid], (uids) => this.infra.jobs.messages.enqueue(uids));
     return outcome.answer;
   }
 
@@ -152,10 +146,18 @@ export class MessagingService extends BaseService {
     if (row) await this.finish(row.company_uid, messageUid, (tx) => markFailed(tx, messageUid, message));
   }
 
-  /** A final status, recorded for the change feed in the same transaction (only when it changed). */
+  /**
+   * A final status, recorded for the change feed in the same transaction (only when it changed): a
+   * change of the message and of its thread, whose object shows the message too.
+   */
   private async finish(companyUid: string, messageUid: string, mark: (tx: Executor) => Promise<boolean>): Promise<void> {
     await this.db.transaction(async (tx) => {
-      if (await mark(tx)) await recordChanges(tx, [{ company: companyUid, kind: 'message', objectUid: messageUid, event: 'message.status' }]);
+      if (!(await mark(tx))) return;
+      const [m] = await tx.execute<{ thread_id: number }>(sql`select thread_id from messages where uid = ${messageUid}`);
+      await recordChanges(tx, [
+        ...(m ? [{ company: companyUid, kind: 'thread' as const, objectUid: String(m.thread_id) }] : []),
+        { company: companyUid, kind: 'message', objectUid: messageUid, event: 'message.status' },
+      ]);
     });
   }
 

@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, exists, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.js';
 import { accessTokens, apps, oauthClients } from '../../infra/db/schema/index.js';
+import { expireOutstandingCodes } from './oauth.repository.js';
 
 /*
  * The console's "Connected apps" (docs/api.md "Apps connect themselves"): the apps installed on a
@@ -30,13 +31,28 @@ export interface ConnectedApp {
   tokens: ConnectedToken[];
 }
 
-/** The company's installed apps, newest first, each with its most recent tokens. */
+const holdsLiveToken = (db: Executor) =>
+  exists(db.select({ one: sql`1` }).from(accessTokens).where(and(eq(accessTokens.appUid, apps.uid), eq(accessTokens.revoked, false))));
+
+/**
+ * The company's installed apps, newest first, each with its most recent tokens; an uninstalled app
+ * too while it still holds a live token (issue 39 H1: the owner must see, and can revoke, every
+ * token that still works).
+ */
 export async function selectConnectedApps(db: Executor, companyUid: string): Promise<ConnectedApp[]> {
   const rows = await db
     .select({ uid: apps.uid, name: apps.name, clientUid: apps.clientUid, clientName: oauthClients.name, disabled: apps.disabled, createdAt: apps.createdAt })
     .from(apps)
     .leftJoin(oauthClients, eq(oauthClients.uid, apps.clientUid))
-    .where(and(eq(apps.companyUid, companyUid), isNull(apps.uninstalledAt)))
+    .where(
+      and(
+        eq(apps.companyUid, companyUid),
+        or(
+          isNull(apps.uninstalledAt),
+          holdsLiveToken(db),
+        ),
+      ),
+    )
     .orderBy(desc(apps.createdAt), apps.uid);
   if (rows.length === 0) return [];
   const ranked = db
@@ -58,15 +74,18 @@ export async function selectConnectedApps(db: Executor, companyUid: string): Pro
 }
 
 /**
- * Uninstalls an installed app of the company: marked uninstalled and every token revoked, in one
- * transaction. Returns the number of tokens revoked, or undefined when the company has no such app.
+ * Uninstalls an installed app of the company: its outstanding codes ended, marked uninstalled and
+ * every token revoked, in one transaction. Returns the number of tokens revoked, or undefined when
+ * the company has no such app. An uninstalled app that still holds a live token (one minted by a
+ * racing exchange before the fix) can be uninstalled again: its tokens are revoked.
  */
 export async function uninstallApp(db: Executor, companyUid: string, appUid: string): Promise<number | undefined> {
   return db.transaction(async (tx) => {
+    await expireOutstandingCodes(tx, companyUid, appUid);
     const gone = await tx
       .update(apps)
-      .set({ uninstalledAt: sql`now()` })
-      .where(and(eq(apps.companyUid, companyUid), eq(apps.uid, appUid), isNull(apps.uninstalledAt)))
+      .set({ uninstalledAt: sql`coalesce(${apps.uninstalledAt}, now())` })
+      .where(and(eq(apps.companyUid, companyUid), eq(apps.uid, appUid), or(isNull(apps.uninstalledAt), holdsLiveToken(tx))))
       .returning({ uid: apps.uid });
     if (gone.length === 0) return undefined;
     const revoked = await tx

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.js';
 import { accessTokens, apps, oauthClients, oauthCodes } from '../../infra/db/schema/index.js';
 import { newToken, newUid, sha256 } from '../../infra/ids.js';
@@ -16,6 +16,16 @@ export async function insertClient(db: Executor, row: Omit<typeof oauthClients.$
   const uid = newUid('cli_');
   await db.insert(oauthClients).values({ uid, ...row });
   return uid;
+}
+
+/** Sets the error mode of a client the company registered; answers whether it has that client. */
+export async function updateClientErrorMode(db: Executor, companyUid: string, clientId: string, mode: string | null): Promise<boolean> {
+  const rows = await db
+    .update(oauthClients)
+    .set({ errorMode: mode })
+    .where(and(eq(oauthClients.uid, clientId), eq(oauthClients.ownerCompanyUid, companyUid)))
+    .returning({ uid: oauthClients.uid });
+  return rows.length > 0;
 }
 
 export async function clientsOfCompany(db: Executor, companyUid: string): Promise<ClientRow[]> {
@@ -61,10 +71,32 @@ export async function revokeTokenUid(db: Executor, tokenUid: string): Promise<vo
     .where(and(eq(accessTokens.uid, tokenUid), eq(accessTokens.revoked, false)));
 }
 
+/**
+ * The installation a code buys a token of, locked until the exchange commits: none when the app
+ * was uninstalled or disabled meanwhile. The lock orders an exchange and an uninstall of the same
+ * app: the uninstall either waits for the token and revokes it, or the exchange finds the app gone.
+ */
 export async function appOfCode(db: Executor, clientUid: string, companyUid: string): Promise<string | undefined> {
   const rows = await db
     .select({ uid: apps.uid })
     .from(apps)
-    .where(and(eq(apps.clientUid, clientUid), eq(apps.companyUid, companyUid)));
+    .where(and(eq(apps.clientUid, clientUid), eq(apps.companyUid, companyUid), isNull(apps.uninstalledAt), eq(apps.disabled, false)))
+    .for('update');
   return rows[0]?.uid;
+}
+
+/**
+ * Ends every outstanding (unused, unexpired) code of an app's client on its company: a code
+ * issued before an uninstall or a disable must not buy a token afterwards (issue 39 H1), not even
+ * once the app is authorized again. Run before the app row is touched (codes, then app: the
+ * exchange's lock order, so the two never deadlock).
+ */
+export async function expireOutstandingCodes(db: Executor, companyUid: string, appUid: string): Promise<number> {
+  const rows = await db.execute<{ code_hash: string }>(sql`
+    update oauth_codes c set expires_at = now()
+    from apps a
+    where a.uid = ${appUid} and a.company_uid = ${companyUid} and c.client_uid = a.client_uid and c.company_uid = a.company_uid
+      and c.used_at is null and c.expires_at > now()
+    returning c.code_hash`);
+  return rows.length;
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { isScope, scopes as allScopes, type Scope } from '../auth/index.js';
+import { isScope, scopes as allScopes, type ErrorMode, type Scope } from '../auth/index.js';
+import { AppError, ErrorCode } from '../../infra/errors.js';
 import { newToken, sha256 } from '../../infra/ids.js';
 import { BaseService } from '../service.js';
 import * as repo from './oauth.repository.js';
@@ -58,7 +59,7 @@ export function redirectUriProblem(text: string): string | undefined {
 
 export class OAuthService extends BaseService {
   /** Registers a client; the secret (when asked for) is returned this once. */
-  async createClient(opts: { name: string; redirectUris: string[]; scopes?: Scope[]; withSecret: boolean; ownerCompanyUid?: string }) {
+  async createClient(opts: { name: string; redirectUris: string[]; scopes?: Scope[]; withSecret: boolean; ownerCompanyUid?: string; errorMode?: ErrorMode | null }) {
     const secret = opts.withSecret ? randomBytes(32).toString('base64url') : undefined;
     const clientId = await repo.insertClient(this.db, {
       name: opts.name,
@@ -66,8 +67,14 @@ export class OAuthService extends BaseService {
       scopes: opts.scopes ?? [...allScopes],
       secretHash: secret ? sha256(secret) : null,
       ownerCompanyUid: opts.ownerCompanyUid ?? null,
+      errorMode: opts.errorMode ?? null,
     });
     return { clientId, clientSecret: secret };
+  }
+
+  /** The error mode of a client the company registered (the console); false when it has no such client. */
+  setClientErrorMode(companyUid: string, clientId: string, mode: ErrorMode | null) {
+    return repo.updateClientErrorMode(this.db, companyUid, clientId, mode);
   }
 
   /** The company's installed apps with their most recent tokens (the console's Connected apps). */
@@ -107,8 +114,18 @@ export class OAuthService extends BaseService {
     return names as Scope[];
   }
 
-  /** Allow: installs the client on the company and makes a single-use code bound to everything. */
-  async allow(opts: { client: repo.ClientRow; redirectUri: string; userUid: string; companyUid: string; scopes: Scope[]; codeChallenge?: string }): Promise<string> {
+  /**
+   * PKCE (RFC 7636): a challenge, when the authorization request carries one, is S256 and the
+   * base64url of a SHA-256 (43-128 characters of its alphabet). False: the request is refused with
+   * invalid_request. No challenge is allowed (API.md: PKCE is optional).
+   */
+  validChallenge(codeChallenge: string | undefined, method: string | undefined): boolean {
+    return codeChallenge === undefined || (method === 'S256' && /^[A-Za-z0-9_-]{43,128}$/.test(codeChallenge));
+  }
+
+  /** Allow: installs the client on the company and makes a single-use code bound to everything (and its PKCE challenge). */
+  async allow(opts: { client: repo.ClientRow; redirectUri: string; userUid: string; companyUid: string; scopes: Scope[]; codeChallenge?: string; codeChallengeMethod?: string }): Promise<string> {
+    if (!this.validChallenge(opts.codeChallenge, opts.codeChallengeMethod)) throw new AppError(ErrorCode.badParam, 'The code_challenge is not a valid S256 challenge.', { param: 'code_challenge' });
     const code = newToken();
     await this.db.transaction(async (tx) => {
       await repo.installApp(tx, opts.client.uid, opts.companyUid, opts.client.name);

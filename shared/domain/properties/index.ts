@@ -5,7 +5,9 @@
  *   property.repository.ts  find (the cached ref), list and get a property
  *   property.service.ts     PropertiesService (requireProperty, the per-runtime cache),
  *                           propertyToWire, unknownProperty
+ *   property.objects.ts     properties as the change feed shows them (its reader of property)
  */
 export * from './property.schema.js';
 export * from './property.repository.js';
 export * from './property.service.js';
+export * from './property.objects.js';

@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../infra/db/client.js';
+import type { Db, Executor } from '../../infra/db/client.js';
+import { recordChange } from '../changes/index.js';
 import { byUid, onePage } from '../../infra/db/page.js';
 import { preparedPer } from '../../infra/db/prepared.js';
 import { properties } from '../../infra/db/schema/index.js';
@@ -57,5 +58,11 @@ export async function selectProperty(db: Db, companyUid: string, propertyUid: st
   return rows[0];
 }
 
-export const propertyRepository = { findProperty, selectProperties, selectProperty };
+/** Inserts a property of a company and records its change (in the caller's transaction). */
+export async function insertProperty(tx: Executor, p: { uid: string; companyUid: string; name: string; timeZone: string }): Promise<void> {
+  await tx.insert(properties).values(p);
+  await recordChange(tx, { company: p.companyUid, kind: 'property', objectUid: p.uid });
+}
+
+export const propertyRepository = { findProperty, selectProperties, selectProperty, insertProperty };
 export type PropertyRepository = typeof propertyRepository;

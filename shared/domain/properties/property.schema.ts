@@ -56,6 +56,12 @@ export const propertySchema = z.object({
     .boolean()
     .optional()
     .describe('A boolean, as iGMS shows it: whether pricing apps may change the calendar directly (else their proposals await review). Present only when the token has the pricing-management scope'),
+  guidebook_link: z.string().nullable().optional().describe("The property's own guidebook link (set-property-guidebook-link); null when none"),
+  selected_insurance_settings: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .optional()
+    .describe('The insurance settings (set through the import or the console); present only when the token has the insurance-settings scope'),
 });
 export type Property = z.infer<typeof propertySchema>;
 

@@ -2,9 +2,12 @@ import type { Scope } from '../auth/index.js';
 import type { Infra } from '../../infra/infra.js';
 import { notFound, shown } from '../../infra/errors.js';
 import { BaseService } from '../service.js';
+import { newUid } from '../../infra/ids.js';
 import { pageOf, type PageMeta } from '../../infra/http/wire.js';
 import { propertyRepository, type PropertyRef, type PropertyRepository, type PropertyRow } from './property.repository.js';
 import type { PropertiesQuery, Property } from './property.schema.js';
+import { minPriceSchema, updateMinPrice } from './property.min-price.js';
+import { badParam } from '../../infra/errors.js';
 
 const flag = (b: boolean): 0 | 1 => (b ? 1 : 0);
 const num = (v: string | null) => (v === null ? null : Number(v));
@@ -13,11 +16,13 @@ const num = (v: string | null) => (v === null ? null : Number(v));
 export interface PropertyView {
   doorCode: boolean;
   calendarControl: boolean;
+  insurance?: boolean;
 }
 
 export const viewOfScopes = (scopes: readonly Scope[]): PropertyView => ({
   doorCode: scopes.includes('smart-locks'),
   calendarControl: scopes.includes('pricing-management'),
+  insurance: scopes.includes('insurance-settings'),
 });
 
 export function propertyToWire(row: PropertyRow, view: PropertyView): Property {
@@ -55,7 +60,9 @@ export function propertyToWire(row: PropertyRow, view: PropertyView): Property {
     time_zone: row.timeZone,
     base_price: num(row.basePrice),
     default_min_stay: row.defaultMinStay,
+    guidebook_link: row.guidebookLink,
   };
+  if (view.insurance === true) p.selected_insurance_settings = (row.selectedInsuranceSettings as Record<string, unknown> | null) ?? null;
   if (view.doorCode) p.door_access_code = row.doorAccessCode;
   if (view.calendarControl) p.calendar_control_allowed = row.calendarControlAllowed;
   return p;
@@ -83,6 +90,13 @@ export class PropertiesService extends BaseService {
   }
 
   /** Another company's property answers exactly as an unknown one. */
+  /** Creates a property of a company (the CLI, the demo): answers its uid. The zone must be an IANA zone. */
+  async create(companyUid: string, p: { name: string; timeZone: string }): Promise<string> {
+    const uid = newUid('pr_');
+    await this.db.transaction((tx) => this.repo.insertProperty(tx, { uid, companyUid, name: p.name, timeZone: p.timeZone }));
+    return uid;
+  }
+
   async get(companyUid: string, propertyUid: string, scopes: readonly Scope[]): Promise<{ data: Property }> {
     const row = await this.repo.selectProperty(this.db, companyUid, propertyUid);
     if (!row) throw unknownProperty(propertyUid);
@@ -113,6 +127,14 @@ export class PropertiesService extends BaseService {
     const row = await this.repo.selectProperty(this.db, companyUid, propertyUid);
     if (!row) throw unknownProperty(propertyUid);
     return row;
+  }
+
+  /** The console's minimum price form: '' clears it; a bad amount is a 400; another company's property 404. */
+  async setMinPrice(companyUid: string, propertyUid: string, raw: unknown): Promise<number | null> {
+    const parsed = minPriceSchema.safeParse(typeof raw === 'string' ? raw : '');
+    if (!parsed.success) throw badParam('min_price', `min_price ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+    if (!(await updateMinPrice(this.db, companyUid, propertyUid, parsed.data))) throw unknownProperty(propertyUid);
+    return parsed.data;
   }
 }
 

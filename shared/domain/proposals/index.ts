@@ -11,9 +11,12 @@
  *   proposals.schema.ts      wire schemas of calendar-batch, calendar, set-property-calendar-control
  *   proposals.repository.ts  calendar_proposals and their paused requests: store, lock, review, expire
  *   proposals.review.ts      what a review reads (pending proposals beside current values) and gets back
+ *   proposals.guard.ts       the review's guardrails: price change beyond the company's threshold, under the
+ *                            property's minimum (marked: approved only with its own tick); booked nights
  *   proposals.service.ts     ProposalsService: propose, setCalendarControl, listPending, approve, reject, expireDue
  */
 export * from './proposals.schema.js';
 export * from './proposals.repository.js';
 export * from './proposals.review.js';
 export * from './proposals.service.js';
+export * from './proposals.guard.js';

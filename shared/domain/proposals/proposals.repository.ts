@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../../infra/db/client.js';
+import type { Executor } from '../../infra/db/client.js';
 import { calendarProposals, properties } from '../../infra/db/schema/index.js';
 import type { RequestDay } from '../calendar/index.js';
 import type { ProposalStatus } from './proposals.schema.js';
@@ -58,7 +58,7 @@ export type PendingProposalRow = {
 };
 
 /** The company's pending proposals, oldest first (at most `limit`), each with its days. */
-export async function selectPending(db: Db, companyUid: string, limit: number, proposalUid?: string): Promise<PendingProposalRow[]> {
+export async function selectPending(db: Executor, companyUid: string, limit: number, proposalUid?: string): Promise<PendingProposalRow[]> {
   const rows = await db.execute<PendingProposalRow>(sql`
     select p.uid, p.property_uid, pr.name as property_name, p.is_user_action, p.app_uid,
            to_char(p.created_dttm at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as created_dttm,

@@ -1,26 +1,26 @@
 import type { Infra } from '../../infra/infra.js';
 import { badParam, conflict, notFound, shown } from '../../infra/errors.js';
 import { newUid } from '../../infra/ids.js';
-import { countAcceptedBatch } from '../../infra/metrics/calendar-metrics.js';
 import { localDate, utcDateTime } from '../../infra/time.js';
 import {
   applyDayRules,
-  assignWarnings,
-  chunk,
-  insertRequests,
+  calendarViewQuery,
   rangeDays,
-  readCalendarView,
+  type CalendarViewRow,
   withPreview,
   type CalendarService,
   type JudgedDays,
   type Submitter,
 } from '../calendar/index.js';
 import { recordChange, recordChanges } from '../changes/index.js';
-import type { IdempotencyKey } from '../idempotency/index.js';
+import type { IdempotencyKey } from '../../platform/idempotency/index.js';
 import { unknownProperty, type PropertiesService } from '../properties/index.js';
 import { BaseService } from '../service.js';
 import { proposalsRepository, type ProposalsRepository } from './proposals.repository.js';
 import { toPendingProposal, type PendingProposal, type ReviewOutcome } from './proposals.review.js';
+import { requireMarkedTicked, selectReviewContext, type ReviewContext } from './proposals.guard.js';
+import type { Executor } from '../../infra/db/client.js';
+import type { PendingProposalRow } from './proposals.repository.js';
 import type { ProposalAnswer, ProposeCalendarBatchBody, ProposeCalendarRangeBody, SetCalendarControlBody } from './proposals.schema.js';
 
 /** The warning a day gets when the review drops it (its request's warnings, read by get-request-status). */
@@ -92,40 +92,60 @@ export class ProposalsService extends BaseService {
    */
   private async dryRun(companyUid: string, propertyUid: string, judged: JudgedDays, by: Submitter): Promise<ProposalAnswer> {
     const answer = (uids: string[]) => ({ status: 0 as const, data: { request_uids: uids, warnings: judged.warnings } });
-    return withPreview(await this.calendar.submit(companyUid, propertyUid, judged, by, answer, undefined, undefined, true));
+    return withPreview(await this.calendar.submit({ companyUid, propertyUid, days: judged, by, answer, dryRun: true }));
   }
 
   /**
-   * The flag is read in the transaction that stores the requests (under a share lock, see
-   * lockCalendarControl): allowed, they are queued exactly as set-calendar-batch's; else they are
-   * stored `paused` under a new proposal and nothing is queued.
+   * Through the calendar's one submission path (CalendarService.submit). The flag is read in the
+   * transaction that stores the requests (under a share lock, see lockCalendarControl): allowed,
+   * they are queued exactly as set-calendar-batch's; else they are stored `paused` under a new
+   * proposal and nothing is queued.
    */
-  private async propose(companyUid: string, propertyUid: string, { kept, warnings }: JudgedDays, isUserAction: boolean, by: Submitter, key?: IdempotencyKey): Promise<ProposalAnswer> {
-    const chunks = chunk(kept, this.config.calendar.chunkDays);
-    const chunkWarnings = assignWarnings(chunks, warnings);
-    const { answer, uids } = await this.calendar.submitStored(async (tx) => {
-      const allowed = await this.repo.lockCalendarControl(tx, companyUid, propertyUid);
-      if (allowed === undefined) throw unknownProperty(propertyUid);
-      const proposalUid = !allowed && chunks.length > 0 ? newUid('pp_') : undefined;
-      if (proposalUid) await this.repo.insertProposal(tx, { uid: proposalUid, companyUid, propertyUid, isUserAction, ...(by.appUid ? { appUid: by.appUid } : {}) });
-      const opts = proposalUid ? { status: 'paused' as const, proposalUid } : {};
-      const stored = await insertRequests(tx, companyUid, propertyUid, chunks, chunkWarnings, by.appUid, opts);
-      return { answer: { status: 0 as const, data: { request_uids: stored, warnings } }, uids: stored, queue: proposalUid ? [] : stored };
-    }, key);
-    if (uids.length > 0) countAcceptedBatch(kept.length, warnings);
+  private async propose(companyUid: string, propertyUid: string, judged: JudgedDays, isUserAction: boolean, by: Submitter, key?: IdempotencyKey): Promise<ProposalAnswer> {
+    const { answer } = await this.calendar.submit({
+      companyUid,
+      propertyUid,
+      days: judged,
+      by,
+      key,
+      answer: (uids) => ({ status: 0 as const, data: { request_uids: uids, warnings: judged.warnings } }),
+      holdUnder: async (tx, requests) => {
+        const allowed = await this.repo.lockCalendarControl(tx, companyUid, propertyUid);
+        if (allowed === undefined) throw unknownProperty(propertyUid);
+        if (allowed || requests === 0) return undefined;
+        const proposalUid = newUid('pp_');
+        await this.repo.insertProposal(tx, { uid: proposalUid, companyUid, propertyUid, isUserAction, ...(by.appUid ? { appUid: by.appUid } : {}) });
+        return proposalUid;
+      },
+    });
     return answer;
   }
 
   /** The company's pending proposals, oldest first: each day's proposed values beside the ones they would replace. */
   async listPending(companyUid: string, proposalUid?: string): Promise<PendingProposal[]> {
     const rows = await this.repo.selectPending(this.db, companyUid, LIST_MAX, proposalUid);
-    return Promise.all(
-      rows.map(async (row) => {
-        const dates = row.days.map((d) => d.date);
-        const current = dates.length === 0 ? [] : await readCalendarView(this.db, companyUid, row.property_uid, dates[0]!, dates[dates.length - 1]!);
-        return toPendingProposal(row, current, this.expiresAt(row.created_dttm));
-      }),
+    // One review context per property (over all its proposals' dates), one calendar read per proposal.
+    const spans = new Map<string, [string, string]>();
+    for (const row of rows) {
+      const [from, to] = spanOf(row);
+      const had = spans.get(row.property_uid);
+      spans.set(row.property_uid, had ? [from < had[0] ? from : had[0], to > had[1] ? to : had[1]] : [from, to]);
+    }
+    const contexts = new Map(
+      [...spans].map(([property, [from, to]]) => [property, selectReviewContext(this.db, companyUid, property, from, to)] as const),
     );
+    return Promise.all(rows.map((row) => this.judged(this.db, companyUid, row, contexts.get(row.property_uid))));
+  }
+
+  /** A pending proposal's days beside their current values, judged by the guardrails (two statements run together). */
+  private async judged(db: Executor, companyUid: string, row: PendingProposalRow, shared?: Promise<ReviewContext | undefined>): Promise<PendingProposal> {
+    const [from, to] = spanOf(row);
+    const [current, context] = await Promise.all([
+      row.days.length === 0 ? [] : db.execute<CalendarViewRow>(calendarViewQuery(companyUid, row.property_uid, from, to)),
+      shared ?? selectReviewContext(db, companyUid, row.property_uid, from, to),
+    ]);
+    if (!context) throw unknownProperty(row.property_uid);
+    return toPendingProposal(row, [...current], this.expiresAt(row.created_dttm), context);
   }
 
   /** When a proposal created at `created` (UTC wire time) expires unreviewed. */
@@ -133,10 +153,14 @@ export class ProposalsService extends BaseService {
     return utcDateTime(new Date(Date.parse(`${created.replace(' ', 'T')}Z`) + this.config.proposals.ttlDays * DAY_MS));
   }
 
-  /** Approves every day, or only `dates` (each must be a day of the proposal); the others end `disabled`. */
-  async approve(companyUid: string, proposalUid: string, reviewer: string, dates?: readonly string[]): Promise<ReviewOutcome> {
+  /**
+   * Approves every day, or only `dates` (each must be a day of the proposal); the others end
+   * `disabled`. `ticked` (the console): the marked dates the reviewer ticked one by one; a marked
+   * date being approved without its tick refuses the whole approval (400), nothing changed.
+   */
+  async approve(companyUid: string, proposalUid: string, reviewer: string, dates?: readonly string[], ticked?: readonly string[]): Promise<ReviewOutcome> {
     if (dates !== undefined && dates.length === 0) throw badParam('dates', 'Give at least one date to approve (to approve none, reject the proposal)');
-    return this.review(companyUid, proposalUid, reviewer, dates === undefined ? null : [...new Set(dates)]);
+    return this.review(companyUid, proposalUid, reviewer, dates === undefined ? null : [...new Set(dates)], ticked);
   }
 
   /** Rejects the proposal: every request ends `disabled`, nothing is applied. */
@@ -149,7 +173,7 @@ export class ProposalsService extends BaseService {
    * sequence and `queued`, end the rest `disabled`, decide the proposal, record `proposal.reviewed`;
    * after the commit the approved requests are queued (submitStored).
    */
-  private async review(companyUid: string, proposalUid: string, reviewer: string, approve: string[] | null | 'reject'): Promise<ReviewOutcome> {
+  private async review(companyUid: string, proposalUid: string, reviewer: string, approve: string[] | null | 'reject', ticked?: readonly string[]): Promise<ReviewOutcome> {
     const { answer } = await this.calendar.submitStored(async (tx) => {
       const proposal = await this.repo.lockProposal(tx, companyUid, proposalUid);
       if (!proposal) throw notFound('proposal_uid', `Unknown proposal ${shown(proposalUid)}`);
@@ -160,6 +184,14 @@ export class ProposalsService extends BaseService {
         const unknown = approve.find((d) => !days.has(d));
         if (unknown !== undefined) throw badParam('dates', `${shown(unknown)} is not a date of proposal ${shown(proposalUid)}`);
         if (approve.length < days.size) status = 'partly_approved';
+      }
+      if (ticked !== undefined && approve !== 'reject') {
+        // Judged under the proposal's lock, against the values as they are now.
+        const [row] = await this.repo.selectPending(tx, companyUid, 1, proposal.uid);
+        if (row) {
+          const p = await this.judged(tx, companyUid, row);
+          requireMarkedTicked(p.days, approve, ticked, p.context);
+        }
       }
       const { queued, disabled } = await this.repo.reviewRequests(tx, proposal.uid, approve === 'reject' ? [] : approve, approve === 'reject' ? WARNING_REJECTED : WARNING_NOT_APPROVED);
       await this.repo.decideProposal(tx, proposal.uid, status, reviewer);
@@ -191,6 +223,11 @@ export class ProposalsService extends BaseService {
       if (expired < EXPIRE_BATCH) return total;
     }
   }
+}
+
+/** The first and last date of a proposal (its days are in date order). */
+function spanOf(row: PendingProposalRow): [string, string] {
+  return [row.days[0]?.date ?? '2000-01-01', row.days[row.days.length - 1]?.date ?? '2000-01-01'];
 }
 
 function keyOf(companyUid: string, by: Submitter, body: unknown, key: string | undefined): IdempotencyKey | undefined {

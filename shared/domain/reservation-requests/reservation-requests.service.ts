@@ -2,7 +2,7 @@ import type { Infra } from '../../infra/infra.js';
 import { badParam, conflict, notFound, shown } from '../../infra/errors.js';
 import { PAGE_SIZE, pageOf, type PageMeta } from '../../infra/http/wire.js';
 import { utcDateTime } from '../../infra/time.js';
-import { bookingToWire, type Booking, type BookingsService } from '../bookings/index.js';
+import { type Booking, type BookingsService } from '../bookings/index.js';
 import { BaseService } from '../service.js';
 import { reservationRequestsRepository, type ReservationRequestsRepository } from './reservation-requests.repository.js';
 import { recordChange, recordChanges } from '../changes/index.js';
@@ -73,8 +73,8 @@ export class ReservationRequestsService extends BaseService {
   async listPending(companyUid: string, page = 1): Promise<{ data: PendingRequest[]; meta: PageMeta }> {
     const rows = await this.repo.pendingPage(this.db, companyUid, page, PAGE_SIZE);
     const p = pageOf(rows, page);
-    const shown = await this.bookings.withShownDoorCodes(companyUid, p.data);
-    return { data: shown.map((r) => ({ ...bookingToWire(r, true), expires_dttm: this.expiresAt(r.bookedDttm) })), meta: p.meta };
+    const shown = await this.bookings.asShown(companyUid, p.data, ['smart-locks']);
+    return { data: shown.map((b, i) => ({ ...b, expires_dttm: this.expiresAt(p.data[i]!.bookedDttm) })), meta: p.meta };
   }
 
   /**

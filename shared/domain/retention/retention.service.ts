@@ -1,5 +1,5 @@
 import { BaseService } from '../service.js';
-import { pruneIdempotencyKeys } from '../idempotency/index.js';
+import { pruneIdempotencyKeys } from '../../platform/idempotency/index.js';
 import { pruneRateLimitWindows } from '../../infra/ratelimit/rate-limiter.js';
 import { deleteFinishedRequests, deleteSettledWebhookEvents, vacuumTable } from './retention.repository.js';
 

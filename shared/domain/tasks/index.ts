@@ -4,8 +4,10 @@
  *   tasks.schedule.ts    wall-clock arithmetic on task times (no zone conversion)
  *   tasks.repository.ts  list, lock, update a task; the checks update-task makes
  *   tasks.service.ts     TasksService, taskToWire, planUpdate (body -> patch, no I/O)
+ *   tasks.objects.ts     tasks as the change feed shows them (its reader of task)
  */
 export * from './tasks.schema.js';
 export * from './tasks.schedule.js';
 export * from './tasks.repository.js';
 export * from './tasks.service.js';
+export * from './tasks.objects.js';

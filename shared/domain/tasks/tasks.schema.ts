@@ -1,11 +1,9 @@
 import { z } from 'zod';
+import { taskStatuses, taskTypes } from '../../infra/db/schema/tasks.js';
 import { calendarDate, commaList, dateOrDateTime, pageParam, uidValue, UID_MAX_LENGTH } from '../../infra/http/wire.js';
 
-export const taskTypes = ['cleaning', 'handyman', 'task'] as const;
-export type TaskType = (typeof taskTypes)[number];
-
-export const taskStatuses = ['unassigned', 'assigned', 'accepted', 'completed', 'rejected'] as const;
-export type TaskStatus = (typeof taskStatuses)[number];
+// The column values are the table's (the drizzle schema is the one description of the tables).
+export { taskStatuses, taskTypes, type TaskStatus, type TaskType } from '../../infra/db/schema/tasks.js';
 
 export const DESCRIPTION_MAX_LENGTH = 10_000;
 

@@ -6,7 +6,7 @@ import { etagOf, matchesVersion, type IfMatch } from '../../infra/http/if-match.
 import { pageOf, type PageMeta } from '../../infra/http/wire.js';
 import { tasksRepository, type TaskPatch, type TaskRow, type TasksRepository } from './tasks.repository.js';
 import { addSeconds, datePart, MAX_WALL_CLOCK, secondsBetween, timePart } from './tasks.schedule.js';
-import { hoursToSeconds, type Task, type TasksQuery, type UpdateTaskBody } from './tasks.schema.js';
+import { hoursToSeconds, type Task, type TasksQuery, type TaskStatus, type UpdateTaskBody } from './tasks.schema.js';
 
 export function taskToWire(row: TaskRow): Task {
   return {
@@ -23,7 +23,15 @@ export function taskToWire(row: TaskRow): Task {
 }
 
 /** The body parameters a completed task refuses to change, in the order a refusal names them. */
-type GuardedParam = 'cleaner_uid' | 'dt' | 'tm' | 'hr' | 'property_uid';
+type GuardedParam = 'cleaner_uid' | 'dt' | 'tm' | 'hr' | 'property_uid' | 'task_status';
+
+/**
+ * What the console (a person of the company, not an app) may also change: the status itself
+ * (issue 41). Not on the wire: update-task sets the status only through cleaner_uid, as iGMS does.
+ */
+export interface ConsoleTaskChange {
+  task_status?: TaskStatus;
+}
 
 interface Plan {
   patch: TaskPatch;
@@ -37,7 +45,7 @@ interface Plan {
 const heldStatuses = new Set(['assigned', 'accepted', 'completed']);
 
 /** What the body would change on the stored task: only values that differ from it. */
-export function planUpdate(cur: TaskRow, body: UpdateTaskBody): Plan {
+export function planUpdate(cur: TaskRow, body: UpdateTaskBody, extra: ConsoleTaskChange = {}): Plan {
   const plan: Plan = { patch: {}, changed: [] };
   const { patch, changed } = plan;
 
@@ -55,6 +63,15 @@ export function planUpdate(cur: TaskRow, body: UpdateTaskBody): Plan {
       plan.cleanerToCheck = body.cleaner_uid;
       changed.push('cleaner_uid');
     }
+  }
+
+  const status = extra.task_status;
+  if (status !== undefined && status !== (patch.taskStatus ?? cur.taskStatus)) {
+    const member = patch.teamMemberUid !== undefined ? patch.teamMemberUid : cur.teamMemberUid;
+    if (status === 'unassigned') patch.teamMemberUid = null;
+    else if (member === null) throw badParam('task_status', `Task ${cur.taskUid} has no team member: give it to one before marking it ${status}`);
+    patch.taskStatus = status;
+    changed.push('task_status');
   }
 
   const curSeconds = secondsBetween(cur.localStartDttm, cur.localEndDttm);
@@ -104,7 +121,7 @@ export class TasksService extends BaseService {
    * check and this one; a mismatch changes nothing (412, the task as stored in `current`). It is
    * judged after the task is found and before anything else of the body (RFC 9110 13.2.2).
    */
-  async update(companyUid: string, body: UpdateTaskBody, ifMatch?: IfMatch): Promise<{ data: Task[]; meta: PageMeta }> {
+  async update(companyUid: string, body: UpdateTaskBody, ifMatch?: IfMatch, extra: ConsoleTaskChange = {}): Promise<{ data: Task[]; meta: PageMeta }> {
     const repo = this.repo;
     const row = await this.db.transaction(async (tx) => {
       const cur = await repo.lockTask(tx, companyUid, body.task_uid);
@@ -114,7 +131,7 @@ export class TasksService extends BaseService {
         throw preconditionFailed('If-Match', message, taskToWire(cur), { ETag: etagOf(cur.version) });
       }
 
-      const { patch, changed, cleanerToCheck } = planUpdate(cur, body);
+      const { patch, changed, cleanerToCheck } = planUpdate(cur, body, extra);
       const refused = changed[0];
       if (cur.taskStatus === 'completed' && refused !== undefined) {
         throw conflict(refused, `Task ${cur.taskUid} is completed: only its description can change, not ${refused}`);

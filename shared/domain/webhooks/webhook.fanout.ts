@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Scope } from '../auth/index.js';
-import { objectReaders, readableKinds, readDays, type ChangeKind } from '../changes/index.js';
+import { readableKinds, type ChangeKind, type ChangeReaders } from '../changes/index.js';
 import type { Db, Executor } from '../../infra/db/client.js';
 import { webhookEvents } from '../../infra/db/schema/index.js';
-import { wantsEvent } from './webhook.events.js';
+import { wantsEvent } from '../../platform/outbox/index.js';
 
 /*
  * The one outbox (docs/api.md "Told when anything changes"): webhook events are made from the
@@ -44,18 +44,22 @@ async function hooksOf(tx: Executor, companies: string[]): Promise<Hook[]> {
 }
 
 /** The `data` of each (row, scopes): the object's wire form as the app's scopes show it, null when gone. */
-async function dataOf(tx: Executor, rows: FeedRow[], scopes: Scope[]): Promise<Map<number, unknown>> {
+async function dataOf(tx: Executor, readers: ChangeReaders, rows: FeedRow[], scopes: Scope[]): Promise<Map<number, unknown>> {
   const out = new Map<number, unknown>();
   const byKind = new Map<string, FeedRow[]>();
   for (const r of rows) byKind.set(`${r.company_uid}\u0000${r.kind}`, [...(byKind.get(`${r.company_uid}\u0000${r.kind}`) ?? []), r]);
   for (const group of byKind.values()) {
     const { company_uid: company, kind } = group[0]!;
     if (kind === 'calendar_day') {
-      const days = await readDays(tx, company, new Map(group.map((r) => [r.object_uid, r.dates ?? []])));
+      // Every date any change of the pass names, per property: a map of one change's dates per
+      // property would let a later change of the property replace an earlier one's dates.
+      const wanted = new Map<string, string[]>();
+      for (const r of group) wanted.set(r.object_uid, [...(wanted.get(r.object_uid) ?? []), ...(r.dates ?? [])]);
+      const days = await readers.days(tx, company, wanted);
       for (const r of group) out.set(r.pos, { property_uid: r.object_uid, days: (r.dates ?? []).map((d) => days.get(`${r.object_uid}/${d}`)).filter((d) => d !== undefined) });
       continue;
     }
-    const reader = objectReaders[kind];
+    const reader = readers.objects[kind];
     const objects = reader ? await reader(tx, company, [...new Set(group.map((r) => r.object_uid))], scopes) : new Map<string, unknown>();
     for (const r of group) out.set(r.pos, objects.get(r.object_uid) ?? null);
   }
@@ -67,7 +71,7 @@ async function dataOf(tx: Executor, rows: FeedRow[], scopes: Scope[]): Promise<M
  * (their delivery jobs' ids). The cursor starts at the feed's head the first time (no history is
  * replayed to apps that subscribed before this existed).
  */
-export async function fanOutChanges(db: Db, limit: number): Promise<{ eventUids: string[]; positions: number }> {
+export async function fanOutChanges(db: Db, readers: ChangeReaders, limit: number): Promise<{ eventUids: string[]; positions: number }> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`insert into webhook_fanout (id, pos) select 1, head from change_feed where id = 1 on conflict (id) do nothing`);
     const [cursor] = await tx.execute<{ pos: number }>(sql`select pos::float8 as pos from webhook_fanout where id = 1 for update`);
@@ -90,7 +94,7 @@ export async function fanOutChanges(db: Db, limit: number): Promise<{ eventUids:
       }
     }
     for (const { scopes, pairs } of byScopes.values()) {
-      const data = await dataOf(tx, [...new Map(pairs.map((p) => [p.row.pos, p.row])).values()], scopes);
+      const data = await dataOf(tx, readers, [...new Map(pairs.map((p) => [p.row.pos, p.row])).values()], scopes);
       for (const { hook, row } of pairs) {
         values.push({
           uid: `ev_${row.pos}_${hook.app_uid}`,

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
+import type { Scope } from '../auth/index.js';
 import { calendarRequests, webhookDeliveries, webhookEvents, webhooks } from '../../infra/db/schema/index.js';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -135,3 +136,11 @@ export async function listDeliveries(db: Db, companyUid: string, appUid: string,
 
 export const webhookRepository = { setWebhook, findWebhook, removeWebhook, loadDelivery, nextOfObject, recordAttempt, claimStalePendingEvents, listDeliveries };
 export type WebhookRepository = typeof webhookRepository;
+
+/** Every scope the app's live tokens hold (what its webhook may receive: the fan-out's rule). */
+export async function appLiveScopes(db: Db, companyUid: string, appUid: string): Promise<Scope[]> {
+  const rows = await db.execute<{ scope: string }>(sql`
+    select distinct s as scope from access_tokens t cross join unnest(t.scopes) s
+    where t.company_uid = ${companyUid} and t.app_uid = ${appUid} and not t.revoked`);
+  return rows.map((r) => r.scope as Scope);
+}

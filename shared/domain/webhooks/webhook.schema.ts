@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateOrDateTime, oneOf, pageParam, uidValue } from '../../infra/http/wire.js';
-import { eventTypes, patternProblem } from './webhook.events.js';
+import { eventTypes, patternProblem } from '../../platform/outbox/index.js';
+import { CALLBACK_URL_PROBLEMS, callbackUrlProblem } from './webhook.url.js';
 
 /*
  * The wire of the self-service webhook methods (docs/api.md "Told when anything changes"). Where the
@@ -18,7 +19,10 @@ const webhookUrl = z
   .trim()
   .min(1, 'must not be empty')
   .max(WEBHOOK_URL_MAX, `must be at most ${WEBHOOK_URL_MAX} characters`)
-  .refine((u) => URL.canParse(u) && ['http:', 'https:'].includes(new URL(u).protocol), 'must be an absolute http or https URL');
+  .superRefine((u, ctx) => {
+    const problem = callbackUrlProblem(u);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: CALLBACK_URL_PROBLEMS[problem] });
+  });
 
 const eventPattern = z.string({ error: 'must be a string' }).superRefine((p, ctx) => {
   const problem = patternProblem(p);
@@ -26,13 +30,13 @@ const eventPattern = z.string({ error: 'must be a string' }).superRefine((p, ctx
 });
 
 export const setWebhookBodySchema = z.object({
-  url: webhookUrl.describe('Where events are POSTed: http or https, a public address (loopback, private and link-local are refused)'),
+  url: webhookUrl.describe('Where events are POSTed: http or https, a public address (loopback, private and link-local are refused), no credentials (user:password@)'),
   events: z
     .array(eventPattern, { error: 'must be a list of event types' })
     .min(1, 'must name at least one event type')
     .max(50, 'at most 50 entries')
     .transform((list) => [...new Set(list)])
-    .describe(`Event types or patterns: ${eventTypes.join(', ')}; "booking.*" matches every booking event, "*" every event`),
+    .describe(`Event types or patterns: ${eventTypes.join(', ')}; "booking.*" matches every booking event, "*" every event. Each must match an event the app's live tokens' scopes can read (refused otherwise)`),
 });
 export type SetWebhookBody = z.output<typeof setWebhookBodySchema>;
 

@@ -1,16 +1,16 @@
 import { toStatusView } from '../calendar/index.js';
+import { enqueueAfterCommit } from '../../infra/queue/producer.js';
 import { retryDelayMs } from '../../infra/queue/registry.js';
 import { utcDateTime } from '../../infra/time.js';
 import { withTimeout } from '../../infra/timeout.js';
+import type { ChangeReaders } from '../changes/index.js';
 import { BaseService } from '../service.js';
 import { fanOutChanges } from './webhook.fanout.js';
-import { postWebhook } from './webhook.http.js';
-import { TargetGate } from './target-gate.js';
+import { deliveryHeaders, gatedPost, TargetGate } from '../../platform/outbound-http/index.js';
 import { webhookRepository, type WebhookRepository } from './webhook.repository.js';
 import type { Infra } from '../../infra/infra.js';
-import { deliveryHeaders } from './webhook.signature.js';
 
-export { REQUEST_FINISHED as WEBHOOK_EVENT_TYPE } from './webhook.events.js';
+export { REQUEST_FINISHED as WEBHOOK_EVENT_TYPE } from '../../platform/outbox/index.js';
 
 export type DeliveryResult =
   | { outcome: 'delivered' | 'failed' | 'retry'; statusCode: number | null; error: string | null }
@@ -23,15 +23,17 @@ export type DeliveryResult =
 
 /** An app's callback: delivering the events of the outbox, and the operator's settings. */
 export class WebhooksService extends BaseService {
-  /** Per-target fairness and circuit breaking of this process's deliveries (target-gate.ts). */
+  /** Per-target fairness and circuit breaking of this process's deliveries (shared/platform/outbound-http). */
   private readonly gate: TargetGate;
 
   constructor(
     infra: Infra,
+    /** How the fan-out reads the objects of the changes it turns into events (shared/app/change-readers.ts). */
+    private readonly readers: ChangeReaders,
     private readonly repo: WebhookRepository = webhookRepository,
   ) {
     super(infra);
-    this.gate = new TargetGate(infra.config.webhooks.gate);
+    this.gate = new TargetGate(infra.config.outbound.gate);
   }
 
   /**
@@ -56,7 +58,7 @@ export class WebhooksService extends BaseService {
     }
     // Per-object order: an earlier event of this object still pending (delivering or retrying) is
     // waited for; its final outcome promotes this one (releaseNext), this delay is the fallback.
-    if (found.blocked) return { outcome: 'deferred', until: Date.now() + this.config.webhooks.gate.busyRetryMs, why: 'blocked' };
+    if (found.blocked) return { outcome: 'deferred', until: Date.now() + this.config.outbound.gate.busyRetryMs, why: 'blocked' };
     // Duplicates carry the same event_uid and created_dttm; `data` is the request's final status
     // (which no longer changes) or the object as the fan-out read it.
     const body = JSON.stringify({
@@ -66,23 +68,14 @@ export class WebhooksService extends BaseService {
       data: reportsRequest ? toStatusView(request!, false) : event.data,
     });
     const headers = deliveryHeaders(event.eventUid ?? event.uid, body, webhook);
-    const entry = this.gate.enter(TargetGate.keyOf(webhook.url));
-    if (!entry.ok) return { outcome: 'deferred', until: entry.until, why: entry.why };
     const started = performance.now();
-    let result: Awaited<ReturnType<typeof postWebhook>>;
-    try {
-      result = await postWebhook(webhook.url, body, headers, {
-        timeoutMs: this.config.webhooks.timeoutMs,
-        allowPrivateTargets: this.config.webhooks.allowPrivateTargets,
-      });
-    } catch (err) {
-      entry.release(false);
-      throw err;
-    }
-    // The gate counts the target's health: no answer, a 5xx, 408 or 429 is a failing target; any
-    // other answer (a 4xx included) shows it up and answering.
-    const code = result.statusCode;
-    entry.release(result.ok || (code !== null && code < 500 && code !== 408 && code !== 429));
+    // Through the target gate (shared/platform/outbound-http): a busy target or an open circuit
+    // defers the delivery, no attempt made or counted.
+    const result = await gatedPost(this.gate, webhook.url, body, headers, {
+      timeoutMs: this.config.webhooks.timeoutMs,
+      allowPrivateTargets: this.config.outbound.allowPrivateTargets,
+    });
+    if ('deferred' in result) return { outcome: 'deferred', until: result.until, why: result.why };
     const durationMs = performance.now() - started;
     const nextRetryAt = Date.now() + retryDelayMs(this.config.webhooks.backoff, retriesSoFar);
     const expired = nextRetryAt > (event.retryFrom ?? event.createdAt).getTime() + this.config.webhooks.maxAgeMs;
@@ -115,18 +108,11 @@ export class WebhooksService extends BaseService {
   }
 
   /**
-   * The webhook half of the re-enqueue sweep (it survives the loss of the queue, so it is not itself
-   * a queue job): pending events the sweep has not seen for REENQUEUE_AFTER_MS get a job again unless
-   * the queue still holds one that will run. jobId = event uid, so a duplicate add is a no-op; a job
-   * the queue finished while the event stayed pending (the outcome could not be recorded) is removed
-   * and added again. Events are claimed in one statement and the queue is asked outside any
-   * transaction: no Postgres transaction stays open across Redis calls (or a Postgres restart).
+   * The sweep's claim (worker/reenqueue-sweep.ts): pending events it has not seen for
+   * REENQUEUE_AFTER_MS, in one statement; the queue is asked about them outside any transaction.
    */
-  async reenqueue(limit = 500): Promise<{ examined: number; readded: number }> {
-    const stale = await this.repo.claimStalePendingEvents(this.db, this.config.queue.reenqueueAfterMs, limit);
-    const toAdd = await this.requeue(stale);
-    if (toAdd.length > 0) this.logger.info({ count: toAdd.length }, 're-enqueued webhook events');
-    return { examined: stale.length, readded: toAdd.length };
+  claimStale(limit: number): Promise<string[]> {
+    return this.repo.claimStalePendingEvents(this.db, this.config.queue.reenqueueAfterMs, limit);
   }
 
   /**
@@ -155,8 +141,7 @@ export class WebhooksService extends BaseService {
    */
   async queue(eventUids: readonly (string | undefined)[]): Promise<void> {
     const uids = eventUids.filter((u): u is string => u !== undefined);
-    if (uids.length === 0) return;
-    await this.infra.jobs.webhooks.enqueue(uids).catch((err: unknown) => this.logger.warn({ err, eventUids: uids }, 'webhook job not queued; the sweep will add it'));
+    await enqueueAfterCommit(this.logger, 'webhook events', uids, (u) => this.infra.jobs.webhooks.enqueue(u));
   }
 
   /**
@@ -168,7 +153,7 @@ export class WebhooksService extends BaseService {
     await stamp();
     let made = 0;
     for (let i = 0; i < maxBatches; i++) {
-      const { eventUids, positions } = await fanOutChanges(this.db, batch);
+      const { eventUids, positions } = await fanOutChanges(this.db, this.readers, batch);
       made += eventUids.length;
       await this.queue(eventUids);
       if (positions < batch) break;

@@ -4,19 +4,16 @@ import { badParam, notFound } from '../../infra/errors.js';
 import { newUid } from '../../infra/ids.js';
 import { pageOf } from '../../infra/http/wire.js';
 import { utcDateTime, utcDateTimeOrNull } from '../../infra/time.js';
-import { withTimeout } from '../../infra/timeout.js';
-import { TEST_EVENT } from './webhook.events.js';
-import { postWebhook } from './webhook.http.js';
+import { TEST_EVENT } from '../../platform/outbox/index.js';
+import { deliveryHeaders, newWebhookSecret, postWebhook } from '../../platform/outbound-http/index.js';
 import { eventsBetween, eventsByWireUid, reopenEvents, rotateSecret, selectAttempts, upsertOwnWebhook } from './webhook.log.js';
-import { findWebhook, removeWebhook, type WebhookRow } from './webhook.repository.js';
+import { appLiveScopes, findWebhook, removeWebhook, type WebhookRow } from './webhook.repository.js';
 import { REDELIVER_MAX_EVENTS, type DeliveriesQuery, type RedeliverBody, type SetWebhookBody } from './webhook.schema.js';
-import { deliveryHeaders, newWebhookSecret } from './webhook.signature.js';
-import { resolveAllowed } from './webhook.target.js';
+import { callbackTargetProblem } from './webhook.url.js';
+import { patternReadable } from './webhook.scopes.js';
 
 /** How long a rotated-out secret keeps signing (docs/api.md: 24 h). */
 export const ROTATION_GRACE_MS = 24 * 3600 * 1000;
-
-const RESOLVE_TIMEOUT_MS = 5000;
 
 const NO_WEBHOOK = 'This app has no webhook: set one with set-webhook';
 
@@ -42,17 +39,18 @@ export class WebhookSettingsService extends BaseService {
    * host is, or resolves to, a loopback, private or link-local address is refused.
    */
   private async checkTarget(url: string): Promise<void> {
-    if (this.config.webhooks.allowPrivateTargets) return;
-    try {
-      // Bounded: a resolver that does not answer is a target that does not resolve.
-      await withTimeout(resolveAllowed(new URL(url).hostname), RESOLVE_TIMEOUT_MS, 'the lookup');
-    } catch (err) {
-      const why = (err as Error).message.startsWith('target ') ? (err as Error).message : `target ${new URL(url).hostname} does not resolve`;
-      throw badParam('url', `Invalid parameter url: ${why}`);
-    }
+    // The address is for the operator's log only; the app is told the target is refused.
+    const why = await callbackTargetProblem(url, this.config.outbound.allowPrivateTargets, (host, address) => this.logger.info({ host, address }, 'webhook target refused'));
+    if (why !== undefined) throw badParam('url', `Invalid parameter url: ${why}`);
   }
 
   async set(companyUid: string, appUid: string, body: SetWebhookBody) {
+    const scopes = await appLiveScopes(this.db, companyUid, appUid);
+    const unreadable = body.events.findIndex((p) => !patternReadable(p, scopes));
+    if (unreadable >= 0) {
+      const p = body.events[unreadable]!;
+      throw badParam(`events[${unreadable}]`, `Invalid parameter events[${unreadable}]: "${p}" matches no event this app's scopes (${scopes.join(', ') || 'none'}) can read`);
+    }
     await this.checkTarget(body.url);
     const w = await upsertOwnWebhook(this.db, companyUid, appUid, body.url, body.events, newWebhookSecret());
     if (!w) throw notFound('webhook', NO_WEBHOOK);
@@ -88,7 +86,7 @@ export class WebhookSettingsService extends BaseService {
     const started = performance.now();
     const result = await postWebhook(w.url, body, deliveryHeaders(eventUid, body, w), {
       timeoutMs: this.config.webhooks.timeoutMs,
-      allowPrivateTargets: this.config.webhooks.allowPrivateTargets,
+      allowPrivateTargets: this.config.outbound.allowPrivateTargets,
     });
     const duration_ms = Math.round(performance.now() - started);
     return { data: { event_uid: eventUid, delivered: result.ok, status_code: result.statusCode, duration_ms, error: result.ok ? null : result.error } };

@@ -1,5 +1,7 @@
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
+import { postgresTarget } from './multi-host.js';
+import { lostConnectionBudget, retryRead } from './retry-read.js';
 import * as schema from './schema/index.js';
 
 export type Db = PostgresJsDatabase<typeof schema>;
@@ -48,7 +50,8 @@ export interface Database {
  * errors, a Redis error inside a transaction) the error is rethrown and ROLLBACK runs on the live
  * session as usual. Savepoints alike. Remove once postgres.js ships a fix.
  */
-export function hardenClient(sql: postgres.Sql): void {
+export function hardenClient(sql: postgres.Sql, opts: { retryLost?: boolean } = {}): void {
+  const retryLost = opts.retryLost ?? true;
   type Unsafe = (query: string, args?: unknown[], options?: { prepare?: boolean }) => unknown;
   const patch = (client: postgres.Sql, closed?: () => boolean) => {
     const unsafe = client.unsafe.bind(client) as unknown as Unsafe;
@@ -66,7 +69,7 @@ export function hardenClient(sql: postgres.Sql): void {
     const savepoint = holder.savepoint.bind(scoped);
     holder.savepoint = (...a: unknown[]) => savepoint(...withScopedPatch(a, closed));
   };
-  const withScopedPatch = (a: unknown[], closed: () => boolean) => {
+  const withScopedPatch = (a: unknown[], closed: () => boolean, done?: (scoped: postgres.Sql, result: unknown) => Promise<void>) => {
     const i = a.findIndex((x) => typeof x === 'function');
     const fn = a[i] as (scoped: postgres.Sql) => unknown;
     a[i] = async (scoped: postgres.Sql) => {
@@ -74,7 +77,9 @@ export function hardenClient(sql: postgres.Sql): void {
       try {
         // postgres.js also takes a list of queries from the callback, and waits for them all.
         const x = fn(scoped);
-        return await (Array.isArray(x) ? Promise.all(x) : x);
+        const result = await (Array.isArray(x) ? Promise.all(x) : x);
+        await done?.(scoped, result);
+        return result;
       } catch (err) {
         await new Promise((r) => setImmediate(r));
         if (closed()) return new Promise<never>(() => {});
@@ -84,18 +89,77 @@ export function hardenClient(sql: postgres.Sql): void {
     return a;
   };
   const begin = sql.begin.bind(sql) as (...a: unknown[]) => Promise<unknown>;
-  (sql as unknown as { begin: (...a: unknown[]) => Promise<unknown> }).begin = (...a: unknown[]) => {
+  interface Attempt {
+    /** The callback finished: COMMIT was (about to be) sent. */
+    committing: boolean;
+    /** The transaction's id when it wrote anything (read before COMMIT), else null. */
+    xid: string | null;
+    result: unknown;
+  }
+  const attempt = (a: unknown[]) => {
     let connectionClosed = false;
-    const outer = begin(...withScopedPatch(a, () => connectionClosed));
+    const state: Attempt = { committing: false, xid: null, result: undefined };
+    // A copy: each attempt wraps the caller's own callback once.
+    const outer = begin(
+      ...withScopedPatch([...a], () => connectionClosed, async (scoped, result) => {
+        state.result = result;
+        if (retryLost) {
+          const rows = (await scoped.unsafe('select pg_current_xact_id_if_assigned()::text as xid')) as unknown as { xid: string | null }[];
+          state.xid = rows[0]?.xid ?? null;
+        }
+        state.committing = true;
+      }),
+    );
     outer.catch(() => {
       connectionClosed = true;
     });
-    return outer;
+    return { outer, state };
+  };
+  /** What became of a transaction whose COMMIT was lost: asked on another connection (pg_xact_status). */
+  const commitOutcome = async (xid: string): Promise<string | null> => {
+    for (let i = 0; i < 20; i++) {
+      const rows = await retryRead(() => sql.unsafe('select pg_xact_status($1::xid8) as s', [xid]) as unknown as Promise<{ s: string | null }[]>);
+      const status = rows[0]?.s ?? null;
+      // Still "in progress": its backend is being terminated; it ends aborted in a moment.
+      if (status !== 'in progress') return status;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return 'in progress';
+  };
+  (sql as unknown as { begin: (...a: unknown[]) => Promise<unknown> }).begin = async (...a: unknown[]) => {
+    const lost = lostConnectionBudget();
+    for (let n = 1; ; n++) {
+      const { outer, state } = attempt(a);
+      try {
+        return await outer;
+      } catch (err) {
+        // Issue 39 M2: a transaction whose connection was lost before its callback finished never
+        // sent COMMIT, so the server rolled it back: it runs again on a fresh connection. One lost
+        // at COMMIT is settled by its id: committed, it answers as it would have; aborted (or
+        // read-only), it runs again; unknown, the caller answers 503.
+        if (!retryLost || !lost.again(err) || n > LOST_RETRY_DELAYS_MS.length) throw err;
+        if (state.committing && state.xid !== null) {
+          const status = await commitOutcome(state.xid);
+          if (status === 'committed') return state.result;
+          if (status !== 'aborted') throw err;
+        }
+        await new Promise((r) => setTimeout(r, LOST_RETRY_DELAYS_MS[n - 1]));
+      }
+    }
   };
 }
 
-export function connectDatabase(url: string, opts: { max?: number; applicationName?: string } = {}): Database {
-  const sql = postgres(url, {
+/**
+ * The waits before each new attempt of a transaction (and of a read, retry-read.ts) whose connection
+ * was lost: a pool may hold several connections of a terminated backend, each failing its next use.
+ */
+export const LOST_RETRY_DELAYS_MS = [0, 25, 100, 250, 500, 1000];
+
+export function connectDatabase(url: string, opts: { max?: number; applicationName?: string; retryLost?: boolean } = {}): Database {
+  // Several hosts: every connection (the pool's, LISTEN's) goes to the primary (multi-host.ts).
+  const target = postgresTarget(url);
+  const sql = postgres(target.url, {
+    ...target.options,
     max: opts.max ?? 10,
     onnotice: () => {},
     connection: { application_name: opts.applicationName ?? 'property-ops' },
@@ -109,7 +173,7 @@ export function connectDatabase(url: string, opts: { max?: number; applicationNa
     // and the attempts while down stay at about one per connection per second.
     backoff: (retries: number) => Math.min(0.1 * 2 ** Math.max(0, retries - 1), 1),
   });
-  hardenClient(sql);
+  hardenClient(sql, { retryLost: opts.retryLost ?? true });
   const db = drizzle(sql, { schema });
   return {
     db,

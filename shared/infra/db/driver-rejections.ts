@@ -14,6 +14,8 @@ import type { Logger } from '../logger.js';
 
 const CONNECTION_ERRORS = new Set(['CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED', 'CONNECT_TIMEOUT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', '57P01', '57P02', '57P03']);
 const IN_DRIVER = /node_modules[\\/]postgres[\\/]src[\\/]/;
+/** The socket factory the driver calls for a multi-host URL (issue 38): its frames are the driver's. */
+const DRIVER_SOCKET = /shared[\\/]infra[\\/]db[\\/]multi-host\.ts/;
 
 /**
  * A connection error the postgres.js driver raised on a query of its own: its stack has driver
@@ -25,8 +27,12 @@ export function isDroppedDriverRejection(reason: unknown): boolean {
   const code = (reason as { code?: unknown }).code;
   if (typeof code !== 'string' || !CONNECTION_ERRORS.has(code)) return false;
   const frames = (reason.stack ?? '').split('\n').filter((l) => l.trimStart().startsWith('at '));
-  const ours = frames.some((f) => f.includes('/') && !f.includes('node_modules') && !/\(node:|at node:/.test(f));
-  return !ours && frames.some((f) => IN_DRIVER.test(f));
+  // A socket's own read/write error (ECONNRESET when a Postgres node dies, issue 38's failover
+  // test) carries only Node's internal frames: no query of ours made it, so a driver dropped it.
+  const syscall = (reason as { syscall?: unknown }).syscall;
+  if ((syscall === 'read' || syscall === 'write') && frames.length > 0 && frames.every((f) => /\(node:|at node:|\(native\)/.test(f))) return true;
+  const ours = frames.some((f) => f.includes('/') && !f.includes('node_modules') && !DRIVER_SOCKET.test(f) && !/\(node:|at node:/.test(f));
+  return !ours && frames.some((f) => IN_DRIVER.test(f) || DRIVER_SOCKET.test(f));
 }
 
 /** Installs the guard once per process (the entry points' runMain). */

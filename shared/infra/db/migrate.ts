@@ -4,6 +4,7 @@ import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import type { Logger } from '../logger.js';
 import { hardenClient } from './client.js';
+import { postgresTarget } from './multi-host.js';
 import { isDatabaseUnavailable } from './unavailable.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../../../drizzle', import.meta.url));
@@ -16,9 +17,11 @@ const MIGRATION_LOCK_KEY = 724_310_001;
  * lock held by one dedicated connection, so the migrations run exactly once.
  */
 export async function migrateDatabase(url: string): Promise<void> {
-  const sql = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+  const target = postgresTarget(url);
+  const sql = postgres(target.url, { ...target.options, max: 1, onnotice: () => {}, connect_timeout: 5 });
   // The migrator runs its own transaction: a connection that dies in it must reject, not crash.
-  hardenClient(sql);
+  // The migration holds an advisory lock and is waited out at start (migrateWhenReachable): not repeated here.
+  hardenClient(sql, { retryLost: false });
   let sessionLost = false;
   try {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;

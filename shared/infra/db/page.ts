@@ -16,3 +16,10 @@ export function onePage<Q extends PgSelect>(query: Q, page: number, ...order: SQ
     .limit(PAGE_SIZE + 1)
     .offset((page - 1) * PAGE_SIZE);
 }
+
+/** Runs `read` over `uids` a page (PAGE_SIZE) at a time, for readers that page by uid. */
+export async function inPages<T>(uids: readonly string[], read: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < uids.length; i += PAGE_SIZE) out.push(...(await read(uids.slice(i, i + PAGE_SIZE))));
+  return out;
+}

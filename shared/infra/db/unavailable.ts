@@ -25,9 +25,11 @@ const UNAVAILABLE_CODES = new Set([
 /**
  * SQLSTATE classes 08 (connection exception) and 53 (insufficient resources: too many
  * connections, out of memory, disk full), and 57P01-57P03 (the server is shutting down or
- * starting up). A query that is simply wrong (42xxx, 23xxx...) is none of these.
+ * starting up). 25006 (read-only transaction): the server this connection reached was demoted to
+ * a standby in a switchover, and the next connection finds the promoted one (multi-host.ts). A
+ * query that is simply wrong (42xxx, 23xxx...) is none of these.
  */
-const UNAVAILABLE_SQLSTATE = /^(?:08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[123])$/;
+const UNAVAILABLE_SQLSTATE = /^(?:08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[123]|25006)$/;
 
 function isUnavailableCode(code: string): boolean {
   return UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code);

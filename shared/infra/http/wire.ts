@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { daysBetween } from '../time.js';
 import { shown } from '../errors.js';
+import { canonicalOf, restoredPlus } from './client-inputs.js';
 
 /** Zod pieces of the wire format shared by every endpoint. */
 
@@ -117,7 +118,8 @@ const isRealTime = (h: number, mi: number, s: number) => h <= 23 && mi <= 59 && 
  * `YYYY-MM-DD`, `YYYY-MM-DD HH:MM:SS` or an ISO 8601 date-time (see ISO_DATE_TIME_PATTERN), each
  * checked to be real. A fraction of a second is dropped (the compared columns hold whole seconds).
  */
-export function parseDateBound(s: string): DateBound | undefined {
+export function parseDateBound(sent: string): DateBound | undefined {
+  const s = restoredPlus(sent);
   if (DATE_PATTERN.test(s)) return isCalendarDate(s) ? { value: `${s} 00:00:00`, utc: `${s} 00:00:00`, dateOnly: true } : undefined;
   const m = DATE_TIME_PATTERN.exec(s) ?? ISO_DATE_TIME_PATTERN.exec(s);
   if (!m) return undefined;
@@ -131,6 +133,25 @@ export function parseDateBound(s: string): DateBound | undefined {
 }
 
 const DATE_BOUND_MESSAGE = 'must be a real date YYYY-MM-DD, a date-time YYYY-MM-DD HH:MM:SS or an ISO 8601 date-time (2024-05-15T00:00:00.000-04:00)';
+
+/** A date as sent (see wireDate): `YYYY-MM-DD`; undefined when it is none. */
+export function dayDateOf(s: string): string | undefined {
+  if (isCalendarDate(s)) return s;
+  return parseDateBound(s)?.value.slice(0, 10);
+}
+
+/**
+ * A date parameter of a method that takes dates, not bounds (get-calendar-data's from_date, the
+ * ranges' start_date, book-property's dates, a batch day's date): whatever a list filter accepts,
+ * the date as written used (`2024-05-15T23:30:00-04:00` is 2024-05-15). Answers `YYYY-MM-DD`.
+ */
+export const wireDate = z.string().transform((s, ctx): string => {
+  const date = dayDateOf(s);
+  if (date !== undefined) return date;
+  // Stryker disable next-line StringLiteral: zod's issue kind; only path and message reach the wire
+  ctx.addIssue({ code: 'custom', message: DATE_BOUND_MESSAGE });
+  return z.NEVER;
+});
 
 export const dateOrDateTime = queryValue().transform((s, ctx): DateBound => {
   const bound = parseDateBound(s);
@@ -162,14 +183,14 @@ export function withoutEmptyParams(query: unknown): unknown {
 /**
  * `a,b,c` -> ['a','b','c'], blanks and repeats dropped, at most `max` entries of at most
  * UID_MAX_LENGTH characters each. A parameter sent empty (`booking_uids=`) never gets here: it is the
- * parameter absent (withoutEmptyParams). A list of blanks only (`,`) is an error rather than "no
- * filter": a client that sends a list of uids must not get every booking back.
+ * parameter absent (withoutEmptyParams). A list of blanks only (`booking_uids=,`, what a client
+ * joining an empty array with a trailing comma sends) is the parameter absent too: undefined.
  *
  * Problems are reported on the parameter itself (`platform_type`), not on a position inside it,
  * since a query parameter has no `[1]` a client could look up.
  */
 function listOf<T extends string>(max: number, allowed?: readonly T[]) {
-  return queryValue().transform((s, ctx): T[] => {
+  return queryValue().transform((s, ctx): T[] | undefined => {
     const values = s
       .split(',')
       .map((x) => x.trim())
@@ -179,12 +200,14 @@ function listOf<T extends string>(max: number, allowed?: readonly T[]) {
       ctx.addIssue({ code: 'custom', message });
       return z.NEVER;
     };
-    if (values.length === 0) return fail('must list at least one value');
+    if (values.length === 0) return undefined;
     if (values.length > max) return fail(`at most ${max} values`);
     if (values.some((v) => v.length > UID_MAX_LENGTH)) return fail(`each value must be at most ${UID_MAX_LENGTH} characters`);
     if (allowed) {
-      const unknown = values.find((v) => !(allowed as readonly string[]).includes(v));
+      // Enumerated values match case-insensitively (`AIRBNB` is airbnb), answered in their own spelling.
+      const unknown = values.find((v) => canonicalOf(allowed, v) === undefined);
       if (unknown !== undefined) return fail(`unknown value "${shown(unknown)}"; each value must be one of: ${allowed.join(', ')}`);
+      return [...new Set(values.map((v) => canonicalOf(allowed, v) as T))];
     }
     return [...new Set(values)] as T[];
   });
@@ -194,8 +217,11 @@ export const commaList = (max = 500) => listOf<string>(max);
 
 export const commaEnumList = <T extends string>(values: readonly [T, ...T[]], max = 500) => listOf<T>(max, values);
 
+/** One enumerated value, matched case-insensitively (`ACCEPTED` is accepted). */
 export const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
-  queryValue().pipe(z.enum(values, { error: `must be one of: ${values.join(', ')}` }));
+  queryValue()
+    .transform((s) => canonicalOf(values, s) ?? s)
+    .pipe(z.enum(values, { error: `must be one of: ${values.join(', ')}` }));
 
 export const pageParam = queryValue()
   .regex(/^\d+$/, 'must be a positive integer')

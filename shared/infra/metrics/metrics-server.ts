@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { Queue } from 'bullmq';
 import { liveness } from '../health/health.schema.js';
 import type { Logger } from '../logger.js';
+import type { Metrics } from './metrics.js';
 import { renderMetrics } from './queue-metrics.js';
 
 export interface MetricsServer {
@@ -16,6 +17,7 @@ export interface MetricsServer {
 export async function startMetricsServer(opts: {
   port: number;
   host: string;
+  metrics: Metrics;
   queues: readonly Queue[];
   timeoutMs: number;
   logger: Logger;
@@ -23,7 +25,7 @@ export async function startMetricsServer(opts: {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/metrics') {
-      renderMetrics(opts.queues, opts.timeoutMs).then(
+      renderMetrics(opts.metrics, opts.queues, opts.timeoutMs).then(
         ({ contentType, body }) => {
           res.writeHead(200, { 'content-type': contentType });
           res.end(body);

@@ -1,12 +1,12 @@
 import type { Queue } from 'bullmq';
 import { withTimeout } from '../timeout.js';
-import { metricsRegistry, queueJobs, queueStates, queueUp } from './metrics.js';
+import { queueStates, type Metrics } from './metrics.js';
 
 /**
  * Reads the job counts of each queue into the gauges, each read bounded by `timeoutMs`: a scrape
  * must answer even when the queue does not.
  */
-async function refreshQueueGauges(queues: readonly Queue[], timeoutMs: number): Promise<void> {
+async function refreshQueueGauges({ queueJobs, queueUp }: Metrics, queues: readonly Queue[], timeoutMs: number): Promise<void> {
   await Promise.all(
     queues.map(async (queue) => {
       try {
@@ -20,8 +20,17 @@ async function refreshQueueGauges(queues: readonly Queue[], timeoutMs: number): 
   );
 }
 
-/** The Prometheus text of this process, with the queue gauges read now. */
-export async function renderMetrics(queues: readonly Queue[], timeoutMs: number): Promise<{ contentType: string; body: string }> {
-  await refreshQueueGauges(queues, timeoutMs);
-  return { contentType: metricsRegistry.contentType, body: await metricsRegistry.metrics() };
+/**
+ * The Prometheus text of these metrics, with the queue gauges read now, and whether this process's
+ * last enqueue failed (`enqueueFailing`, read from the producer at scrape time).
+ */
+export async function renderMetrics(
+  metrics: Metrics,
+  queues: readonly Queue[],
+  timeoutMs: number,
+  enqueueFailing?: { queue: string; failing: () => boolean },
+): Promise<{ contentType: string; body: string }> {
+  await refreshQueueGauges(metrics, queues, timeoutMs);
+  if (enqueueFailing) metrics.queueEnqueueFailing.labels(enqueueFailing.queue).set(enqueueFailing.failing() ? 1 : 0);
+  return { contentType: metrics.registry.contentType, body: await metrics.registry.metrics() };
 }

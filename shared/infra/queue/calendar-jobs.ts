@@ -1,8 +1,7 @@
 import { withTimeout } from '../timeout.js';
-import { queueEnqueueFailing } from '../metrics/metrics.js';
 import { cachedFlag } from './cached-flag.js';
 import type { QueueConnection } from './connection.js';
-import { jobOf, keyedJobs, type KeyedJobs } from './producer.js';
+import { keyedJobs, type KeyedJobs } from './producer.js';
 import type { JobRegistry, JobsOf } from './registry.js';
 
 /** The producer side of the calendar queue, as the API and the re-enqueuer see it. */
@@ -21,23 +20,21 @@ export const PAUSED_MAX_AGE_MS = 1000;
 
 export function createCalendarJobs(conn: QueueConnection, registry: JobRegistry, opts: { timeoutMs?: number } = {}): CalendarJobs {
   // An unreachable queue must not hold an HTTP answer: the requests are already durable and the
-  // re-enqueuer will add them later.
+  // re-enqueue sweep will add them later.
   const timeoutMs = opts.timeoutMs ?? 2000;
-  const keyed = keyedJobs(conn, 'calendar', timeoutMs);
+  const keyed = keyedJobs(conn, registry, 'calendar', timeoutMs);
   const queue = keyed.queue;
   let failing = false;
   const noteEnqueue = (ok: boolean) => {
     failing = !ok;
-    queueEnqueueFailing.labels(queue.name).set(ok ? 0 : 1);
   };
   const paused = cachedFlag(() => withTimeout(queue.isPaused(), timeoutMs, 'isPaused'), PAUSED_MAX_AGE_MS);
   return {
     ...keyed,
     async enqueue(uids, job = 'apply-calendar-request') {
       if (uids.length === 0) return;
-      const jobs = uids.map((uid) => jobOf(registry, job, { requestUid: uid }, { jobId: uid }));
       try {
-        await withTimeout(queue.addBulk(jobs), timeoutMs, 'enqueue');
+        await keyed.add(uids, job);
       } catch (err) {
         noteEnqueue(false);
         throw err;

@@ -8,6 +8,7 @@ import {
 } from 'bullmq';
 import { Cluster, Redis } from 'ioredis';
 import type { Config } from '../config.js';
+import { pgConnectionOptions } from '../db/multi-host.js';
 
 /** A connection to one Redis node or to a Redis Cluster: every Redis user takes either. */
 export type RedisClient = Redis | Cluster;
@@ -61,11 +62,22 @@ export function redisQueueConnection(redis: RedisClient, prefix: string): QueueC
   };
 }
 
+/**
+ * Every Queue and Worker of BullMQ's Postgres backend opens a pool of its own (plus, for a worker,
+ * a dedicated LISTEN connection outside it), and a process has one of each per queue: at the old
+ * `max: 5` one API and a few workers held 60 connections of one database, and two such processes
+ * beside a test suite exhausted Postgres's default 100 ("too many clients"). Two per pool keep a
+ * worker's fetch and its completion apart; the backend runs correctly at one (its LISTEN never
+ * takes a pool slot).
+ */
+export const POSTGRES_QUEUE_POOL_MAX = 2;
+
 export function postgresQueueConnection(databaseUrl: string, opts: { schema?: string; poolMax?: number } = {}): QueueConnection {
   const connection = {
-    connectionString: databaseUrl,
+    // Several hosts (failover): pg dials the current primary (shared/infra/db/multi-host.ts).
+    ...pgConnectionOptions(databaseUrl),
     migrate: true,
-    max: opts.poolMax ?? 5,
+    max: opts.poolMax ?? POSTGRES_QUEUE_POOL_MAX,
     ...(opts.schema ? { schema: opts.schema } : {}),
   };
   const backend = createPostgresBackend as unknown as BackendFactory;

@@ -2,7 +2,7 @@ import { withTimeout } from '../timeout.js';
 import { cachedFlag } from './cached-flag.js';
 import { PAUSED_MAX_AGE_MS } from './calendar-jobs.js';
 import type { QueueConnection } from './connection.js';
-import { jobOf, keyedJobs, type KeyedJobs } from './producer.js';
+import { keyedJobs, type KeyedJobs } from './producer.js';
 import type { JobRegistry } from './registry.js';
 
 /** The producer side of the messages queue: message-booking-guest and the re-enqueue sweep. */
@@ -15,11 +15,11 @@ export interface MessageJobs extends KeyedJobs<'messages'> {
 export function createMessageJobs(conn: QueueConnection, registry: JobRegistry, opts: { timeoutMs?: number } = {}): MessageJobs {
   // The message row is durable: a queue that does not answer in time is left to the sweep.
   const timeoutMs = opts.timeoutMs ?? 2000;
-  const keyed = keyedJobs(conn, 'messages', timeoutMs);
+  const keyed = keyedJobs(conn, registry, 'messages', timeoutMs);
   const paused = cachedFlag(() => withTimeout(keyed.queue.isPaused(), timeoutMs, 'isPaused'), PAUSED_MAX_AGE_MS);
   return {
     ...keyed,
-    enqueue: (messageUids) => keyed.addEach(messageUids, (messageUid) => jobOf(registry, 'send-message', { messageUid }, { jobId: messageUid })),
+    enqueue: (messageUids) => keyed.add(messageUids, 'send-message'),
     isPaused: () => paused.get(),
   };
 }

@@ -15,6 +15,9 @@ export function offlineJobs(logger: Logger): CalendarJobs & WebhookJobs & Messag
     async enqueue(uids) {
       if (uids.length > 0) logger.debug({ uids }, 'no queue connection: the re-enqueue sweep will queue these');
     },
+    async add(uids) {
+      if (uids.length > 0) logger.debug({ uids }, 'no queue connection: the re-enqueue sweep will queue these');
+    },
     jobState: noQueue,
     failedReason: noQueue,
     remove: noQueue,

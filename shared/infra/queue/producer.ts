@@ -1,8 +1,11 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import { withTimeout } from '../timeout.js';
 import type { QueueConnection } from './connection.js';
+import type { Logger } from '../logger.js';
 import {
   registeredJobs,
+  type DurableJobName,
+  type Durability,
   type JobName,
   type JobPayload,
   type JobRegistry,
@@ -20,6 +23,11 @@ export function openQueue<Q extends QueueName>(conn: QueueConnection, name: Q): 
 
 /** What a producer asks of a queue whose jobs are keyed by a durable row's uid (jobId = uid). */
 export interface KeyedJobs<Q extends QueueName> {
+  /**
+   * Adds one job `job` per row uid (jobId = uid: a uid added twice is one job), its payload the
+   * uid under the job's declared uidField (registry Durability), bounded by the time-out.
+   */
+  add(uids: readonly string[], job: DurableJobName & JobsOf<Q>): Promise<void>;
   jobState(uid: string): Promise<string>;
   failedReason(uid: string): Promise<{ reason: string; attempts: number } | undefined>;
   remove(uid: string): Promise<void>;
@@ -31,18 +39,17 @@ export interface KeyedJobs<Q extends QueueName> {
  * Opens queue `name` for a producer: its errors heard (the rows are durable: a queue away is left
  * to the sweeps), and every question bounded by `timeoutMs` so no caller waits on an absent queue.
  */
-export function keyedJobs<Q extends QueueName>(
-  conn: QueueConnection,
-  name: Q,
-  timeoutMs: number,
-): KeyedJobs<Q> & {
-  /** Adds one job per uid (jobId = uid: a uid added twice is one job), bounded by the time-out. */
-  addEach(uids: readonly string[], jobFor: (uid: string) => ReturnType<typeof jobOf<JobsOf<Q>>>): Promise<void>;
-} {
+export function keyedJobs<Q extends QueueName>(conn: QueueConnection, registry: JobRegistry, name: Q, timeoutMs: number): KeyedJobs<Q> {
   const queue = openQueue(conn, name);
   queue.on('error', () => {});
   return {
     queue,
+    async add(uids, job) {
+      if (uids.length === 0) return;
+      const { uidField } = (registry.jobs[job] as { durable: Durability }).durable;
+      const jobs = uids.map((uid) => jobOf(registry, job, { [uidField]: uid } as JobPayload<typeof job>, { jobId: uid }));
+      await withTimeout(queue.addBulk(jobs as Parameters<typeof queue.addBulk>[0]), timeoutMs, `${name} enqueue`);
+    },
     jobState: (uid) => withTimeout(queue.getJobState(uid), timeoutMs, 'getJobState'),
     async failedReason(uid) {
       const job = await withTimeout(queue.getJob(uid), timeoutMs, 'getJob');
@@ -51,12 +58,22 @@ export function keyedJobs<Q extends QueueName>(
     async remove(uid) {
       await withTimeout(queue.remove(uid), timeoutMs, 'remove');
     },
-    async addEach(uids, jobFor) {
-      if (uids.length === 0) return;
-      await withTimeout(queue.addBulk(uids.map(jobFor) as Parameters<typeof queue.addBulk>[0]), timeoutMs, `${name} enqueue`);
-    },
     close: () => queue.close(),
   };
+}
+
+/**
+ * Queues the jobs of rows just committed: the one way a producer enqueues after its commit. The rows
+ * are durable, so a queue that cannot take them now is logged and left to the re-enqueue sweep
+ * (worker/reenqueue-sweep.ts): the caller's answer never fails or waits past the time-out for it.
+ */
+export async function enqueueAfterCommit(logger: Logger, what: string, uids: readonly string[], enqueue: (uids: readonly string[]) => Promise<void>): Promise<void> {
+  if (uids.length === 0) return;
+  try {
+    await enqueue(uids);
+  } catch (err) {
+    logger.warn({ err, uids }, `queue unreachable after commit; the re-enqueue sweep will add these ${what}`);
+  }
 }
 
 /** One job to add: its name, a payload of its schema's type, and the registry's options under `opts`. */
@@ -85,4 +102,21 @@ export async function upsertSchedulers(conn: QueueConnection, registry: JobRegis
     }
   }
   return upserted;
+}
+
+/**
+ * Declares again the scheduled jobs the queue no longer holds (its state lost: Redis restarted
+ * without persistence, the Postgres backend's tables emptied), on the worker's open queues.
+ * Schedulers still there are left alone: upserting them would move their next run. Answers the
+ * names declared again (a new scheduler runs its job at once).
+ */
+export async function restoreLostSchedulers(queues: ReadonlyMap<string, Queue>, registry: JobRegistry): Promise<string[]> {
+  const restored: string[] = [];
+  for (const job of registeredJobs(registry).filter((j) => j.every !== undefined)) {
+    const queue = queues.get(job.queue);
+    if (!queue || (await queue.getJobScheduler(job.name))) continue;
+    await queue.upsertJobScheduler(job.name, { every: job.every! }, { name: job.name, data: {}, opts: job.options });
+    restored.push(job.name);
+  }
+  return restored;
 }

@@ -100,8 +100,30 @@ interface QueueDefinition {
   concurrency: number;
 }
 
+/**
+ * The Postgres rows that hold durable work; each row's uid is its job's id. The queue is a pointer
+ * to them and may lose it (Redis flushed, an enqueue after the commit that failed, a job removed).
+ */
+export type DurableRows = 'calendar_requests' | 'messages' | 'webhook_events';
+
+/**
+ * A durable job's declaration: which rows it stands for, the payload field that carries the row's
+ * uid, and what a job the queue failed for good (while Postgres could not be told) becomes:
+ * `record` the failure on the row, or `retry` (add it again: the handler settles the row itself).
+ * The re-enqueue sweep (worker/reenqueue-sweep.ts) iterates these declarations; the composition
+ * root supplies, per DurableRows, how to claim the rows whose job may be lost and how to record a
+ * failure (shared/app/durable-rows.ts).
+ */
+export interface Durability {
+  rows: DurableRows;
+  uidField: string;
+  failedForGood: 'record' | 'retry';
+}
+
 interface JobDefinition<Q extends string> {
   queue: Q;
+  /** Present on jobs that stand for durable rows (see Durability). */
+  durable?: Durability;
   payload: z.ZodType;
   result: z.ZodType;
   options: JobsOptions;
@@ -136,6 +158,7 @@ export function jobRegistry(config: Config) {
   const jobs = {
     'apply-calendar-request': {
       queue: 'calendar',
+      durable: { rows: 'calendar_requests', uidField: 'requestUid', failedForGood: 'record' },
       payload: applyCalendarRequestPayload,
       result: applyCalendarRequestResult,
       options: requestOptions,
@@ -146,6 +169,7 @@ export function jobRegistry(config: Config) {
      */
     'apply-listing-status': {
       queue: 'calendar',
+      durable: { rows: 'calendar_requests', uidField: 'requestUid', failedForGood: 'record' },
       payload: applyCalendarRequestPayload,
       result: applyListingStatusResult,
       options: requestOptions,
@@ -153,6 +177,9 @@ export function jobRegistry(config: Config) {
     /** POSTs one webhook event to its app's callback; retried with backoff up to WEBHOOK_MAX_AGE_MS. */
     'deliver-webhook': {
       queue: 'webhooks',
+      // The handler itself marks an event failed once it is past WEBHOOK_MAX_AGE_MS: a job the
+      // queue gave up on is added again, to be settled by it.
+      durable: { rows: 'webhook_events', uidField: 'eventUid', failedForGood: 'retry' },
       backoff: config.webhooks.backoff,
       payload: deliverWebhookPayload,
       result: deliverWebhookResult,
@@ -164,6 +191,7 @@ export function jobRegistry(config: Config) {
      */
     'send-message': {
       queue: 'messages',
+      durable: { rows: 'messages', uidField: 'messageUid', failedForGood: 'record' },
       backoff: config.messaging.backoff,
       payload: sendMessagePayload,
       result: sendMessageResult,
@@ -185,14 +213,31 @@ export function jobRegistry(config: Config) {
     'expire-reservation-requests': { queue: 'maintenance', payload: noPayload, result: expiredRows, options: maintenanceOptions, every: 60_000 },
     /** Calendar proposals pending longer than PROPOSAL_TTL_DAYS, or whose dates have all passed, expire (their requests `disabled`). */
     'expire-proposals': { queue: 'maintenance', payload: noPayload, result: expiredRows, options: maintenanceOptions, every: 60_000 },
+    /** Finds what waits for owners and managers (issue 42), records a notification per person, makes the daily digests and sends them. */
+    'notify-waiting': {
+      queue: 'maintenance',
+      payload: noPayload,
+      result: z.object({ found: z.number().int(), digests: z.number().int(), sent: z.number().int(), failed: z.number().int() }),
+      options: maintenanceOptions,
+      every: config.notifications.intervalMs,
+    },
   } as const satisfies Record<string, JobDefinition<keyof typeof queues>>;
 
   return { queues, jobs };
 }
 
 export type JobRegistry = ReturnType<typeof jobRegistry>;
+
+/** The durable jobs of the registry (those declaring `durable`), with their queue and declaration. */
+export function durableJobs(registry: JobRegistry): { job: DurableJobName; queue: QueueName; durable: Durability }[] {
+  return Object.entries(registry.jobs as Record<string, { queue: QueueName; durable?: Durability }>)
+    .filter(([, d]) => d.durable !== undefined)
+    .map(([job, d]) => ({ job: job as DurableJobName, queue: d.queue, durable: d.durable! }));
+}
 export type QueueName = keyof JobRegistry['queues'];
 export type JobName = keyof JobRegistry['jobs'];
+/** The jobs that stand for durable rows. */
+export type DurableJobName = { [N in JobName]: JobRegistry['jobs'][N] extends { durable: Durability } ? N : never }[JobName];
 export type JobPayload<N extends JobName> = z.infer<JobRegistry['jobs'][N]['payload']>;
 export type JobResult<N extends JobName> = z.infer<JobRegistry['jobs'][N]['result']>;
 /** The jobs that run on queue Q. */

@@ -1,5 +1,5 @@
 import type { QueueConnection } from './connection.js';
-import { jobOf, keyedJobs, type KeyedJobs } from './producer.js';
+import { keyedJobs, type KeyedJobs } from './producer.js';
 import type { JobRegistry } from './registry.js';
 
 /** The producer side of the webhook queue: the worker after a request finishes, and the sweep. */
@@ -11,9 +11,9 @@ export interface WebhookJobs extends KeyedJobs<'webhooks'> {
 export function createWebhookJobs(conn: QueueConnection, registry: JobRegistry, opts: { timeoutMs?: number } = {}): WebhookJobs {
   // The outbox row is durable: a queue that does not answer in time is left to the sweep.
   const timeoutMs = opts.timeoutMs ?? 2000;
-  const keyed = keyedJobs(conn, 'webhooks', timeoutMs);
+  const keyed = keyedJobs(conn, registry, 'webhooks', timeoutMs);
   return {
     ...keyed,
-    enqueue: (eventUids) => keyed.addEach(eventUids, (eventUid) => jobOf(registry, 'deliver-webhook', { eventUid }, { jobId: eventUid })),
+    enqueue: (eventUids) => keyed.add(eventUids, 'deliver-webhook'),
   };
 }

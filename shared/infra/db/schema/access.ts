@@ -19,6 +19,8 @@ export const apps = pgTable(
     clientUid: text('client_uid').references(() => oauthClients.uid),
     /** Set by "Uninstall" in the console (every token revoked); cleared when authorized again. */
     uninstalledAt: tstz('uninstalled_at'),
+    /** `http` or `igms` (shared/domain/auth/error-mode.ts); null: the client's, else ERROR_HTTP_STATUS. */
+    errorMode: text('error_mode'),
     createdAt: createdAt(),
   },
   (t) => [

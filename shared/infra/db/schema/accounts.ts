@@ -40,6 +40,11 @@ export const signInThrottle = pgTable('sign_in_throttle', {
   failures: integer('failures').notNull(),
   windowStartedAt: tstz('window_started_at').notNull(),
   lockedUntil: tstz('locked_until'),
+  /**
+   * The addresses that failed on this email in the window (at most 200, newest kept): a lock
+   * refuses only them, so nobody locks the owner out from elsewhere (issue 39 L1).
+   */
+  failedAddresses: text('failed_addresses').array().notNull().default(sql`'{}'::text[]`),
 });
 
 /** Console sessions (express-session's store, api/console/session-store.ts). */

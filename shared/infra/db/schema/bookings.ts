@@ -1,8 +1,28 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, unique } from 'drizzle-orm/pg-core';
-import { bookingStatuses, platformTypes } from '../../../domain/bookings/bookings.schema.js';
+import { boolean, index, integer, jsonb, pgTable, text, unique } from 'drizzle-orm/pg-core';
 import { money, ts, tenantFk } from './columns.js';
 import { companyUidColumn, guests, hosts, listings, properties } from './inventory.js';
+
+/** The values booking_status and platform_type hold (the wire's, shared/domain/bookings/bookings.schema.ts). */
+export const bookingStatuses = [
+  'new',
+  'at_checkpoint',
+  'accepted',
+  'cancelled',
+  'declined',
+  'pending',
+  'pending_cancelled',
+  'expired',
+  'awaiting_payment',
+  'failed_payment',
+  'unconfirmed',
+  'failed_verification',
+  'awaiting_acceptance',
+] as const;
+export type BookingStatus = (typeof bookingStatuses)[number];
+
+export const platformTypes = ['airgms', 'airbnb', 'homeaway', 'booking', 'vrbo'] as const;
+export type PlatformType = (typeof platformTypes)[number];
 
 export const bookings = pgTable(
   'bookings',
@@ -30,6 +50,10 @@ export const bookings = pgTable(
     priceTax: money('price_tax').notNull(),
     priceTotal: money('price_total').notNull(),
     doorAccessCode: text('door_access_code'),
+    /** Its own guidebook link; null: its property's (set-booking-guidebook-link). */
+    guidebookLink: text('guidebook_link'),
+    /** {provider, policy_number, coverage_amount, currency, valid_from, valid_to}; shown only with insurance-settings. */
+    insurancePolicy: jsonb('insurance_policy'),
     /** The description a direct booking was made with (book-property); not on the bookings wire. */
     description: text('description'),
     /**

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, date, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { proposalStatuses, requestKinds, storedRequestStatuses } from '../../../domain/calendar/calendar.schema.js';
 import { money, tstz, uidKey } from './columns.js';
 import { companyUidColumn, properties } from './inventory.js';
 
@@ -8,6 +7,28 @@ import { companyUidColumn, properties } from './inventory.js';
  * The calendar's tables reference properties.uid alone, not (company_uid, property_uid): see the
  * tenancy note in index.ts.
  */
+
+/**
+ * What calendar_requests.status holds. `paused`: a proposal awaiting the manager's review (also
+ * answered for a queued request while an operator has paused the queue); `disabled`: a proposal
+ * rejected or expired, never applied.
+ */
+export const storedRequestStatuses = ['queued', 'processing', 'completed', 'error', 'paused', 'disabled'] as const;
+
+/**
+ * What a request changes: `calendar` (days of a batch, a range or an approved proposal) or
+ * `listing_status` (set-listing-status). Both kinds share the table, the submission sequence, the
+ * queue and get-request-status; each has its own job.
+ */
+export const requestKinds = ['calendar', 'listing_status'] as const;
+export type RequestKind = (typeof requestKinds)[number];
+
+/**
+ * A proposal (shared/domain/proposals): pending while awaiting review; approved, partly_approved or
+ * rejected once the manager decided; expired when nobody did in time.
+ */
+export const proposalStatuses = ['pending', 'approved', 'partly_approved', 'rejected', 'expired'] as const;
+export type ProposalStatus = (typeof proposalStatuses)[number];
 
 /**
  * A calendar change proposed by a pricing app for a property that does not allow calendar control
@@ -67,6 +88,8 @@ export const calendarRequests = pgTable(
     enqueuedAt: tstz('enqueued_at'),
     /** The app whose token submitted the request: its webhook is told when the request finishes. */
     appUid: text('app_uid'),
+    /** The console user who made the request (issue 41: provenance names the person); null for apps and operators. */
+    userUid: text('user_uid'),
   },
   (t) => [
     uniqueIndex('calendar_requests_seq_idx').on(t.seq),
@@ -106,6 +129,13 @@ export const calendarDays = pgTable(
     minStaySeq: bigint('min_stay_seq', { mode: 'number' }).notNull().default(0),
     notes: text('notes'),
     notesSeq: bigint('notes_seq', { mode: 'number' }).notNull().default(0),
+    /** The stay restrictions (issue 35), each its own field group: null where never set (max_stay: also when cleared). */
+    maxStay: integer('max_stay'),
+    maxStaySeq: bigint('max_stay_seq', { mode: 'number' }).notNull().default(0),
+    closedToArrival: boolean('closed_to_arrival'),
+    closedToArrivalSeq: bigint('closed_to_arrival_seq', { mode: 'number' }).notNull().default(0),
+    closedToDeparture: boolean('closed_to_departure'),
+    closedToDepartureSeq: bigint('closed_to_departure_seq', { mode: 'number' }).notNull().default(0),
     /** Sequence, uid and time of the request that last changed the date. */
     lastSeq: bigint('last_seq', { mode: 'number' }).notNull().default(0),
     requestUid: text('request_uid'),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { changeKinds, changeOps } from '../../../domain/changes/changes.kinds.js';
+import { changeKinds, changeOps } from './change-kinds.js';
 import { tstz } from './columns.js';
 import { companies } from './inventory.js';
 
@@ -9,7 +9,7 @@ import { companies } from './inventory.js';
  * object, written by recordChanges (shared/domain/changes/record.ts) in the transaction that makes
  * the change. `id` is the insertion order; `pos` the feed position, given by the stamper to
  * committed rows only, in id order, so a reader following positions never skips a row that
- * committed late (see changes.stamper.ts). Rows are read through their object (the list method's
+ * committed late (see stampChanges, shared/domain/changes/changes.repository.ts). Rows are read through their object (the list method's
  * wire form at read time), so a write costs one narrow insert.
  */
 export const changes = pgTable(

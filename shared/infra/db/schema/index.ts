@@ -29,3 +29,4 @@ export * from './accounts.js';
 export * from './oauth.js';
 export * from './changes.js';
 export * from './messaging.js';
+export * from './notifications.js';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, doublePrecision, index, integer, numeric, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, doublePrecision, index, integer, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, money, uidKey, tenantFk } from './columns.js';
 
 /*
@@ -20,6 +20,14 @@ export const companies = pgTable('companies', {
   location: text('location'),
   country: text('country'),
   contactName: text('contact_name'),
+  /** Whether managers may install apps on the consent page (issue 39; default owners only). */
+  managersInstallApps: boolean('managers_install_apps').notNull().default(false),
+  /** Minutes a guest's message may wait unanswered before owners and managers are told (issue 42). */
+  guestReplyMinutes: integer('guest_reply_minutes').notNull().default(30),
+  /** IANA zone of the company's company-wide lists in the console (issue 42); a property's own things use its zone. */
+  timeZone: text('time_zone').notNull().default('UTC'),
+  /** A proposed price change beyond +/- this percent is marked for review and needs its own tick (issue 42). */
+  priceChangeThreshold: integer('price_change_threshold').notNull().default(30),
   createdAt: createdAt(),
 });
 
@@ -73,6 +81,12 @@ export const properties = pgTable(
     /** Nightly price where the calendar has none; null: no price known. */
     basePrice: money('base_price'),
     defaultMinStay: integer('default_min_stay').notNull().default(1),
+    /** The lowest nightly price the manager accepts (console); a proposal under it is marked for review. Null: none. */
+    minPrice: money('min_price'),
+    /** An https URL a booking of the property shows when it has none of its own (set-property-guidebook-link). */
+    guidebookLink: text('guidebook_link'),
+    /** The property's insurance settings (import, console), shown only with insurance-settings. */
+    selectedInsuranceSettings: jsonb('selected_insurance_settings'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('properties_company_uid_idx').on(t.companyUid, t.uid)],
@@ -127,6 +141,14 @@ export const listings = pgTable(
     isCohosted: boolean('is_cohosted').notNull().default(false),
     /** The iGMS booking widget's uuid of the listing; null where it has none. */
     widgetListingUuid: text('widget_listing_uuid'),
+    /** Direct-booking content (v2 direct-booking-content); null where unknown. */
+    contentTitle: text('content_title'),
+    contentDescription: text('content_description'),
+    /** [{url, caption}] */
+    contentPhotos: jsonb('content_photos').$type<Array<{ url: string; caption: string | null }>>(),
+    contentAmenities: text('content_amenities').array(),
+    contentHouseRules: text('content_house_rules'),
+    contentMaxGuests: integer('content_max_guests'),
     createdAt: createdAt(),
   },
   (t) => [

@@ -3,6 +3,7 @@ import { index, integer, jsonb, pgTable, primaryKey, text, unique, uniqueIndex }
 import { tstz, ts, tenantFk } from './columns.js';
 import { bookings } from './bookings.js';
 import { companies, guests, hosts, listings } from './inventory.js';
+import { users } from './accounts.js';
 
 /*
  * Messaging (docs/api.md "Messaging"): one thread per booking (the conversation with its guest),
@@ -103,4 +104,24 @@ export const channelConnectors = pgTable(
     createdAt: tstz('created_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.companyUid, t.platform] }), index('channel_connectors_platform_idx').on(t.platform)],
+);
+
+/**
+ * Where each console user has read a thread to (issue 42: unread per person): the last message id
+ * they saw when they opened it. A thread is unread for them while a guest's message is newer.
+ */
+export const threadReads = pgTable(
+  'thread_reads',
+  {
+    companyUid: text('company_uid')
+      .notNull()
+      .references(() => companies.uid),
+    userUid: text('user_uid')
+      .notNull()
+      .references(() => users.uid, { onDelete: 'cascade' }),
+    threadId: integer('thread_id').notNull(),
+    lastMessageId: integer('last_message_id').notNull(),
+    readAt: tstz('read_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userUid, t.threadId] }), tenantFk('thread_reads_thread_fk', t.companyUid, t.threadId, messageThreads, messageThreads.id).onDelete('cascade')],
 );

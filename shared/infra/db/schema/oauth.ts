@@ -20,6 +20,8 @@ export const oauthClients = pgTable('oauth_clients', {
   scopes: text('scopes').array().notNull(),
   /** The company whose owner registered it in the console; null when an operator did (CLI). */
   ownerCompanyUid: text('owner_company_uid').references(() => companies.uid),
+  /** `http` or `igms` for every installation of the client (an app's own mode wins); null: ERROR_HTTP_STATUS. */
+  errorMode: text('error_mode'),
   createdAt: tstz('created_at').notNull().defaultNow(),
 });
 

@@ -1,7 +1,13 @@
 import { index, integer, pgTable, text } from 'drizzle-orm/pg-core';
-import { taskStatuses, taskTypes } from '../../../domain/tasks/tasks.schema.js';
 import { createdAt, ts, tstz, tenantFk } from './columns.js';
 import { companyUidColumn, properties, teamMembers } from './inventory.js';
+
+/** The values task_type and task_status hold (the wire's, shared/domain/tasks/tasks.schema.ts). */
+export const taskTypes = ['cleaning', 'handyman', 'task'] as const;
+export type TaskType = (typeof taskTypes)[number];
+
+export const taskStatuses = ['unassigned', 'assigned', 'accepted', 'completed', 'rejected'] as const;
+export type TaskStatus = (typeof taskStatuses)[number];
 
 export const tasks = pgTable(
   'tasks',

@@ -1,0 +1,2 @@
+ALTER TABLE "companies" ADD COLUMN "managers_install_apps" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "sign_in_throttle" ADD COLUMN "failed_addresses" text[] DEFAULT '{}'::text[] NOT NULL;

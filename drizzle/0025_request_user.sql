@@ -1,0 +1,1 @@
+ALTER TABLE "calendar_requests" ADD COLUMN "user_uid" text;

@@ -1,0 +1,101 @@
+/*
+ * Per-target fairness for outbound deliveries (issue 24 item 3): one app's receiver that hangs or
+ * fails may not hold the delivery slots every other app's events wait for.
+ * - At most `maxActive` attempts to one target (URL origin) run at once in a process; a delivery
+ *   that finds its target busy is deferred (put back in the queue for a moment, no attempt used).
+ * - After `failuresToOpen` failed attempts in a row (time-out, 5xx, refused connection) the target's
+ *   circuit opens for `openMs`: its deliveries are deferred until then without occupying a worker;
+ *   the first attempt after that decides (a success closes it, a failure opens it again).
+ * State is per process (each worker process holds its own), owned by the service that made it.
+ */
+
+import { postWebhook, type PostOptions, type PostOutcome } from './post.js';
+
+export interface GateSettings {
+  maxActive: number;
+  failuresToOpen: number;
+  openMs: number;
+  /** How long a delivery waits before trying a busy target again. */
+  busyRetryMs: number;
+}
+
+interface TargetState {
+  active: number;
+  failures: number;
+  openUntil: number;
+}
+
+export type GateAnswer = { ok: true; release(success: boolean): void } | { ok: false; until: number; why: 'busy' | 'open' };
+
+export class TargetGate {
+  private readonly targets = new Map<string, TargetState>();
+  constructor(private readonly s: GateSettings) {}
+
+  /** The key of a URL's target: its origin (scheme, host, port). */
+  static keyOf(url: string): string {
+    try {
+      return new URL(url).origin;
+    } catch {
+      return url;
+    }
+  }
+
+  enter(key: string, now = Date.now()): GateAnswer {
+    let t = this.targets.get(key);
+    if (!t) {
+      // Bounded: forget idle, closed targets once many are known.
+      if (this.targets.size >= 10_000) for (const [k, v] of this.targets) if (v.active === 0 && v.openUntil <= now) this.targets.delete(k);
+      t = { active: 0, failures: 0, openUntil: 0 };
+      this.targets.set(key, t);
+    }
+    if (t.openUntil > now) return { ok: false, until: t.openUntil, why: 'open' };
+    if (t.active >= this.s.maxActive) return { ok: false, until: now + this.s.busyRetryMs, why: 'busy' };
+    t.active++;
+    const state = t;
+    let released = false;
+    return {
+      ok: true,
+      release: (success: boolean) => {
+        if (released) return;
+        released = true;
+        state.active--;
+        if (success) {
+          state.failures = 0;
+          state.openUntil = 0;
+        } else if (++state.failures >= this.s.failuresToOpen) {
+          state.openUntil = Date.now() + this.s.openMs;
+        }
+      },
+    };
+  }
+}
+
+/**
+ * How an answer counts for its target's health: no answer, a 5xx, 408 or 429 is a failing target;
+ * any other answer (a 4xx included) shows it up and answering.
+ */
+export function targetAnswered(result: PostOutcome): boolean {
+  const code = result.statusCode;
+  return result.ok || (code !== null && code < 500 && code !== 408 && code !== 429);
+}
+
+export type GatedOutcome = PostOutcome | { deferred: true; until: number; why: 'busy' | 'open' };
+
+/**
+ * One POST through the gate: deferred (nothing sent) when the target is busy or its circuit open,
+ * else sent with postWebhook and counted for the target's health. Every outbound delivery path
+ * (webhooks, messaging connectors) goes through here.
+ */
+export async function gatedPost(gate: TargetGate, url: string, body: string, headers: Record<string, string>, opts: PostOptions): Promise<GatedOutcome> {
+  const entry = gate.enter(TargetGate.keyOf(url));
+  if (!entry.ok) return { deferred: true, until: entry.until, why: entry.why };
+  let result: PostOutcome;
+  try {
+    result = await postWebhook(url, body, headers, opts);
+  } catch (err) {
+    entry.release(false);
+    throw err;
+  }
+  entry.release(targetAnswered(result));
+  return result;
+}
