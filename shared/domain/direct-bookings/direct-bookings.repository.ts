@@ -29,6 +29,8 @@ export async function directListingOf(tx: Tx, companyUid: string, propertyUid: s
     .returning({ uid: listings.uid });
   if (created.length > 0) {
     await recordChange(tx, { company: companyUid, kind: 'listing', objectUid: uid });
+    // The property shows its listings' uids, so it changed too.
+    await recordChange(tx, { company: companyUid, kind: 'property', objectUid: propertyUid });
     // The property's first listing is what its calendar days show (listing_uid, platform_type):
     // every date the feed may have shown changes (issue 40: a change of anything an object shows
     // records a change of that object). The feed has shown only dates with a stored day.
