@@ -21,6 +21,12 @@ try {
   await insertUser(env.database.db, { companyUid: demo.companyUid, email: 'manager@bench.example', name: 'Bench Manager', role: 'manager', passwordHash: await hashPassword(password) });
   const [booking] = await env.database.sql<{ booking_uid: string }[]>`select booking_uid from bookings where company_uid = ${demo.companyUid} order by local_checkin_dttm desc limit 1`;
   const [task] = await env.database.sql<{ task_uid: string }[]>`select task_uid from tasks where company_uid = ${demo.companyUid} limit 1`;
+  const [property] = await env.database.sql<{ uid: string }[]>`select uid from properties where company_uid = ${demo.companyUid} order by name limit 1`;
+  // The change previewed: next week's Friday to Sunday of every demo property, prices up 10% (a dry run: nothing stored).
+  const friday = new Date();
+  friday.setUTCDate(friday.getUTCDate() + 7 + ((5 - friday.getUTCDay() + 7) % 7));
+  const day = (n: number) => new Date(friday.getTime() + n * 86_400_000).toISOString().slice(0, 10);
+  const change = `/app/calendar/change?property_uids=all&from=${day(0)}&to=${day(2)}&price_mode=percent&price=10`;
   const port = await freePort();
   const api = await startProc('bin/api.ts', serviceEnv(env, port), /API listening/);
   const server = new Map<string, number[]>();
@@ -55,7 +61,24 @@ try {
         body: new URLSearchParams({ _csrf: csrf, email: 'manager@bench.example', password }),
       }),
     );
-    const pages = ['/app/', '/app/bookings', '/app/bookings?q=berg', `/app/bookings/${booking!.booking_uid}`, '/app/tasks', '/app/tasks?view=board', `/app/tasks/${task!.task_uid}`, '/app/inbox'];
+    const pages = [
+      '/app/',
+      '/app/bookings',
+      '/app/bookings?q=berg',
+      `/app/bookings/${booking!.booking_uid}`,
+      '/app/tasks',
+      '/app/tasks?view=board',
+      `/app/tasks/${task!.task_uid}`,
+      '/app/calendar',
+      `/app/properties/${property!.uid}`,
+      `/app/properties/${property!.uid}?date=${day(0)}`,
+      change,
+      '/app/properties',
+      '/app/proposals',
+      '/app/requests',
+      '/app/inbox',
+      '/app/settings',
+    ];
     const client = new Map<string, number[]>();
     for (const page of pages) {
       for (let i = 0; i < 3; i++) await (await fetch(base + page, { headers: { cookie } })).text();
@@ -74,7 +97,7 @@ try {
     console.log(`console pages on the demo data (${ROUNDS} requests each, one at a time):`);
     for (const page of pages) {
       const s = server.get(page)!;
-      console.log(`  ${page.padEnd(40)} server median ${median(s)} ms, slowest ${Math.max(...s)} ms; client median ${median(client.get(page)!).toFixed(1)} ms`);
+      console.log(`  ${(page === change ? '/app/calendar/change (preview, every property)' : page).padEnd(48)} server median ${median(s)} ms, slowest ${Math.max(...s)} ms; client median ${median(client.get(page)!).toFixed(1)} ms`);
     }
   } finally {
     await api.stop();

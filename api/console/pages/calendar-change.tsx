@@ -16,6 +16,8 @@ import { render } from '../render.js';
  */
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
+/** The property choice that stands for every property of the company (Today's form). */
+export const ALL_PROPERTIES = 'all';
 const CSRF = '_csrf';
 
 /** The form's fields as given (strings), to fill the form again and to carry into Apply. */
@@ -24,7 +26,7 @@ export type ChangeFields = Record<string, string | string[] | undefined>;
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 const strs = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : []);
 
-function choose(name: string, label: string, value: string | undefined, options: Array<[string, string]>) {
+export function choose(name: string, label: string, value: string | undefined, options: Array<[string, string]>) {
   return (
     <label>
       {label}
@@ -224,9 +226,19 @@ export function calendarChangeRoutes(ctx: AppContext): Router {
     );
   };
 
+  /**
+   * "All properties" (Today's choice) becomes the company's property uids, so the preview and its
+   * Apply name each property as the multi-calendar's selection does.
+   */
+  const expand = async (companyUid: string, given: ChangeFields): Promise<ChangeFields> => {
+    if (!strs(given.property_uids).includes(ALL_PROPERTIES)) return given;
+    const all = await ctx.services.consoleDay.propertyOptions(companyUid);
+    return { ...given, property_uids: all.map((p) => p.uid) };
+  };
+
   router.get('/calendar/change', requireUser(ctx), async (req, res) => {
     const user = userOf(res);
-    const f = req.query as ChangeFields;
+    const f = await expand(user.companyUid, req.query as ChangeFields);
     if (f.from === undefined) return page(req, res, f);
     const parsed = calendarChangeSchema.safeParse(f);
     if (!parsed.success) return page(req, res, f, issueText(parsed.error));
@@ -240,7 +252,7 @@ export function calendarChangeRoutes(ctx: AppContext): Router {
 
   router.post('/calendar/change', requireUser(ctx), async (req, res) => {
     const user = userOf(res);
-    const f = req.body as ChangeFields;
+    const f = await expand(user.companyUid, req.body as ChangeFields);
     const parsed = calendarChangeSchema.safeParse(f);
     if (!parsed.success) return page(req, res, f, issueText(parsed.error));
     try {

@@ -5,6 +5,7 @@ import { instantIn } from '../format.js';
 import { pageContext, requireUser, userOf } from '../guard.js';
 import { Form, Layout, type PageContext } from '../layout.js';
 import { render } from '../render.js';
+import { QuickChangeForm } from './quick-change.js';
 import { dayLabel, ReassignForm, TaskSummary, timeLeft, wallTime } from './day-parts.js';
 
 /*
@@ -154,7 +155,7 @@ export function homeRoutes(ctx: AppContext): Router {
   router.get('/', requireUser(ctx), async (req, res) => {
     const user = userOf(res);
     const pctx = pageContext(req, res);
-    const view = await ctx.services.consoleDay.today(user.companyUid);
+    const [view, properties] = await Promise.all([ctx.services.consoleDay.today(user.companyUid), ctx.services.consoleDay.propertyOptions(user.companyUid)]);
     await render(
       res,
       <Layout ctx={pctx} title="Today">
@@ -189,6 +190,7 @@ export function homeRoutes(ctx: AppContext): Router {
             </p>
           </section>
           <Waiting ctx={pctx} view={view} counts={pctx.waiting} />
+          {properties.length > 0 && <QuickChangeForm properties={properties} />}
         </div>
       </Layout>,
     );
