@@ -29,6 +29,24 @@ export type CalendarViewRow = {
 };
 
 /**
+ * A night's values as get-calendar-data reads them (the property's defaults where the day has none,
+ * held by a booking or blocked by the host), over the aliases c (calendar_days), p (the property)
+ * and h (a row where a holding booking takes the night): the one definition, which this view, the
+ * console's month grid (through this view) and its multi-calendar (200 properties in one statement)
+ * all select.
+ */
+export const nightColumns = sql`coalesce(c.price, p.base_price)::float8 as price,
+           case when c.price is not null then c.currency else p.currency end as currency,
+           coalesce(c.min_stay, p.default_min_stay) as min_stay,
+           case when h.day is not null or c.is_available = false then 0 else 1 end as is_available,
+           case when h.day is not null then ${BLOCKED_BY_RESERVATION}
+                when c.is_available = false then ${BLOCKED_BY_HOST}
+                else ${NOT_BLOCKED} end as unavailable_reason,
+           c.notes, c.max_stay,
+           case when c.closed_to_arrival then 1 else 0 end as closed_to_arrival,
+           case when c.closed_to_departure then 1 else 0 end as closed_to_departure`;
+
+/**
  * Every date of [from, to] of a property of the company, in one statement; [] when the property
  * is not the company's. A booking holds [check-in date, check-out date); only bookings whose stay
  * touches the range are read (the company/property/check-in index bounds them). Every table is
@@ -67,19 +85,9 @@ export function calendarViewQuery(companyUid: string, propertyUid: string, from:
        ${exceptBookingUid ? sql`and b.booking_uid <> ${exceptBookingUid}` : sql``}
     )
     select to_char(g.day, 'YYYY-MM-DD') as date, fl.uid as listing_uid, fl.platform_type,
-           case when h.day is not null or c.is_available = false then 0 else 1 end as is_available,
-           case when h.day is not null then ${BLOCKED_BY_RESERVATION}
-                when c.is_available = false then ${BLOCKED_BY_HOST}
-                else ${NOT_BLOCKED} end as unavailable_reason,
-           case when c.price is not null then c.currency else p.currency end as currency,
-           coalesce(c.price, p.base_price)::float8 as price,
-           coalesce(c.min_stay, p.default_min_stay) as min_stay,
-           c.notes,
+           ${nightColumns},
            to_char(c.updated_dttm at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as updated_dttm,
            c.request_uid,
-           c.max_stay,
-           case when c.closed_to_arrival then 1 else 0 end as closed_to_arrival,
-           case when c.closed_to_departure then 1 else 0 end as closed_to_departure,
            coalesce(c.is_available = false, false) as host_blocked
       from p
      cross join ${days}

@@ -2,29 +2,13 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { nightsHeld } from '../bookings/index.js';
 import { utc } from './console-lists.repository.js';
-import { BLOCKED_BY_HOST, BLOCKED_BY_RESERVATION, NOT_BLOCKED, type UnavailableReason } from '../calendar/index.js';
+import { calendarViewQuery, type UnavailableReason } from '../calendar/index.js';
 
 /*
- * The console's reads of a property's calendar: a month grid (one statement) and the provenance of
- * one date (one statement). They read the same tables as get-calendar-data (calendar.view.ts) and
- * add what a person needs beside the values: who holds a night, what is proposed, who set what.
+ * The console's reads of a property's calendar: a month grid (one statement, get-calendar-data's
+ * own view of the values, calendar.view.ts) and the provenance of one date (one statement): what a
+ * person needs beside the values: who holds a night, what is proposed, who set what.
  */
-
-/**
- * A night's values as get-calendar-data reads them (the property's defaults where the day has none,
- * held by a booking or blocked by the host), over the aliases g (the dates), c (calendar_days),
- * p (the property) and h (the holding booking): the month grid and the multi-calendar read the same.
- */
-export const nightColumns = sql`coalesce(c.price, p.base_price)::float8 as price,
-           case when c.price is not null then c.currency else p.currency end as currency,
-           coalesce(c.min_stay, p.default_min_stay) as min_stay,
-           case when h.day is not null or c.is_available = false then 0 else 1 end as is_available,
-           case when h.day is not null then ${BLOCKED_BY_RESERVATION}
-                when c.is_available = false then ${BLOCKED_BY_HOST}
-                else ${NOT_BLOCKED} end as unavailable_reason,
-           c.notes, c.max_stay,
-           case when c.closed_to_arrival then 1 else 0 end as closed_to_arrival,
-           case when c.closed_to_departure then 1 else 0 end as closed_to_departure`;
 
 /** One night of the month grid. */
 export type MonthDayRow = {
@@ -49,16 +33,15 @@ export type MonthDayRow = {
 };
 
 /**
- * Every date of [from, to] of a property of the company ([] when it is not the company's): values
- * as get-calendar-data reads them, the holding booking and its guest, and whether a pending
- * proposal names the date. Every table is filtered by the parameters themselves (see
- * calendarViewQuery for why).
+ * Every date of [from, to] of a property of the company ([] when it is not the company's): the
+ * values through get-calendar-data's own statement (calendarViewQuery), with the holding booking
+ * and its guest, and whether a pending proposal names the date, beside them. Every table is
+ * filtered by the parameters themselves (see calendarViewQuery for why).
  */
 export async function selectMonthDays(db: Db, companyUid: string, propertyUid: string, from: string, to: string): Promise<MonthDayRow[]> {
   const rows = await db.execute<MonthDayRow>(sql`
-    with p as (
-      select uid, currency, base_price, default_min_stay
-        from properties where company_uid = ${companyUid} and uid = ${propertyUid}
+    with v as (
+      ${calendarViewQuery(companyUid, propertyUid, from, to)}
     ), held as (
       select distinct on (night) night::date as day, b.booking_uid, b.reservation_code, b.booking_status, g.name as guest_name
         from bookings b
@@ -71,16 +54,14 @@ export async function selectMonthDays(db: Db, companyUid: string, propertyUid: s
        where r.company_uid = ${companyUid} and r.property_uid = ${propertyUid} and r.status = 'paused'
          and (d->>'date')::date between ${from}::date and ${to}::date
     )
-    select to_char(g.day, 'YYYY-MM-DD') as date,
-           ${nightColumns},
+    select v.date, v.price, v.currency, v.min_stay, v.is_available, v.unavailable_reason, v.notes,
+           v.max_stay, v.closed_to_arrival, v.closed_to_departure,
            h.booking_uid, h.reservation_code, h.booking_status, h.guest_name,
            pr.day is not null as proposed
-      from p
-     cross join generate_series(${from}::date, ${to}::date, interval '1 day') as g(day)
-      left join calendar_days c on c.property_uid = ${propertyUid} and c.company_uid = ${companyUid} and c.date = g.day::date
-      left join held h on h.day = g.day::date
-      left join proposed pr on pr.day = g.day::date
-     order by g.day`);
+      from v
+      left join held h on h.day = v.date::date
+      left join proposed pr on pr.day = v.date::date
+     order by v.date`);
   return [...rows];
 }
 

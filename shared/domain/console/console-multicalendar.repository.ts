@@ -2,7 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { datesOf } from '../../infra/time.js';
 import { holdingStatuses } from '../bookings/index.js';
-import { nightColumns, type MonthDayRow } from './console-calendar.repository.js';
+import { nightColumns } from '../calendar/index.js';
+import type { MonthDayRow } from './console-calendar.repository.js';
 
 /*
  * The multi-calendar (issue 41): every property of the company a row, a run of dates its columns,
