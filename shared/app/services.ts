@@ -1,27 +1,27 @@
-import { BookingExtrasService } from '../domain/booking-extras/index.js';
+import { BookingExtrasService, bookingExtrasRepository } from '../domain/booking-extras/index.js';
 import { ListingContentService } from '../domain/listings/index.js';
 import { AccountsService } from '../domain/accounts/index.js';
 import { OAuthService } from '../domain/oauth/index.js';
-import { TokensService } from '../domain/auth/index.js';
-import { BookingsService } from '../domain/bookings/index.js';
-import { CalendarService } from '../domain/calendar/index.js';
+import { TokensService, tokenRepository } from '../domain/auth/index.js';
+import { BookingsService, bookingsRepository } from '../domain/bookings/index.js';
+import { CalendarService, calendarRepository } from '../domain/calendar/index.js';
 import { ChangesService } from '../domain/changes/index.js';
 import { CompanyService } from '../domain/company/index.js';
 import { CalendarChangeService, ConsoleDayService, ConsoleService } from '../domain/console/index.js';
-import { DirectBookingsService } from '../domain/direct-bookings/index.js';
-import { ListingStatusService, ListingsService } from '../domain/listings/index.js';
-import { DoorCodesService } from '../domain/door-codes/index.js';
+import { DirectBookingsService, directBookingsRepository } from '../domain/direct-bookings/index.js';
+import { ListingStatusService, ListingsService, listingsRepository } from '../domain/listings/index.js';
+import { DoorCodesService, doorCodesRepository } from '../domain/door-codes/index.js';
 import { ConnectorsService, MessagingService } from '../domain/messaging/index.js';
 import { NotificationsService } from '../domain/notifications/index.js';
-import { PeopleService } from '../domain/people/index.js';
-import { PropertiesService } from '../domain/properties/index.js';
-import { ProposalsService } from '../domain/proposals/index.js';
+import { PeopleService, peopleRepository } from '../domain/people/index.js';
+import { PropertiesService, propertyRepository } from '../domain/properties/index.js';
+import { ProposalsService, proposalsRepository } from '../domain/proposals/index.js';
 import { ReportsService } from '../domain/reports/index.js';
-import { ReservationRequestsService } from '../domain/reservation-requests/index.js';
+import { ReservationRequestsService, reservationRequestsRepository } from '../domain/reservation-requests/index.js';
 import { RetentionService } from '../domain/retention/index.js';
-import { TasksService } from '../domain/tasks/index.js';
-import { TeamMembersService } from '../domain/team-members/index.js';
-import { WebhookSettingsService, WebhooksService } from '../domain/webhooks/index.js';
+import { TasksService, tasksRepository } from '../domain/tasks/index.js';
+import { TeamMembersService, teamMembersRepository } from '../domain/team-members/index.js';
+import { WebhookSettingsService, WebhooksService, webhookRepository } from '../domain/webhooks/index.js';
 import type { Infra } from '../infra/infra.js';
 import { changeReaders } from './change-readers.js';
 import type { RequestWaitsOptions } from '../platform/long-poll/index.js';
@@ -64,11 +64,33 @@ export interface ServiceOptions {
   requestWaits?: RequestWaitsOptions;
 }
 
-/** Builds every service over one Infra; a service that needs another gets it here, explicitly. */
+/**
+ * The repositories the services are given: each built once, here (they hold no state; a test may
+ * build a service over one of its own).
+ */
+const repositories = {
+  bookingExtras: bookingExtrasRepository,
+  bookings: bookingsRepository,
+  calendar: calendarRepository,
+  directBookings: directBookingsRepository,
+  doorCodes: doorCodesRepository,
+  listings: listingsRepository,
+  people: peopleRepository,
+  properties: propertyRepository,
+  proposals: proposalsRepository,
+  reservationRequests: reservationRequestsRepository,
+  tasks: tasksRepository,
+  teamMembers: teamMembersRepository,
+  tokens: tokenRepository,
+  webhooks: webhookRepository,
+};
+
+/** Builds every service over one Infra; a service that needs another, or a repository, gets it here, explicitly. */
 export function createServices(infra: Infra, opts: ServiceOptions = {}): Services {
-  const properties = new PropertiesService(infra);
-  const calendar = new CalendarService(infra, properties, undefined, opts.requestWaits);
-  const bookings = new BookingsService(infra);
+  const r = repositories;
+  const properties = new PropertiesService(infra, r.properties);
+  const calendar = new CalendarService(infra, properties, r.calendar, opts.requestWaits);
+  const bookings = new BookingsService(infra, r.bookings);
   return {
     accounts: new AccountsService(infra),
     oauth: new OAuthService(infra),
@@ -79,25 +101,25 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     console: new ConsoleService(infra),
     consoleDay: new ConsoleDayService(infra),
     calendarChange: new CalendarChangeService(infra, calendar),
-    directBookings: new DirectBookingsService(infra, properties),
-    doorCodes: new DoorCodesService(infra),
-    bookingExtras: new BookingExtrasService(infra),
+    directBookings: new DirectBookingsService(infra, properties, r.directBookings),
+    doorCodes: new DoorCodesService(infra, r.doorCodes),
+    bookingExtras: new BookingExtrasService(infra, r.bookingExtras),
     listingContent: new ListingContentService(infra),
-    listings: new ListingsService(infra),
+    listings: new ListingsService(infra, r.listings),
     listingStatus: new ListingStatusService(infra, calendar, properties),
     messaging: new MessagingService(infra),
     connectors: new ConnectorsService(infra),
     notifications: new NotificationsService(infra),
-    people: new PeopleService(infra),
+    people: new PeopleService(infra, r.people),
     properties,
-    proposals: new ProposalsService(infra, calendar, properties),
+    proposals: new ProposalsService(infra, calendar, properties, r.proposals),
     reports: new ReportsService(infra, bookings),
-    reservationRequests: new ReservationRequestsService(infra, bookings),
+    reservationRequests: new ReservationRequestsService(infra, bookings, r.reservationRequests),
     retention: new RetentionService(infra),
-    tasks: new TasksService(infra),
-    teamMembers: new TeamMembersService(infra),
-    tokens: new TokensService(infra),
-    webhooks: new WebhooksService(infra, changeReaders),
+    tasks: new TasksService(infra, r.tasks),
+    teamMembers: new TeamMembersService(infra, r.teamMembers),
+    tokens: new TokensService(infra, r.tokens),
+    webhooks: new WebhooksService(infra, changeReaders, r.webhooks),
     webhookSettings: new WebhookSettingsService(infra),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokensService, type TokenPrincipal } from '../../shared/domain/auth/index.js';
+import { tokenRepository, TokensService, type TokenPrincipal } from '../../shared/domain/auth/index.js';
 import { fakeInfra } from '../support/services.js';
 
 const principal = (over: Partial<TokenPrincipal> = {}): TokenPrincipal => ({
@@ -8,7 +8,7 @@ const principal = (over: Partial<TokenPrincipal> = {}): TokenPrincipal => ({
 
 describe('the tokens a process remembers (set-calendar-batch)', () => {
   it('remembers only a valid token, for a minute, and forgets one found revoked', () => {
-    const tokens = new TokensService(fakeInfra().infra);
+    const tokens = new TokensService(fakeInfra().infra, tokenRepository);
     const t0 = 1_000_000;
     tokens.rememberValid('revoked', principal({ revoked: true }), t0);
     tokens.rememberValid('disabled', principal({ appDisabled: true }), t0);

@@ -4,7 +4,7 @@ import { retryRead } from '../../infra/db/retry-read.js';
 import { sha256 } from '../../infra/ids.js';
 import { BaseService } from '../service.js';
 import type { Scope } from './scopes.js';
-import { tokenRepository, type IssuedToken, type TokenPrincipal, type TokenRepository } from './token.repository.js';
+import { type IssuedToken, type TokenPrincipal, type TokenRepository } from './token.repository.js';
 
 /** Access tokens of apps installed on a company: the API's authentication and the operator's CLI. */
 /** How often a token's last_used_at is written at most. */
@@ -21,7 +21,7 @@ export class TokensService extends BaseService {
 
   constructor(
     infra: Infra,
-    private readonly repo: TokenRepository = tokenRepository,
+    private readonly repo: TokenRepository,
   ) {
     super(infra);
   }

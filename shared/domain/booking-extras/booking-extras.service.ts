@@ -5,7 +5,7 @@ import { utcDateTime } from '../../infra/time.js';
 import { recordChanges } from '../changes/index.js';
 import { unknownProperty } from '../properties/index.js';
 import { BaseService } from '../service.js';
-import { bookingExtrasRepository, type BookingExtrasRepository } from './booking-extras.repository.js';
+import { type BookingExtrasRepository } from './booking-extras.repository.js';
 import type { SetBookingGuidebookLinkBody, SetBookingInsurancePolicyBody, SetPropertyGuidebookLinkBody } from './booking-extras.schema.js';
 
 type BookingSet = Parameters<BookingExtrasRepository['updateBookings']>[3];
@@ -18,7 +18,7 @@ type BookingSet = Parameters<BookingExtrasRepository['updateBookings']>[3];
 export class BookingExtrasService extends BaseService {
   constructor(
     infra: Infra,
-    private readonly repo: BookingExtrasRepository = bookingExtrasRepository,
+    private readonly repo: BookingExtrasRepository,
   ) {
     super(infra);
   }

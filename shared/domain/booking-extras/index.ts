@@ -8,3 +8,4 @@
  */
 export * from './booking-extras.schema.js';
 export * from './booking-extras.service.js';
+export { bookingExtrasRepository, type BookingExtrasRepository } from './booking-extras.repository.js';

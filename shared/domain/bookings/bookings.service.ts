@@ -65,7 +65,7 @@ export async function bookingsAsShown(
 export class BookingsService extends BaseService {
   constructor(
     infra: Infra,
-    private readonly repo: BookingsRepository = bookingsRepository,
+    private readonly repo: BookingsRepository,
   ) {
     super(infra);
   }

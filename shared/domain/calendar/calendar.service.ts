@@ -7,7 +7,7 @@ import { unknownProperty, type PropertiesService } from '../properties/index.js'
 import { BaseService } from '../service.js';
 import { type AvailabilityDay, type SetAvailabilityAnswer, type SetAvailabilityBody } from './availability.schema.js';
 import { WARNING_PAST, type RequestDay } from './calendar.days.js';
-import { calendarRepository, type ApplyOutcome, type CalendarRepository, type CalendarRequestRow, type StaleRequest } from './calendar.repository.js';
+import { type ApplyOutcome, type CalendarRepository, type CalendarRequestRow, type StaleRequest } from './calendar.repository.js';
 import { rangeDays, type SetCalendarDataAnswer, type SetCalendarDataBody } from './calendar-range.schema.js';
 import type { Db, Executor } from '../../infra/db/client.js';
 import { enqueueAfterCommit } from '../../infra/queue/producer.js';
@@ -89,7 +89,7 @@ export class CalendarService extends BaseService {
   constructor(
     infra: Infra,
     private readonly properties: PropertiesService,
-    private readonly repo: CalendarRepository = calendarRepository,
+    private readonly repo: CalendarRepository,
     waitOptions: RequestWaitsOptions = {},
   ) {
     super(infra);

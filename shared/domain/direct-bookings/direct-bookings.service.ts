@@ -11,7 +11,7 @@ import { recordChange } from '../changes/index.js';
 import { judgeStay, lockStayCalendar, readStayCalendar, refusing, stayDayOf, stayTotal } from '../calendar/index.js';
 import type { QuoteAnswer, QuoteQuery } from './quote.schema.js';
 import { stayRefusal } from './stay-refusal.js';
-import { directBookingsRepository, type DirectBookingsRepository, type Tx } from './direct-bookings.repository.js';
+import { type DirectBookingsRepository, type Tx } from './direct-bookings.repository.js';
 import type { BookPropertyBody, CancelBookingBody } from './direct-bookings.schema.js';
 
 const utcNow = () => utcDateTime(new Date());
@@ -28,7 +28,7 @@ export class DirectBookingsService extends BaseService {
   constructor(
     infra: Infra,
     private readonly properties: PropertiesService,
-    private readonly repo: DirectBookingsRepository = directBookingsRepository,
+    private readonly repo: DirectBookingsRepository,
   ) {
     super(infra);
   }

@@ -4,7 +4,7 @@ import { utcDateTime } from '../../infra/time.js';
 import { recordChange, recordChanges } from '../changes/index.js';
 import { unknownProperty } from '../properties/index.js';
 import { BaseService } from '../service.js';
-import { doorCodesRepository, type DoorCodesRepository } from './door-codes.repository.js';
+import { type DoorCodesRepository } from './door-codes.repository.js';
 import type { SetBookingDoorCodeBody, SetPropertyDoorCodeBody } from './door-codes.schema.js';
 
 /**
@@ -14,7 +14,7 @@ import type { SetBookingDoorCodeBody, SetPropertyDoorCodeBody } from './door-cod
 export class DoorCodesService extends BaseService {
   constructor(
     infra: Infra,
-    private readonly repo: DoorCodesRepository = doorCodesRepository,
+    private readonly repo: DoorCodesRepository,
   ) {
     super(infra);
   }

@@ -1,7 +1,7 @@
 import type { Infra } from '../../infra/infra.js';
 import { BaseService } from '../service.js';
 import { pageOf, type PageMeta } from '../../infra/http/wire.js';
-import { listingsRepository, type ListingRow, type ListingsRepository } from './listings.repository.js';
+import { type ListingRow, type ListingsRepository } from './listings.repository.js';
 import type { Listing, ListingsQuery } from './listings.schema.js';
 
 /** The zone's offset from UTC at `at`, in minutes (Lisbon in summer: 60; New York in winter: -300). */
@@ -42,7 +42,7 @@ export function listingToWire(row: ListingRow, now = new Date()): Listing {
 
 /** The company's listings as the list method shows them. */
 export class ListingsService extends BaseService {
-  constructor(infra: Infra, private readonly repo: ListingsRepository = listingsRepository) {
+  constructor(infra: Infra, private readonly repo: ListingsRepository) {
     super(infra);
   }
 

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Infra } from '../../infra/infra.js';
 import { BaseService } from '../service.js';
 import { pageOf, type PageMeta } from '../../infra/http/wire.js';
-import { peopleRepository, type PeopleRepository, type PersonRow } from './people.repository.js';
+import { type PeopleRepository, type PersonRow } from './people.repository.js';
 import type { Guest, guestsQuerySchema, Host, hostsQuerySchema } from './people.schema.js';
 
 const fields = (row: PersonRow) => ({
@@ -20,7 +20,7 @@ export const guestToWire = (row: PersonRow): Guest => ({ guest_uid: row.uid, ...
 export class PeopleService extends BaseService {
   constructor(
     infra: Infra,
-    private readonly repo: PeopleRepository = peopleRepository,
+    private readonly repo: PeopleRepository,
   ) {
     super(infra);
   }

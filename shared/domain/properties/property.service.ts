@@ -4,7 +4,7 @@ import { notFound, shown } from '../../infra/errors.js';
 import { BaseService } from '../service.js';
 import { newUid } from '../../infra/ids.js';
 import { pageOf, type PageMeta } from '../../infra/http/wire.js';
-import { propertyRepository, type PropertyRef, type PropertyRepository, type PropertyRow } from './property.repository.js';
+import { type PropertyRef, type PropertyRepository, type PropertyRow } from './property.repository.js';
 import type { PropertiesQuery, Property } from './property.schema.js';
 import { minPriceSchema, updateMinPrice } from './property.min-price.js';
 import { badParam } from '../../infra/errors.js';
@@ -78,7 +78,7 @@ export class PropertiesService extends BaseService {
 
   constructor(
     infra: Infra,
-    private readonly repo: PropertyRepository = propertyRepository,
+    private readonly repo: PropertyRepository,
   ) {
     super(infra);
   }

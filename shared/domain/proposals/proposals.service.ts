@@ -16,7 +16,7 @@ import { recordChange, recordChanges } from '../changes/index.js';
 import type { IdempotencyKey } from '../../platform/idempotency/index.js';
 import { unknownProperty, type PropertiesService } from '../properties/index.js';
 import { BaseService } from '../service.js';
-import { proposalsRepository, type ProposalsRepository } from './proposals.repository.js';
+import { type ProposalsRepository } from './proposals.repository.js';
 import { toPendingProposal, type PendingProposal, type ReviewOutcome } from './proposals.review.js';
 import { requireMarkedTicked, selectReviewContext, type ReviewContext } from './proposals.guard.js';
 import type { Executor } from '../../infra/db/client.js';
@@ -50,7 +50,7 @@ export class ProposalsService extends BaseService {
     infra: Infra,
     private readonly calendar: CalendarService,
     private readonly properties: PropertiesService,
-    private readonly repo: ProposalsRepository = proposalsRepository,
+    private readonly repo: ProposalsRepository,
   ) {
     super(infra);
   }

@@ -4,7 +4,7 @@ import { PAGE_SIZE, pageOf, type PageMeta } from '../../infra/http/wire.js';
 import { utcDateTime } from '../../infra/time.js';
 import { type Booking, type BookingsService } from '../bookings/index.js';
 import { BaseService } from '../service.js';
-import { reservationRequestsRepository, type ReservationRequestsRepository } from './reservation-requests.repository.js';
+import { type ReservationRequestsRepository } from './reservation-requests.repository.js';
 import { recordChange, recordChanges } from '../changes/index.js';
 import type { BookingRef, RequestOutcome } from './reservation-requests.schema.js';
 
@@ -33,7 +33,7 @@ export class ReservationRequestsService extends BaseService {
   constructor(
     infra: Infra,
     private readonly bookings: BookingsService,
-    private readonly repo: ReservationRequestsRepository = reservationRequestsRepository,
+    private readonly repo: ReservationRequestsRepository,
   ) {
     super(infra);
   }

@@ -4,7 +4,7 @@ import { recordChange } from '../changes/index.js';
 import { badParam, conflict, notFound, preconditionFailed, shown } from '../../infra/errors.js';
 import { etagOf, matchesVersion, type IfMatch } from '../../infra/http/if-match.js';
 import { pageOf, type PageMeta } from '../../infra/http/wire.js';
-import { tasksRepository, type TaskPatch, type TaskRow, type TasksRepository } from './tasks.repository.js';
+import { type TaskPatch, type TaskRow, type TasksRepository } from './tasks.repository.js';
 import { addSeconds, datePart, MAX_WALL_CLOCK, secondsBetween, timePart } from './tasks.schedule.js';
 import { hoursToSeconds, type Task, type TasksQuery, type TaskStatus, type UpdateTaskBody } from './tasks.schema.js';
 
@@ -108,7 +108,7 @@ export function planSchedule(cur: TaskRow, body: UpdateTaskBody, patch: TaskPatc
 
 /** Cleaning and maintenance tasks: the list and update-task. */
 export class TasksService extends BaseService {
-  constructor(infra: Infra, private readonly repo: TasksRepository = tasksRepository) {
+  constructor(infra: Infra, private readonly repo: TasksRepository) {
     super(infra);
   }
 

@@ -1,7 +1,7 @@
 import type { Infra } from '../../infra/infra.js';
 import { BaseService } from '../service.js';
 import { pageOf, type PageMeta } from '../../infra/http/wire.js';
-import { teamMembersRepository, type TeamMemberRow, type TeamMembersRepository } from './team-members.repository.js';
+import { type TeamMemberRow, type TeamMembersRepository } from './team-members.repository.js';
 import type { TeamMember, TeamMembersQuery } from './team-members.schema.js';
 
 export function teamMemberToWire(row: TeamMemberRow): TeamMember {
@@ -17,7 +17,7 @@ export function teamMemberToWire(row: TeamMemberRow): TeamMember {
 
 /** The company's team as the list method shows it. */
 export class TeamMembersService extends BaseService {
-  constructor(infra: Infra, private readonly repo: TeamMembersRepository = teamMembersRepository) {
+  constructor(infra: Infra, private readonly repo: TeamMembersRepository) {
     super(infra);
   }
 

@@ -7,7 +7,7 @@ import type { ChangeReaders } from '../changes/index.js';
 import { BaseService } from '../service.js';
 import { fanOutChanges } from './webhook.fanout.js';
 import { deliveryHeaders, gatedPost, TargetGate } from '../../platform/outbound-http/index.js';
-import { webhookRepository, type WebhookRepository } from './webhook.repository.js';
+import { type WebhookRepository } from './webhook.repository.js';
 import type { Infra } from '../../infra/infra.js';
 
 export { REQUEST_FINISHED as WEBHOOK_EVENT_TYPE } from '../../platform/outbox/index.js';
@@ -30,7 +30,7 @@ export class WebhooksService extends BaseService {
     infra: Infra,
     /** How the fan-out reads the objects of the changes it turns into events (shared/app/change-readers.ts). */
     private readonly readers: ChangeReaders,
-    private readonly repo: WebhookRepository = webhookRepository,
+    private readonly repo: WebhookRepository,
   ) {
     super(infra);
     this.gate = new TargetGate(infra.config.outbound.gate);
