@@ -6,6 +6,7 @@ import { dateLabel, money, percentChange } from '../format.js';
 import { pageContext, requireUser, userOf } from '../guard.js';
 import { Form, Layout, type PageContext } from '../layout.js';
 import { render } from '../render.js';
+import { ColumnHeads } from '../table.js';
 
 /*
  * /app/calendar/change (issue 41 "Change the calendar"): a date or a range of one or several
@@ -164,17 +165,7 @@ function Preview(props: { ctx: PageContext; previews: PropertyPreview[]; f: Chan
             <caption>
               {p.property.name} ({p.property.time_zone})
             </caption>
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Price</th>
-                <th scope="col">Availability</th>
-                <th scope="col">Min / max stay</th>
-                <th scope="col">Arrival / departure</th>
-                <th scope="col">Notes</th>
-                <th scope="col">Warning</th>
-              </tr>
-            </thead>
+            <ColumnHeads cols={['Date', 'Price', 'Availability', 'Min / max stay', 'Arrival / departure', 'Notes', 'Warning']} />
             <tbody>
               {p.dates.map((d) => (
                 <PreviewRow d={d} />

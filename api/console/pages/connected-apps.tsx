@@ -5,6 +5,7 @@ import type { ConnectedApp } from '../../../shared/domain/oauth/index.js';
 import { pageContext, requireUser, userOf } from '../guard.js';
 import { Form, Layout, MessagePage, type PageContext } from '../layout.js';
 import { render } from '../render.js';
+import { ColumnHeads } from '../table.js';
 
 /*
  * /app/connected-apps (docs/api.md "Apps connect themselves"): the company's installed apps, their
@@ -36,18 +37,7 @@ function AppCard(props: { ctx: PageContext; app: ConnectedApp }) {
       </p>
       <p>Scopes of its live tokens: {scopes.length > 0 ? scopes.join(', ') : 'none (no live token)'}</p>
       <table>
-        <thead>
-          <tr>
-            <th scope="col">Token</th>
-            <th scope="col">Scopes</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Status</th>
-            <th scope="col">
-              <span class="muted">Action</span>
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads cols={['Token', 'Scopes', 'Created', 'Last used', 'Status']} action />
         <tbody>
           {app.tokens.map((t) => (
             <tr>

@@ -8,6 +8,7 @@ import { Form, Layout, type PageContext } from '../layout.js';
 import { render } from '../render.js';
 import { SCOPE_WORDING } from './consent.js';
 import { ErrorModeCell } from './developer-apps-error-mode.js';
+import { ColumnHeads } from '../table.js';
 
 /*
  * /app/developer-apps, owners only (docs/api.md "Apps connect themselves"): the developer apps
@@ -148,17 +149,7 @@ async function showPage(ctx: AppContext, pctx: PageContext, companyUid: string, 
         <p>This company has registered no developer app yet.</p>
       ) : (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">client_id</th>
-              <th scope="col">Redirect URIs</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Secret</th>
-              <th scope="col">Registered</th>
-              <th scope="col">Error answers</th>
-            </tr>
-          </thead>
+          <ColumnHeads cols={['Name', 'client_id', 'Redirect URIs', 'Scopes', 'Secret', 'Registered', 'Error answers']} />
           <tbody>
             {clients.map((c) => (
               <tr>

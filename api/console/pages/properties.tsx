@@ -10,6 +10,7 @@ import { MonthGrid, ProvenancePanel } from './property-month.js';
 import { ChangeForm } from './calendar-change.js';
 import { BookingForm } from './booking-form.js';
 import { CurrentMinPriceForm } from './property-min-price.js';
+import { ColumnHeads } from '../table.js';
 
 /*
  * /app/properties: the company's properties; /app/properties/:uid?month=YYYY-MM[&date=YYYY-MM-DD]:
@@ -30,17 +31,7 @@ function PropertyList(props: { rows: PropertyListRow[] }) {
   if (props.rows.length === 0) return <p>This company has no property yet.</p>;
   return (
     <table>
-      <thead>
-        <tr>
-          <th scope="col">Property</th>
-          <th scope="col">City</th>
-          <th scope="col">Time zone</th>
-          <th scope="col">Currency</th>
-          <th scope="col">Calendar control</th>
-          <th scope="col">Upcoming bookings</th>
-          <th scope="col">Pending proposal requests</th>
-        </tr>
-      </thead>
+      <ColumnHeads cols={['Property', 'City', 'Time zone', 'Currency', 'Calendar control', 'Upcoming bookings', 'Pending proposal requests']} />
       <tbody>
         {props.rows.map((p) => (
           <tr>

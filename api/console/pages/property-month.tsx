@@ -1,5 +1,6 @@
 import { money } from '../format.js';
 import type { DateProvenance, MonthDayRow, PropertyMonth, ProvenanceRow } from '../../../shared/domain/console/index.js';
+import { ColumnHeads } from '../table.js';
 
 /*
  * The pieces of a property's month page: the calendar grid (weeks from Monday, one cell per
@@ -134,17 +135,7 @@ export function ProvenancePanel(props: { p: DateProvenance }) {
     <section class="card" id="provenance" aria-labelledby="provenance-h">
       <h2 id="provenance-h">Provenance of {props.p.date}</h2>
       <table>
-        <thead>
-          <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Value</th>
-            <th scope="col">Set by request</th>
-            <th scope="col">App or person</th>
-            <th scope="col">When (UTC)</th>
-            <th scope="col">Status</th>
-            <th scope="col">Warnings</th>
-          </tr>
-        </thead>
+        <ColumnHeads cols={['Field', 'Value', 'Set by request', 'App or person', 'When (UTC)', 'Status', 'Warnings']} />
         <tbody>
           {props.p.fields.map((f) => (
             <tr>

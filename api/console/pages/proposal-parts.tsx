@@ -1,6 +1,7 @@
 import type { CurrentValues, PendingProposal, ProposedValues, ReviewedDay } from '../../../shared/domain/proposals/index.js';
 import { Form, Layout, type PageContext } from '../layout.js';
 import { dateLabel, instantIn, money, percentChange } from '../format.js';
+import { ColumnHeads } from '../table.js';
 
 /*
  * The Proposals page's parts (pages/proposals.tsx has the routes): a proposal's card, its dates
@@ -175,17 +176,7 @@ export function ProposalCard(props: { ctx: PageContext; p: PendingProposal; appN
         <p class="muted">Current value → proposed value. Untick a date to leave it as it is.</p>
         <div class="table-wrap">
           <table class="stack proposal">
-            <thead>
-              <tr>
-                <th scope="col">Date (ticked: approve)</th>
-                <th scope="col">Price</th>
-                <th scope="col">Booked</th>
-                <th scope="col">Min stay</th>
-                <th scope="col">Availability</th>
-                <th scope="col">Notes</th>
-                <th scope="col">Stay rules</th>
-              </tr>
-            </thead>
+            <ColumnHeads cols={['Date (ticked: approve)', 'Price', 'Booked', 'Min stay', 'Availability', 'Notes', 'Stay rules']} />
             <tbody>
               {p.days.map((day) => (
                 <DayRow day={day} p={p} ticked={props.ticked ?? new Set()} />

@@ -6,6 +6,7 @@ import { pageContext, requireUser, userOf } from '../guard.js';
 import { Layout } from '../layout.js';
 import { render } from '../render.js';
 import { LIVE_MS, renderFragment } from './live.js';
+import { ColumnHeads } from '../table.js';
 
 /*
  * /app/requests: the company's most recent calendar requests (every kind: batches, ranges,
@@ -89,16 +90,7 @@ export function requestsRoutes(ctx: AppContext): Router {
         <p class="muted">The {rows.length === 0 ? '' : 'latest '}calendar requests of every app, newest first. This list updates by itself while the page is open.</p>
         <div class="table-wrap">
           <table class="stack">
-            <thead>
-              <tr>
-                <th scope="col">Submitted</th>
-                <th scope="col">Property</th>
-                <th scope="col">App</th>
-                <th scope="col">Status</th>
-                <th scope="col">Days</th>
-                <th scope="col">Warnings</th>
-              </tr>
-            </thead>
+            <ColumnHeads cols={['Submitted', 'Property', 'App', 'Status', 'Days', 'Warnings']} />
             <tbody id="request-rows" data-live="/app/requests/rows" data-live-ms={String(LIVE_MS)}>
               <RequestRows rows={rows} zone={userOf(res).companyTimeZone} />
             </tbody>

@@ -7,6 +7,7 @@ import { badParam } from '../../../shared/infra/errors.js';
 import { pageContext, requireUser, userOf } from '../guard.js';
 import { Form, Layout, type PageContext } from '../layout.js';
 import { render } from '../render.js';
+import { ColumnHeads } from '../table.js';
 
 /*
  * /app/webhooks: each connected app of the company that has a webhook, its URL and events, its 25
@@ -100,18 +101,7 @@ function AppHook(props: { ctx: PageContext; app: Hooked; tested?: TestOutcome })
       <h3>Latest delivery attempts, newest first</h3>
       <div class="table-wrap">
         <table class="stack">
-          <thead>
-            <tr>
-              <th scope="col">Attempted</th>
-              <th scope="col">Event</th>
-              <th scope="col">Attempt</th>
-              <th scope="col">Answer</th>
-              <th scope="col">Event status</th>
-              <th scope="col">
-                <span class="muted">Action</span>
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads cols={['Attempted', 'Event', 'Attempt', 'Answer', 'Event status']} action />
           <tbody>
             <DeliveryRows ctx={ctx} app={app} />
           </tbody>
