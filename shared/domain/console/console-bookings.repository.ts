@@ -2,6 +2,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { bookings } from '../../infra/db/schema/index.js';
 import type { BookingRow, BookingStatus, PlatformType } from '../bookings/index.js';
+import { bookingsWithNames } from './console-lists.repository.js';
 
 /*
  * The console's Bookings (issue 41): a search over the company's bookings by what a person
@@ -61,9 +62,7 @@ export async function selectBookingSearch(db: Db, companyUid: string, s: Booking
            to_char(b.local_checkin_dttm, 'YYYY-MM-DD HH24:MI:SS') as local_checkin_dttm,
            to_char(b.local_checkout_dttm, 'YYYY-MM-DD HH24:MI:SS') as local_checkout_dttm,
            b.currency, b.price_total::float8 as price_total, p.uid as property_uid, p.name as property_name, p.time_zone, g.name as guest_name
-      from bookings b
-      join properties p on p.company_uid = b.company_uid and p.uid = b.property_uid
-      left join guests g on g.company_uid = b.company_uid and g.uid = b.guest_uid
+      from ${bookingsWithNames}
      where ${sql.join(where, sql` and `)}
      order by b.local_checkin_dttm desc, b.booking_uid collate "C"
      limit ${BOOKINGS_PAGE + 1} offset ${(s.page - 1) * BOOKINGS_PAGE}`);

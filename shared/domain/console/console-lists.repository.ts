@@ -20,6 +20,11 @@ export type PropertyListRow = {
 /** A timestamptz as the wire writes it (UTC, YYYY-MM-DD HH:MM:SS), null kept. */
 export const utc = (col: SQL) => sql`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS')`;
 
+/** Bookings (b) with their property (p) and guest (g), as the console's lists name them. */
+export const bookingsWithNames = sql`bookings b
+      join properties p on p.company_uid = b.company_uid and p.uid = b.property_uid
+      left join guests g on g.company_uid = b.company_uid and g.uid = b.guest_uid`;
+
 const HOLDING = sql.raw(holdingStatuses.map((s) => `'${s}'`).join(', '));
 
 /** Every property of the company by name, with the counts the list shows, in one statement. */

@@ -38,6 +38,16 @@ export type ConsoleTaskRow = {
   version: number;
 };
 
+/** A ConsoleTaskRow's columns over tasks (t) with their property (p) and team member (m). */
+const consoleTaskRows = sql`select t.task_uid, t.task_type, t.task_status, t.description,
+           to_char(t.local_start_dttm, 'YYYY-MM-DD HH24:MI:SS') as local_start_dttm,
+           to_char(t.local_end_dttm, 'YYYY-MM-DD HH24:MI:SS') as local_end_dttm,
+           p.uid as property_uid, p.name as property_name, p.time_zone,
+           t.team_member_uid, m.name as team_member_name, t.version
+      from tasks t
+      join properties p on p.company_uid = t.company_uid and p.uid = t.property_uid
+      left join team_members m on m.company_uid = t.company_uid and m.uid = t.team_member_uid`;
+
 /** Tasks starting in the window, matching the filters: unassigned and rejected first, then by start. */
 export async function selectConsoleTasks(db: Db, companyUid: string, s: TaskSearch): Promise<ConsoleTaskRow[]> {
   const where: SQL[] = [sql`t.company_uid = ${companyUid}`, sql`t.local_start_dttm >= ${s.from}::date`, sql`t.local_start_dttm < ${s.to}::date + 1`];
@@ -48,14 +58,7 @@ export async function selectConsoleTasks(db: Db, companyUid: string, s: TaskSear
   if (s.property_uid) where.push(sql`t.property_uid = ${s.property_uid}`);
   if (s.task_uid) where.push(sql`t.task_uid = ${s.task_uid}`);
   const rows = await db.execute<ConsoleTaskRow>(sql`
-    select t.task_uid, t.task_type, t.task_status, t.description,
-           to_char(t.local_start_dttm, 'YYYY-MM-DD HH24:MI:SS') as local_start_dttm,
-           to_char(t.local_end_dttm, 'YYYY-MM-DD HH24:MI:SS') as local_end_dttm,
-           p.uid as property_uid, p.name as property_name, p.time_zone,
-           t.team_member_uid, m.name as team_member_name, t.version
-      from tasks t
-      join properties p on p.company_uid = t.company_uid and p.uid = t.property_uid
-      left join team_members m on m.company_uid = t.company_uid and m.uid = t.team_member_uid
+    ${consoleTaskRows}
      where ${sql.join(where, sql` and `)}
      order by (t.task_status in ('unassigned', 'rejected')) desc, t.local_start_dttm, p.name, t.task_uid collate "C"
      limit ${TASKS_WINDOW_LIMIT}`);
@@ -65,14 +68,7 @@ export async function selectConsoleTasks(db: Db, companyUid: string, s: TaskSear
 /** One task of the company with its names; undefined when it is not the company's. */
 export async function selectConsoleTask(db: Db, companyUid: string, taskUid: string): Promise<ConsoleTaskRow | undefined> {
   const [row] = await db.execute<ConsoleTaskRow>(sql`
-    select t.task_uid, t.task_type, t.task_status, t.description,
-           to_char(t.local_start_dttm, 'YYYY-MM-DD HH24:MI:SS') as local_start_dttm,
-           to_char(t.local_end_dttm, 'YYYY-MM-DD HH24:MI:SS') as local_end_dttm,
-           p.uid as property_uid, p.name as property_name, p.time_zone,
-           t.team_member_uid, m.name as team_member_name, t.version
-      from tasks t
-      join properties p on p.company_uid = t.company_uid and p.uid = t.property_uid
-      left join team_members m on m.company_uid = t.company_uid and m.uid = t.team_member_uid
+    ${consoleTaskRows}
      where t.company_uid = ${companyUid} and t.task_uid = ${taskUid}`);
   return row;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { holdingStatuses } from '../bookings/index.js';
+import { bookingsWithNames } from './console-lists.repository.js';
 import type { ConsoleTaskRow } from './console-tasks.repository.js';
 
 /*
@@ -99,9 +100,7 @@ export async function selectWaitingRequests(db: Db, companyUid: string, requestH
   const rows = await db.execute<WaitingRequestRow>(sql`
     select b.booking_uid, b.reservation_code, p.name as property_name, p.time_zone, g.name as guest_name,
            to_char(b.booked_dttm + make_interval(secs => ${requestHours * 3600}), 'YYYY-MM-DD HH24:MI:SS') as expires_dttm
-      from bookings b
-      join properties p on p.company_uid = b.company_uid and p.uid = b.property_uid
-      left join guests g on g.company_uid = b.company_uid and g.uid = b.guest_uid
+      from ${bookingsWithNames}
      where b.company_uid = ${companyUid} and b.booking_status = 'pending' and b.platform_type = 'airgms'
      order by b.booked_dttm, b.booking_uid collate "C"
      limit ${limit}`);
