@@ -87,25 +87,22 @@ export async function markProcessing(db: Db, uid: string): Promise<{ status: str
  * sequence is higher than the one that last wrote the group. Shared with the benchmark's raw
  * baseline so both measure the same statement.
  */
+/** Each field group's sequence column and the columns it decides; last_seq decides who last wrote the day. */
+const FIELD_GROUPS: ReadonlyArray<readonly [seq: string, columns: readonly string[]]> = [
+  ['price_seq', ['price', 'currency']],
+  ['availability_seq', ['is_available']],
+  ['min_stay_seq', ['min_stay']],
+  ['notes_seq', ['notes']],
+  ['max_stay_seq', ['max_stay']],
+  ['closed_to_arrival_seq', ['closed_to_arrival']],
+  ['closed_to_departure_seq', ['closed_to_departure']],
+  ['last_seq', ['request_uid', 'updated_dttm']],
+];
 export const CALENDAR_DAYS_ON_CONFLICT = `on conflict (property_uid, date) do update set
-        price        = case when excluded.price_seq > c.price_seq then excluded.price else c.price end,
-        currency     = case when excluded.price_seq > c.price_seq then excluded.currency else c.currency end,
-        price_seq    = greatest(c.price_seq, excluded.price_seq),
-        is_available = case when excluded.availability_seq > c.availability_seq then excluded.is_available else c.is_available end,
-        availability_seq = greatest(c.availability_seq, excluded.availability_seq),
-        min_stay     = case when excluded.min_stay_seq > c.min_stay_seq then excluded.min_stay else c.min_stay end,
-        min_stay_seq = greatest(c.min_stay_seq, excluded.min_stay_seq),
-        notes        = case when excluded.notes_seq > c.notes_seq then excluded.notes else c.notes end,
-        notes_seq    = greatest(c.notes_seq, excluded.notes_seq),
-        max_stay     = case when excluded.max_stay_seq > c.max_stay_seq then excluded.max_stay else c.max_stay end,
-        max_stay_seq = greatest(c.max_stay_seq, excluded.max_stay_seq),
-        closed_to_arrival = case when excluded.closed_to_arrival_seq > c.closed_to_arrival_seq then excluded.closed_to_arrival else c.closed_to_arrival end,
-        closed_to_arrival_seq = greatest(c.closed_to_arrival_seq, excluded.closed_to_arrival_seq),
-        closed_to_departure = case when excluded.closed_to_departure_seq > c.closed_to_departure_seq then excluded.closed_to_departure else c.closed_to_departure end,
-        closed_to_departure_seq = greatest(c.closed_to_departure_seq, excluded.closed_to_departure_seq),
-        request_uid  = case when excluded.last_seq > c.last_seq then excluded.request_uid else c.request_uid end,
-        updated_dttm = case when excluded.last_seq > c.last_seq then excluded.updated_dttm else c.updated_dttm end,
-        last_seq     = greatest(c.last_seq, excluded.last_seq)`;
+        ${FIELD_GROUPS.flatMap(([seq, columns]) => [
+          ...columns.map((col) => `${col} = case when excluded.${seq} > c.${seq} then excluded.${col} else c.${col} end`),
+          `${seq} = greatest(c.${seq}, excluded.${seq})`,
+        ]).join(',\n        ')}`;
 const calendarDaysOnConflict = sql.raw(CALENDAR_DAYS_ON_CONFLICT);
 
 /**
