@@ -170,7 +170,7 @@ async function oneRun(w: World, kind: 'failover' | 'switchover', n: number): Pro
     // the same Message-ID) is at-least-once delivery, reported; a stored message no 200 named is a duplicate.
     messages: { accepted: messageStream.accepted.length, present: messageStream.accepted.length - messages.lost.filter((u) => runUids.has(u)).length, lost: messages.lost.filter((u) => runUids.has(u)).length, duplicates: messages.phantoms },
     smtpExtraCopies: smtpDuplicates,
-    bookings: { accepted: bookings.accepted + bookings.answeredLate, present: bookings.present + bookings.answeredLate - bookings.answeredLateMissing, lost: bookings.lost.length + bookings.answeredLateMissing, duplicates: bookings.duplicates + bookings.phantoms },
+    bookings: { accepted: bookings.accepted, present: bookings.present, lost: bookings.lost.length, duplicates: bookings.duplicates + bookings.phantoms },
     events: { accepted: hooks.finished, present: hooks.delivered, lost: hooks.lost.length, duplicates: hooks.badSignatures + hooks.wrongData },
     statuses: countStatuses(duringSwitch),
     unexpected: all.filter((a) => a.status !== 200 && !(a.status === 503 && a.code === 15 && a.retryAfter)).map((a) => `${a.what} ${a.phase} ${a.status} ${JSON.stringify(a.body).slice(0, 120)}`),
