@@ -105,10 +105,13 @@ async function oneRun(w: World, kind: 'failover' | 'switchover', n: number): Pro
   await sleep(500);
 
   for (const c of clients) c.phases.add('switch');
-  const faultAt = Date.now();
   const lost = await w.cluster.primary();
+  // The fault's time: for a failover once the primary's processes are gone (a request sent before
+  // may still have been answered by it), for a switchover when it is asked for.
+  let faultAt = Date.now();
   if (kind === 'failover') {
     await w.cluster.loseNode(lost);
+    faultAt = Date.now();
     await w.cluster.untilPromoted(lost);
   } else {
     await w.cluster.switchover();
