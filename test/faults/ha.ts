@@ -13,7 +13,8 @@
  * first 200 sent after it (min/median/max); exits 1 when a check fails.
  *
  * Options: --runs N (each kind, default 5), --kinds failover,switchover, --stream-ms (20000),
- * --seed. HA_KEEP=1 keeps the folder (logs, data) even on success. CI runs one short failover.
+ * --seed. HA_KEEP=1 keeps the folder (logs, data) even on success. CI (.ci/run, after the fault
+ * suite) runs one short failover: --runs 1 --kinds failover --stream-ms 8000.
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
