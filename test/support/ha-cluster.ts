@@ -45,9 +45,11 @@ const MONITOR_SETTINGS: Record<string, number> = {
   // primary_demote_timeout > network_partition_timeout, 30 s > 20 s by default). 10 s > 5 s keeps
   // it. Acknowledged writes do not depend on it: a COMMIT on the old primary waits for the standby,
   // which stopped replicating when promoted, so nothing the old primary does then is answered 200.
-  // Issue 38: at 3 s one switchover in five lost writes answered 200. The likely cause is the
-  // service's commit-outcome check answering from the promoted standby (shared/infra/db/client.ts,
-  // fixed since), not the setting itself; but 3 s breaks the rule above, so it is not used.
+  // Issue 38: at 3 s one switchover in five lost writes answered 200. A way that can happen was
+  // found in the service, not the setting: its commit-outcome check answered from the promoted
+  // standby (shared/infra/db/client.ts, fixed since); the loss itself was not seen again (8
+  // switchovers at 3 s without that fix, 2026-11-27, lost nothing). 3 s breaks the rule above, so
+  // it is not used.
   // HA_DEMOTE_TIMEOUT_MS overrides it (30000: pg_auto_failover's default).
   'pgautofailover.primary_demote_timeout': Number(process.env.HA_DEMOTE_TIMEOUT_MS ?? 10_000),
 };

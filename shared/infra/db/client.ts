@@ -124,8 +124,9 @@ export function hardenClient(sql: postgres.Sql, opts: { retryLost?: boolean } = 
    * connection is to the promoted standby, which goes on from the transaction ids it had replayed:
    * an id the lost primary gave a transaction whose commit never reached the standby is given again
    * there, to another transaction, and pg_xact_status answered "committed" for that one. A client
-   * was then answered 200 for a write the new primary does not have (the likely way one switchover
-   * in five lost writes answered 200 when the monitor's demote timeout was 3 s). Asked elsewhere, the outcome is
+   * would then be answered 200 for a write the new primary does not have (a way one switchover in
+   * five could lose writes answered 200 with the monitor's demote timeout at 3 s; not reproduced
+   * since). Asked elsewhere, the outcome is
    * unknown (the caller answers 503, and an Idempotency-Key makes the client's retry safe).
    * The same statement assigns a transaction id of its own, so it commits a record after the one
    * asked about and, with a synchronous standby, is answered only once the standby has everything
