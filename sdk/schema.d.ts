@@ -6639,6 +6639,8 @@ export interface operations {
             header?: {
                 /** @description Optional: your own id for this request, echoed back and written on every log line of it. Else one is generated. */
                 "X-Request-Id"?: string;
+                /** @description Optional (an extension), 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and books nothing (a retry after a 503 or no answer gets its booking, not a 409 for the nights it holds); with a different body it is a 409, code 11. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;

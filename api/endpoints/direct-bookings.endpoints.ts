@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   bookPropertyAnswerSchema,
   bookPropertyBodySchema,
@@ -24,6 +25,16 @@ export const bookProperty = defineEndpoint({
     'strings. Nights [checkin_date, checkout_date) already held by a holding booking of the property: 409 code 11 ' +
     'naming checkin_date, and nothing is written. The database decides between racing requests: exactly one wins.',
   scopes: ['direct-bookings'],
+  headers: z.object({
+    'Idempotency-Key': z
+      .string()
+      .min(1, 'must be 1 to 255 characters')
+      .max(255, 'must be 1 to 255 characters')
+      .optional()
+      .describe(
+        'Optional (an extension), 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and books nothing (a retry after a 503 or no answer gets its booking, not a 409 for the nights it holds); with a different body it is a 409, code 11.',
+      ),
+  }),
   body: bookPropertyBodySchema,
   bodyDoc: {
     name: 'BookPropertyBody',
@@ -53,7 +64,7 @@ export const bookProperty = defineEndpoint({
       },
     },
   },
-  handle: (ctx, { body, principal }) => ctx.services.directBookings.book(principal.companyUid, body),
+  handle: (ctx, { body, principal, headers }) => ctx.services.directBookings.book(principal.companyUid, body, principal, headers['Idempotency-Key']),
 });
 
 export const quote = defineEndpoint({

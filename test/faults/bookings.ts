@@ -4,10 +4,10 @@ import type { ApiClient } from './http.js';
 
 /*
  * Direct bookings through a database switch (issue 38): one booking after another on one property,
- * each on nights of its own and a guest name of its own. book-property takes no Idempotency-Key, so
- * a booking answered 503 or not at all is sent again as it was: when its first attempt had
- * committed, the nights are held by it and the repeat is refused 409; the guest name then tells
- * that the booking is there (counted as accepted, "answered late") rather than lost.
+ * each on nights of its own, a guest name of its own and an Idempotency-Key of its own. A booking
+ * answered 503 or not at all is sent again as it was, key included, as a client does: when its
+ * first try had committed, the key answers that booking again (200, the same booking_uid), never a
+ * 409 for the nights it holds; so any answer but 200 or a 503 is a failure of the run.
  */
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -15,8 +15,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export interface BookingStream {
   /** Guest name per booking answered 200, with its uid. */
   accepted: Map<string, string>;
-  /** Guest names whose repeat was refused 409 after a 503 or no answer: committed by an earlier try. */
-  answeredLate: string[];
   refused: number;
   retried: number;
 }
@@ -26,21 +24,17 @@ export async function streamBookings(
   propertyUid: string,
   opts: { today: string; durationMs: number; everyMs: number; retryForMs: number; runId: string },
 ): Promise<BookingStream> {
-  const out: BookingStream = { accepted: new Map(), answeredLate: [], refused: 0, retried: 0 };
+  const out: BookingStream = { accepted: new Map(), refused: 0, retried: 0 };
   const end = Date.now() + opts.durationMs;
   for (let i = 0; Date.now() < end && i < 150; i++) {
     const guest = `${opts.runId} guest ${i}`;
     const body = { property_uid: propertyUid, checkin_date: addDays(opts.today, 1 + 2 * i), checkout_date: addDays(opts.today, 2 + 2 * i), guest_name: guest, guests: 1, price_total: 100, currency: 'eur' };
+    const headers = { 'Idempotency-Key': `${opts.runId}-booking-${i}` };
     const giveUpAt = Date.now() + opts.retryForMs;
-    let uncertain = false;
     for (let tries = 1; ; tries++) {
-      const a = await client.post('/api/v1/book-property', body);
+      const a = await client.post('/api/v1/book-property', body, headers);
       if (a.status === 200) {
         out.accepted.set(guest, a.body.data.booking_uid as string);
-        break;
-      }
-      if (a.status === 409 && uncertain) {
-        out.answeredLate.push(guest);
         break;
       }
       const transient = (a.status === 503 && a.code === 15) || a.status === 0;
@@ -48,7 +42,6 @@ export async function streamBookings(
         out.refused++;
         break;
       }
-      uncertain = true;
       out.retried++;
       await sleep(Math.min(250 * tries, 1000));
     }
@@ -64,10 +57,8 @@ export interface BookingVerdict {
   lost: string[];
   /** Guest names stored more than once. */
   duplicates: number;
-  /** Stored bookings of the property that no answer named (200 or a late 409). */
+  /** Stored bookings of the property that no 200 named. */
   phantoms: number;
-  answeredLate: number;
-  answeredLateMissing: number;
 }
 
 export async function verifyBookings(sql: Sql, propertyUid: string, stream: BookingStream): Promise<BookingVerdict> {
@@ -77,14 +68,12 @@ export async function verifyBookings(sql: Sql, propertyUid: string, stream: Book
   for (const r of rows) byName.set(r.name, [...(byName.get(r.name) ?? []), r.uid]);
   const uids = new Set(rows.map((r) => r.uid));
   const lost = [...stream.accepted.entries()].filter(([, uid]) => !uids.has(uid)).map(([g]) => g);
-  const named = new Set([...stream.accepted.keys(), ...stream.answeredLate]);
+  const named = new Set(stream.accepted.keys());
   return {
     accepted: stream.accepted.size,
     present: [...stream.accepted.values()].filter((u) => uids.has(u)).length,
     lost,
     duplicates: [...byName.values()].reduce((n, us) => n + us.length - 1, 0),
     phantoms: [...byName.keys()].filter((n) => !named.has(n)).length,
-    answeredLate: stream.answeredLate.length,
-    answeredLateMissing: stream.answeredLate.filter((g) => !byName.has(g)).length,
   };
 }

@@ -64,6 +64,26 @@ describe('POST /api/v1/book-property', () => {
     expect((await book({ checkin_date: day(9), checkout_date: day(10) })).status).toBe(200);
   });
 
+  it('answers a booking sent again with its Idempotency-Key with the first booking, not a 409 for its own nights (issue 38)', async () => {
+    const headers = { 'Idempotency-Key': 'stay-60' };
+    const body = { checkin_date: day(60), checkout_date: day(62), guest_name: 'Retrying Client' };
+    const first = await t.api.post('/api/v1/book-property', { property_uid: w.property, guests: 2, price_total: 200, currency: 'eur', ...body }, w.token, headers);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const [bookings, guests] = [await count('bookings'), await count('guests')];
+    // The retry a client sends after a 503 or no answer: the same key and body, on another API process.
+    const again = await api2.post('/api/v1/book-property', { property_uid: w.property, guests: 2, price_total: 200, currency: 'eur', ...body }, w.token, headers);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.data).toEqual(first.body.data);
+    expect([await count('bookings'), await count('guests')]).toEqual([bookings, guests]);
+    // The same key with another body is refused, and books nothing.
+    const other = await t.api.post('/api/v1/book-property', { property_uid: w.property, guests: 2, price_total: 200, currency: 'eur', ...body, checkin_date: day(64), checkout_date: day(65) }, w.token, headers);
+    expect(other.status).toBe(409);
+    expect(other.body.error).toMatchObject({ code: 11, param: 'Idempotency-Key' });
+    // Without a key, the same booking again is a 409 for the nights the first holds.
+    expect((await book({ ...body, price_total: 200 })).status).toBe(409);
+    expect([await count('bookings'), await count('guests')]).toEqual([bookings, guests]);
+  });
+
   it('lets exactly one of two requests racing for the same nights win, on two API instances, 20 times', async () => {
     const pairs = Array.from({ length: 20 }, (_, i) => [
       book({ checkin_date: day(100 + i * 5), checkout_date: day(103 + i * 5) }, t.api),

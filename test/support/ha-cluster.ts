@@ -23,9 +23,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const run = promisify(execFile);
 
 /*
- * The monitor's health checks, shortened so a failover takes seconds, not the production default
- * of about 30 s (a 20 s "unhealthy" window after health checks 5 s apart). docs/operations.md
- * says what to choose in production.
+ * The monitor's health checks, shortened so a lost primary is noticed in about 3 s instead of the
+ * production default's 20 s or more ("unhealthy" after node_considered_unhealthy_timeout, with
+ * health checks 5 s apart). That only decides when the monitor starts a failover: it cannot lose
+ * an acknowledged write, since with the synchronous standby every COMMIT answered to a client is on
+ * the standby before the answer, and the standby replays all it has before it is promoted. Too
+ * short in production takes a slow network for a dead primary (a needless failover).
+ * docs/operations.md says what to choose in production.
  */
 const MONITOR_SETTINGS: Record<string, number> = {
   'pgautofailover.health_check_period': 1000,
@@ -33,13 +37,29 @@ const MONITOR_SETTINGS: Record<string, number> = {
   'pgautofailover.health_check_max_retries': 1,
   'pgautofailover.health_check_retry_delay': 500,
   'pgautofailover.node_considered_unhealthy_timeout': 3000,
-  // How long a standby waits for a lost primary to step down before it is promoted (30 s by default).
-  // SUSPECT (issue 38, run of 2026-11-27): one switchover of five lost writes answered 200 after
-  // the old primary went draining -> demote_timeout within this 3 s; try the default before trusting
-  // switchover figures.
+  // How long the monitor waits, once it has told the primary to step down, before it promotes the
+  // standby (30 s by default; most of a failover's time). It must stay longer than a primary takes
+  // to stop itself when it finds itself alone (the nodes' timeout.network_partition_timeout,
+  // NETWORK_PARTITION_S, plus a keeper loop and a fast shutdown), so that a primary that is cut
+  // off, not dead, has stopped before the standby takes writes (pg_auto_failover's own rule:
+  // primary_demote_timeout > network_partition_timeout, 30 s > 20 s by default). 10 s > 5 s keeps
+  // it. Acknowledged writes do not depend on it: a COMMIT on the old primary waits for the standby,
+  // which stopped replicating when promoted, so nothing the old primary does then is answered 200.
+  // Issue 38: at 3 s one switchover in five lost writes answered 200. A way that can happen was
+  // found in the service, not the setting: its commit-outcome check answered from the promoted
+  // standby (shared/infra/db/client.ts, fixed since); the loss itself was not seen again (8
+  // switchovers at 3 s without that fix, 2026-11-27, lost nothing). 3 s breaks the rule above, so
+  // it is not used.
   // HA_DEMOTE_TIMEOUT_MS overrides it (30000: pg_auto_failover's default).
-  'pgautofailover.primary_demote_timeout': Number(process.env.HA_DEMOTE_TIMEOUT_MS ?? 3000),
+  'pgautofailover.primary_demote_timeout': Number(process.env.HA_DEMOTE_TIMEOUT_MS ?? 10_000),
 };
+
+/**
+ * Each node's timeout.network_partition_timeout (s; 20 by default): a primary that reaches neither
+ * the monitor nor its standby for this long stops its Postgres (pg_autoctl's guard against a
+ * split brain). Kept below the monitor's primary_demote_timeout (above).
+ */
+const NETWORK_PARTITION_S = 5;
 
 const started = new Set<ChildProcess>();
 process.on('exit', () => {
@@ -156,6 +176,12 @@ export class HaCluster {
     await this.untilState(deadline, (s) => s.some((n) => n.name === first.name && n.reported === 'single'), 'the first node is a single primary');
     this.startNode(second, true);
     await this.untilHealthy(deadline);
+    // Reloaded by the running pg_autoctl, kept in its config file across restarts.
+    for (const node of this.nodes) {
+      await this.autoctl(['config', 'set', '--pgdata', node.pgdata, 'timeout.network_partition_timeout', String(NETWORK_PARTITION_S)]);
+      const got = (await this.autoctl(['config', 'get', '--pgdata', node.pgdata, 'timeout.network_partition_timeout'])).trim();
+      if (got !== String(NETWORK_PARTITION_S)) throw new Error(`${node.name}: timeout.network_partition_timeout is ${got}, not ${NETWORK_PARTITION_S}`);
+    }
     const admin = postgres(this.nodeUrl(this.primaryNow(await this.state()), 'postgres'), { max: 1, onnotice: () => {} });
     await admin.unsafe(`create database ${DATABASE}`).finally(() => admin.end({ timeout: 1 }));
   }
@@ -255,9 +281,13 @@ export class HaCluster {
 
   /** A planned switchover (`pg_autoctl perform switchover`), waited for. */
   async switchover(): Promise<void> {
-    await run('runuser', ['-u', 'postgres', '--', 'env', ...Object.entries(this.env).map(([k, v]) => `${k}=${v}`), 'pg_autoctl', 'perform', 'switchover', '--monitor', this.monitorUrl, '--wait', '60'], {
-      timeout: 90_000,
-    });
+    await this.autoctl(['perform', 'switchover', '--monitor', this.monitorUrl, '--wait', '60'], 90_000);
+  }
+
+  /** Runs one pg_autoctl command as the postgres user, to its end. */
+  private async autoctl(args: string[], timeout = 30_000): Promise<string> {
+    const { stdout } = await run('runuser', ['-u', 'postgres', '--', 'env', ...Object.entries(this.env).map(([k, v]) => `${k}=${v}`), 'pg_autoctl', ...args], { timeout });
+    return stdout;
   }
 
   /** Stops every process (SIGTERM, then SIGKILL) and removes the folder unless `keep`. */

@@ -7,6 +7,7 @@ import { bookings } from '../../infra/db/schema/index.js';
 import { isOverlapRefusal, pgErrorOf } from '../../infra/db/pg-error.js';
 import { badParam, conflict, notFound, shown } from '../../infra/errors.js';
 import { newUid } from '../../infra/ids.js';
+import { idempotent } from '../../platform/idempotency/index.js';
 import { recordChange } from '../changes/index.js';
 import { judgeStay, lockStayCalendar, readStayCalendar, refusing, stayDayOf, stayTotal } from '../calendar/index.js';
 import type { QuoteAnswer, QuoteQuery } from './quote.schema.js';
@@ -39,8 +40,12 @@ export class DirectBookingsService extends BaseService {
    * rule. The no-overlap constraint of the database still decides between racing requests (whatever
    * the number of API processes, and against bookings the import writes without the lock): the
    * loser's insert is refused and answered 409, and its transaction leaves nothing behind.
+   * With an Idempotency-Key (issue 38), the key is claimed in the booking's transaction: a client
+   * that sends the booking again after a 503 or no answer (a database switch) is answered the
+   * booking its first try made, not a 409 for the nights that booking holds.
    */
-  async book(companyUid: string, body: BookPropertyBody) {
+  async book(companyUid: string, body: BookPropertyBody, by?: { tokenUid: string }, idempotencyKey?: string) {
+    const key = idempotencyKey === undefined || !by ? undefined : { tokenUid: by.tokenUid, companyUid, key: idempotencyKey, body };
     const db = this.db;
     const repo = this.repo;
     const property = await this.properties.requireRow(companyUid, body.property_uid);
@@ -57,7 +62,7 @@ export class DirectBookingsService extends BaseService {
     // meets the winner's committed rows and gets its 409.
     for (let attempt = 1; ; attempt++) {
       try {
-        return await db.transaction(async (tx) => {
+        const write = async (tx: Tx) => {
           // The stay lock first (the order every writer of the property's calendar or stays takes
           // it in: stay.ts), then the rules read the calendar as the lock leaves it, in this
           // transaction: no apply can close a night between this read and the commit.
@@ -117,7 +122,10 @@ export class DirectBookingsService extends BaseService {
           await recordChange(tx, { company: companyUid, kind: 'booking', objectUid: bookingUid, event: 'booking.created' });
           await repo.recordNightsChanged(tx, companyUid, property.uid, [{ checkin, checkout }]);
           return answer(code, bookingUid);
-        });
+        };
+        // With a key, idempotent() opens the transaction (the key's claim, then the booking).
+        const outcome = await idempotent(db, this.config.idempotency.ttlHours, key, (ex) => (key ? write(ex as Tx) : db.transaction(write)));
+        return outcome.answer;
       } catch (err) {
         if (isOverlapRefusal(err)) throw heldNights(body);
         if (attempt < 3 && isRetryableRace(err)) continue;

@@ -94,18 +94,21 @@ export function hardenClient(sql: postgres.Sql, opts: { retryLost?: boolean } = 
     committing: boolean;
     /** The transaction's id when it wrote anything (read before COMMIT), else null. */
     xid: string | null;
+    /** The server that ran it (SERVER_IDENTITY), read with the id. */
+    server: string | null;
     result: unknown;
   }
   const attempt = (a: unknown[]) => {
     let connectionClosed = false;
-    const state: Attempt = { committing: false, xid: null, result: undefined };
+    const state: Attempt = { committing: false, xid: null, server: null, result: undefined };
     // A copy: each attempt wraps the caller's own callback once.
     const outer = begin(
       ...withScopedPatch([...a], () => connectionClosed, async (scoped, result) => {
         state.result = result;
         if (retryLost) {
-          const rows = (await scoped.unsafe('select pg_current_xact_id_if_assigned()::text as xid')) as unknown as { xid: string | null }[];
+          const rows = (await scoped.unsafe(`select pg_current_xact_id_if_assigned()::text as xid, ${SERVER_IDENTITY} as server`)) as unknown as { xid: string | null; server: string }[];
           state.xid = rows[0]?.xid ?? null;
+          state.server = rows[0]?.server ?? null;
         }
         state.committing = true;
       }),
@@ -115,10 +118,30 @@ export function hardenClient(sql: postgres.Sql, opts: { retryLost?: boolean } = 
     });
     return { outer, state };
   };
-  /** What became of a transaction whose COMMIT was lost: asked on another connection (pg_xact_status). */
-  const commitOutcome = async (xid: string): Promise<string | null> => {
+  /**
+   * What became of a transaction whose COMMIT was lost: asked on another connection (pg_xact_status),
+   * and only of the server that ran it. Issue 38: after a failover or switchover the pool's next
+   * connection is to the promoted standby, which goes on from the transaction ids it had replayed:
+   * an id the lost primary gave a transaction whose commit never reached the standby is given again
+   * there, to another transaction, and pg_xact_status answered "committed" for that one. A client
+   * would then be answered 200 for a write the new primary does not have (a way one switchover in
+   * five could lose writes answered 200 with the monitor's demote timeout at 3 s; not reproduced
+   * since). Asked elsewhere, the outcome is
+   * unknown (the caller answers 503, and an Idempotency-Key makes the client's retry safe).
+   * The same statement assigns a transaction id of its own, so it commits a record after the one
+   * asked about and, with a synchronous standby, is answered only once the standby has everything
+   * up to it: "committed" is then on both nodes, not only on a primary about to be lost (a COMMIT
+   * whose wait for the standby was ended by a terminated backend is committed locally only).
+   */
+  const commitOutcome = async (xid: string, server: string | null): Promise<string | null> => {
+    if (server === null) return null;
     for (let i = 0; i < 20; i++) {
-      const rows = await retryRead(() => sql.unsafe('select pg_xact_status($1::xid8) as s', [xid]) as unknown as Promise<{ s: string | null }[]>);
+      const rows = await retryRead(
+        () =>
+          sql.unsafe(`select case when ${SERVER_IDENTITY} = $2 then pg_xact_status($1::xid8) else 'elsewhere' end as s, pg_current_xact_id() as probe`, [xid, server]) as unknown as Promise<
+            { s: string | null }[]
+          >,
+      );
       const status = rows[0]?.s ?? null;
       // Still "in progress": its backend is being terminated; it ends aborted in a moment.
       if (status !== 'in progress') return status;
@@ -139,7 +162,7 @@ export function hardenClient(sql: postgres.Sql, opts: { retryLost?: boolean } = 
         // read-only), it runs again; unknown, the caller answers 503.
         if (!retryLost || !lost.again(err) || n > LOST_RETRY_DELAYS_MS.length) throw err;
         if (state.committing && state.xid !== null) {
-          const status = await commitOutcome(state.xid);
+          const status = await commitOutcome(state.xid, state.server);
           if (status === 'committed') return state.result;
           if (status !== 'aborted') throw err;
         }
@@ -148,6 +171,12 @@ export function hardenClient(sql: postgres.Sql, opts: { retryLost?: boolean } = 
     }
   };
 }
+
+/**
+ * Which server a session is on: its address, port and postmaster start (a promoted standby, or the
+ * same server restarted, differs; a Unix socket counts as address "local").
+ */
+const SERVER_IDENTITY = "coalesce(host(inet_server_addr()), 'local') || ':' || coalesce(inet_server_port(), 0) || '@' || pg_postmaster_start_time()::text";
 
 /**
  * The waits before each new attempt of a transaction (and of a read, retry-read.ts) whose connection
