@@ -21,6 +21,7 @@ import { ReservationRequestsService } from '../domain/reservation-requests/index
 import { RetentionService } from '../domain/retention/index.js';
 import { TasksService } from '../domain/tasks/index.js';
 import { TeamMembersService } from '../domain/team-members/index.js';
+import { TransferService } from '../domain/transfer/index.js';
 import { WebhookSettingsService, WebhooksService } from '../domain/webhooks/index.js';
 import type { Infra } from '../infra/infra.js';
 import { changeReaders } from './change-readers.js';
@@ -55,6 +56,7 @@ export interface Services {
   tasks: TasksService;
   teamMembers: TeamMembersService;
   tokens: TokensService;
+  transfer: TransferService;
   webhooks: WebhooksService;
   webhookSettings: WebhookSettingsService;
 }
@@ -97,6 +99,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     tasks: new TasksService(infra),
     teamMembers: new TeamMembersService(infra),
     tokens: new TokensService(infra),
+    transfer: new TransferService(infra),
     webhooks: new WebhooksService(infra, changeReaders),
     webhookSettings: new WebhookSettingsService(infra),
   };
