@@ -1,7 +1,8 @@
-import { gt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { and, eq, gt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db, Executor } from '../infra/db/client.js';
+import { byUid } from '../infra/db/page.js';
 import type { ChangeKind } from '../infra/db/schema/change-kinds.js';
 
 /*
@@ -34,6 +35,15 @@ export interface TransferPart<L extends { kind: string }> {
   exportLines(db: Db, companyUid: string): AsyncGenerator<{ kind: L['kind'] }>;
 }
 
+/** A part's kind, table, conflict target and the line's uid field (its key in the file). */
+export const keyedBy = <L extends { kind: string }>(kind: L['kind'], table: PgTable, key: string[], uidField: keyof L & string) => ({
+  kind,
+  table,
+  key,
+  uidField,
+  uidOf: (l: L) => l[uidField] as string,
+});
+
 /** Rows an export reads per statement. */
 export const TRANSFER_PAGE = 5000;
 
@@ -50,6 +60,25 @@ export async function* keysetPages<R>(fetch: (after: SQL | undefined) => Promise
 
 /** The rows after `value` in byte order of `uid` (collate "C"); none given: from the first. */
 export const uidAfter = (uid: AnyColumn, value: SQL | undefined) => (value ? gt(sql`${uid} collate "C"`, value) : undefined);
+
+/** Every row of the company in `table`, in byte order of its uid column (the row's field `uidKey`), in keyset pages. */
+export function companyRows<T extends PgTable & { companyUid: AnyPgColumn }, K extends keyof T & keyof T['$inferSelect'] & string>(
+  db: Db,
+  table: T,
+  uidKey: K,
+  companyUid: string,
+): AsyncGenerator<T['$inferSelect']> {
+  const uid = table[uidKey] as AnyPgColumn;
+  const rows: PgTable = table;
+  const page = (a: SQL | undefined) =>
+    db
+      .select()
+      .from(rows)
+      .where(and(eq(table.companyUid, companyUid), uidAfter(uid, a)))
+      .orderBy(byUid(uid))
+      .limit(TRANSFER_PAGE) as Promise<Array<T['$inferSelect']>>;
+  return keysetPages(page, (r) => r[uidKey] as string);
+}
 
 /** Booleans as the wire shows them now, and as 0/1 as files exported before issue 21 hold them. */
 export const flagOrBoolean = z.union([z.boolean(), z.literal(0), z.literal(1)]);

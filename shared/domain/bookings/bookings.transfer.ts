@@ -1,8 +1,6 @@
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { byUid } from '../../infra/db/page.js';
 import { bookings } from '../../infra/db/schema/index.js';
-import { decimal, keysetPages, TRANSFER_PAGE, uidAfter, type TransferPart } from '../transfer-part.js';
+import { companyRows, decimal, keyedBy, type TransferPart } from '../transfer-part.js';
 import { bookingSchema } from './bookings.schema.js';
 import { bookingToWire } from './bookings.service.js';
 
@@ -58,20 +56,13 @@ const bookingRow = (c: string, l: BookingLine): typeof bookings.$inferInsert => 
 });
 
 export const bookingTransfer: TransferPart<BookingLine> = {
-  kind: 'booking',
-  table: bookings,
-  key: ['booking_uid'],
-  uidField: 'booking_uid',
-  uidOf: (l) => l.booking_uid,
+  ...keyedBy<BookingLine>('booking', bookings, ['booking_uid'], 'booking_uid'),
   toRow: bookingRow,
   // An import line may create or replace a booking: one event type for both.
   feedKind: 'booking',
   event: 'booking.updated',
   async *exportLines(db, companyUid) {
-    for await (const r of keysetPages(
-      (a) => db.select().from(bookings).where(and(eq(bookings.companyUid, companyUid), uidAfter(bookings.bookingUid, a))).orderBy(byUid(bookings.bookingUid)).limit(TRANSFER_PAGE),
-      (r) => r.bookingUid,
-    )) {
+    for await (const r of companyRows(db, bookings, 'bookingUid', companyUid)) {
       yield { kind: 'booking', ...bookingToWire(r, true, true), ...(r.description !== null ? { description: r.description } : {}) };
     }
   },

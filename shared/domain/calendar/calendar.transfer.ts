@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Executor } from '../../infra/db/client.js';
 import { calendarDays } from '../../infra/db/schema/index.js';
-import { TRANSFER_PAGE, type TransferPart } from '../transfer-part.js';
+import { keyedBy, TRANSFER_PAGE, type TransferPart } from '../transfer-part.js';
 
 /*
  * Calendar days in `cli export` / `cli import` (shared/domain/transfer; issue 35: the stay
@@ -120,10 +120,7 @@ async function writeCalendarDays(tx: Executor, companyUid: string, lines: readon
 
 /** A stored date of a property, keyed by property and date; not in the change feed. */
 export const calendarDayTransfer: TransferPart<CalendarDayLine> = {
-  kind: 'calendar_day',
-  table: calendarDays,
-  key: ['property_uid', 'date'],
-  uidField: 'property_uid',
+  ...keyedBy<CalendarDayLine>('calendar_day', calendarDays, ['property_uid', 'date'], 'property_uid'),
   uidOf: calendarDayKey,
   toRow: () => ({}),
   write: writeCalendarDays,

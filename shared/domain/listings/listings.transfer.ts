@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { byUid } from '../../infra/db/page.js';
 import { hosts, listings, properties } from '../../infra/db/schema/index.js';
-import { flagOrBoolean, keysetPages, storedFlag, TRANSFER_PAGE, uidAfter, type TransferPart } from '../transfer-part.js';
+import { flagOrBoolean, keyedBy, keysetPages, storedFlag, TRANSFER_PAGE, uidAfter, type TransferPart } from '../transfer-part.js';
 import { listingContentOf, listingContentSchema } from './listing-content.js';
 import { listingSchema } from './listings.schema.js';
 import { listingToWire } from './listings.service.js';
@@ -57,11 +57,7 @@ const listingRow = (c: string, l: ListingLine): typeof listings.$inferInsert => 
 });
 
 export const listingTransfer: TransferPart<ListingLine> = {
-  kind: 'listing',
-  table: listings,
-  key: ['company_uid', 'uid'],
-  uidField: 'listing_uid',
-  uidOf: (l) => l.listing_uid,
+  ...keyedBy<ListingLine>('listing', listings, ['company_uid', 'uid'], 'listing_uid'),
   toRow: listingRow,
   feedKind: 'listing',
   async *exportLines(db, companyUid) {

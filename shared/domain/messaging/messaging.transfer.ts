@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { recordChanges } from '../changes/index.js';
 import type { Db, Executor } from '../../infra/db/client.js';
 import { bookings, messageChannels, messages, messageThreads } from '../../infra/db/schema/index.js';
-import { TRANSFER_PAGE, type TransferPart } from '../transfer-part.js';
+import { keyedBy, TRANSFER_PAGE, type TransferPart } from '../transfer-part.js';
 import { threadMessageSchema, threadSchema } from './messaging.schema.js';
 import { messageToWire, threadToWire } from './messaging.wire.js';
 
@@ -150,22 +150,14 @@ async function writeMessages(tx: Executor, companyUid: string, lines: readonly M
 
 // A thread is its booking's (its id is the database's); a message is its uid.
 export const threadTransfer: TransferPart<ThreadLine> = {
-  kind: 'thread',
-  table: messageThreads,
-  key: ['company_uid', 'booking_uid'],
-  uidField: 'bookingUid',
-  uidOf: (l) => l.bookingUid,
+  ...keyedBy<ThreadLine>('thread', messageThreads, ['company_uid', 'booking_uid'], 'bookingUid'),
   toRow: () => ({}),
   write: writeThreads,
   exportLines: exportThreadLines,
 };
 
 export const messageTransfer: TransferPart<MessageLine> = {
-  kind: 'message',
-  table: messages,
-  key: ['uid'],
-  uidField: 'messageUid',
-  uidOf: (l) => l.messageUid,
+  ...keyedBy<MessageLine>('message', messages, ['uid'], 'messageUid'),
   toRow: () => ({}),
   write: writeMessages,
   exportLines: exportMessageLines,

@@ -1,10 +1,8 @@
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../../infra/db/client.js';
-import { byUid } from '../../infra/db/page.js';
 import { guests, hosts } from '../../infra/db/schema/index.js';
 import { emailAddressSchema } from '../../infra/email-address.js';
-import { keysetPages, TRANSFER_PAGE, uidAfter, type TransferPart } from '../transfer-part.js';
+import { companyRows, type TransferPart } from '../transfer-part.js';
+import type { PersonRow } from './people.repository.js';
 import { guestSchema, hostSchema } from './people.schema.js';
 import { guestToWire, hostToWire } from './people.service.js';
 
@@ -24,34 +22,23 @@ export const guestLineSchema = guestSchema.extend({ kind: z.literal('guest'), ..
 type HostLine = z.output<typeof hostLineSchema>;
 type GuestLine = z.output<typeof guestLineSchema>;
 
-const rowOf = (c: string, uid: string, l: HostLine | GuestLine): typeof hosts.$inferInsert => ({
-  uid, companyUid: c, name: l.name, emails: l.email, phones: l.phone_number, platformType: l.platform_type, thumbnailUrl: l.thumbnail_url ?? null,
-});
+/** Hosts and guests are one shape in two tables: the part of either. */
+function personPart<L extends HostLine | GuestLine>(kind: L['kind'], table: typeof hosts | typeof guests, uidField: 'host_uid' | 'guest_uid', toWire: (r: PersonRow) => object): TransferPart<L> {
+  const uidOf = (l: L) => (l as Record<string, unknown>)[uidField] as string;
+  return {
+    kind,
+    table,
+    key: ['company_uid', 'uid'],
+    uidField,
+    uidOf,
+    toRow: (c, l): typeof hosts.$inferInsert => ({
+      uid: uidOf(l), companyUid: c, name: l.name, emails: l.email, phones: l.phone_number, platformType: l.platform_type, thumbnailUrl: l.thumbnail_url ?? null,
+    }),
+    async *exportLines(db, companyUid) {
+      for await (const r of companyRows(db, table, 'uid', companyUid)) yield { kind, ...toWire(r) };
+    },
+  };
+}
 
-/** Every host or guest of the company, by uid. */
-const everyone = (db: Db, table: typeof hosts | typeof guests, companyUid: string) =>
-  keysetPages((a) => db.select().from(table).where(and(eq(table.companyUid, companyUid), uidAfter(table.uid, a))).orderBy(byUid(table.uid)).limit(TRANSFER_PAGE), (r) => r.uid);
-
-export const hostTransfer: TransferPart<HostLine> = {
-  kind: 'host',
-  table: hosts,
-  key: ['company_uid', 'uid'],
-  uidField: 'host_uid',
-  uidOf: (l) => l.host_uid,
-  toRow: (c, l) => rowOf(c, l.host_uid, l),
-  async *exportLines(db, companyUid) {
-    for await (const r of everyone(db, hosts, companyUid)) yield { kind: 'host', ...hostToWire(r) };
-  },
-};
-
-export const guestTransfer: TransferPart<GuestLine> = {
-  kind: 'guest',
-  table: guests,
-  key: ['company_uid', 'uid'],
-  uidField: 'guest_uid',
-  uidOf: (l) => l.guest_uid,
-  toRow: (c, l) => rowOf(c, l.guest_uid, l),
-  async *exportLines(db, companyUid) {
-    for await (const r of everyone(db, guests, companyUid)) yield { kind: 'guest', ...guestToWire(r) };
-  },
-};
+export const hostTransfer = personPart<HostLine>('host', hosts, 'host_uid', hostToWire);
+export const guestTransfer = personPart<GuestLine>('guest', guests, 'guest_uid', guestToWire);

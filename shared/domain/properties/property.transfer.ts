@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { byUid } from '../../infra/db/page.js';
 import { properties } from '../../infra/db/schema/index.js';
-import { decimal, flagOrBoolean, keysetPages, storedFlag, TRANSFER_PAGE, uidAfter, type TransferPart } from '../transfer-part.js';
+import { decimal, flagOrBoolean, keyedBy, keysetPages, storedFlag, TRANSFER_PAGE, uidAfter, type TransferPart } from '../transfer-part.js';
 import { propertySchema } from './property.schema.js';
 import { propertyToWire } from './property.service.js';
 
@@ -19,6 +19,8 @@ export const propertyLineSchema = propertySchema.extend({
   guidebook_link: z.string().nullish(),
 });
 type PropertyLine = z.output<typeof propertyLineSchema>;
+
+const all = { doorCode: true, calendarControl: true, insurance: true };
 
 const propertyRow = (c: string, l: PropertyLine): typeof properties.$inferInsert => ({
   uid: l.property_uid,
@@ -58,14 +60,8 @@ const propertyRow = (c: string, l: PropertyLine): typeof properties.$inferInsert
   selectedInsuranceSettings: l.selected_insurance_settings ?? null,
 });
 
-const all = { doorCode: true, calendarControl: true, insurance: true };
-
 export const propertyTransfer: TransferPart<PropertyLine> = {
-  kind: 'property',
-  table: properties,
-  key: ['uid'],
-  uidField: 'property_uid',
-  uidOf: (l) => l.property_uid,
+  ...keyedBy<PropertyLine>('property', properties, ['uid'], 'property_uid'),
   toRow: propertyRow,
   feedKind: 'property',
   async *exportLines(db, companyUid) {

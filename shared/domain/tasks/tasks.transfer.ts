@@ -1,8 +1,6 @@
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { byUid } from '../../infra/db/page.js';
 import { tasks } from '../../infra/db/schema/index.js';
-import { keysetPages, TRANSFER_PAGE, uidAfter, type TransferPart } from '../transfer-part.js';
+import { companyRows, keyedBy, type TransferPart } from '../transfer-part.js';
 import { taskSchema } from './tasks.schema.js';
 import { taskToWire } from './tasks.service.js';
 
@@ -28,20 +26,13 @@ const taskRow = (c: string, l: TaskLine): typeof tasks.$inferInsert => ({
 });
 
 export const taskTransfer: TransferPart<TaskLine> = {
-  kind: 'task',
-  table: tasks,
-  key: ['task_uid'],
-  uidField: 'task_uid',
-  uidOf: (l) => l.task_uid,
+  ...keyedBy<TaskLine>('task', tasks, ['task_uid'], 'task_uid'),
   toRow: taskRow,
   feedKind: 'task',
   event: 'task.updated',
   versioned: true,
   async *exportLines(db, companyUid) {
-    for await (const r of keysetPages(
-      (a) => db.select().from(tasks).where(and(eq(tasks.companyUid, companyUid), uidAfter(tasks.taskUid, a))).orderBy(byUid(tasks.taskUid)).limit(TRANSFER_PAGE),
-      (r) => r.taskUid,
-    )) {
+    for await (const r of companyRows(db, tasks, 'taskUid', companyUid)) {
       yield { kind: 'task', ...taskToWire(r) };
     }
   },

@@ -1,9 +1,7 @@
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { byUid } from '../../infra/db/page.js';
 import { teamMembers } from '../../infra/db/schema/index.js';
 import { emailAddressSchema } from '../../infra/email-address.js';
-import { keysetPages, TRANSFER_PAGE, uidAfter, type TransferPart } from '../transfer-part.js';
+import { companyRows, keyedBy, type TransferPart } from '../transfer-part.js';
 import { teamMemberSchema } from './team-members.schema.js';
 import { teamMemberToWire } from './team-members.service.js';
 
@@ -28,17 +26,10 @@ const teamMemberRow = (c: string, l: TeamMemberLine): typeof teamMembers.$inferI
 });
 
 export const teamMemberTransfer: TransferPart<TeamMemberLine> = {
-  kind: 'team_member',
-  table: teamMembers,
-  key: ['uid'],
-  uidField: 'team_member_uid',
-  uidOf: (l) => l.team_member_uid,
+  ...keyedBy<TeamMemberLine>('team_member', teamMembers, ['uid'], 'team_member_uid'),
   toRow: teamMemberRow,
   async *exportLines(db, companyUid) {
-    for await (const r of keysetPages(
-      (a) => db.select().from(teamMembers).where(and(eq(teamMembers.companyUid, companyUid), uidAfter(teamMembers.uid, a))).orderBy(byUid(teamMembers.uid)).limit(TRANSFER_PAGE),
-      (r) => r.uid,
-    )) {
+    for await (const r of companyRows(db, teamMembers, 'uid', companyUid)) {
       yield { kind: 'team_member', ...teamMemberToWire(r), ...(r.legacyRole !== null ? { legacy_role: r.legacyRole } : {}) };
     }
   },
