@@ -21,6 +21,7 @@ import { ReservationRequestsService, reservationRequestsRepository } from '../do
 import { RetentionService } from '../domain/retention/index.js';
 import { TasksService, tasksRepository } from '../domain/tasks/index.js';
 import { TeamMembersService, teamMembersRepository } from '../domain/team-members/index.js';
+import { TransferService } from '../domain/transfer/index.js';
 import { WebhookSettingsService, WebhooksService, webhookRepository } from '../domain/webhooks/index.js';
 import type { Infra } from '../infra/infra.js';
 import { changeReaders } from './change-readers.js';
@@ -55,6 +56,7 @@ export interface Services {
   tasks: TasksService;
   teamMembers: TeamMembersService;
   tokens: TokensService;
+  transfer: TransferService;
   webhooks: WebhooksService;
   webhookSettings: WebhookSettingsService;
 }
@@ -119,6 +121,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     tasks: new TasksService(infra, r.tasks),
     teamMembers: new TeamMembersService(infra, r.teamMembers),
     tokens: new TokensService(infra, r.tokens),
+    transfer: new TransferService(infra),
     webhooks: new WebhooksService(infra, changeReaders, r.webhooks),
     webhookSettings: new WebhookSettingsService(infra),
   };

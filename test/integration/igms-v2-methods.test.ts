@@ -4,7 +4,7 @@ import { useTestApi } from '../support/hooks.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
 import { seedDemo } from '../../bin/demo/seed.js';
 import { runCli } from '../../bin/cli/main.js';
-import { exportLines } from '../../bin/cli/transfer/export.service.js';
+import { exportLines } from '../../shared/domain/transfer/index.js';
 import { ConsoleClient, createUser } from '../support/console.js';
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importLines } from '../../bin/cli/transfer/import.service.js';
+import { importLines } from '../../shared/domain/transfer/index.js';
 import { createToken } from '../support/factories.js';
 import { expectError, newTask, storedTask, useTasksWorld, type TasksWorld } from '../support/tasks.fixture.js';
 

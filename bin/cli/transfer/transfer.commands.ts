@@ -1,23 +1,14 @@
 import { Presets, SingleBar } from 'cli-progress';
-import { eq } from 'drizzle-orm';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import type { Db } from '../../../shared/infra/db/client.js';
-import { companies } from '../../../shared/infra/db/schema/index.js';
-import { exportLines } from './export.service.js';
-import { importLines } from './import.service.js';
-import { CommandError, UsageError, type Command } from '../commands.js';
+import { CommandError, requireCompany, UsageError, type Command } from '../commands.js';
 
 /*
- * `import` and `export`: a company's inventory, bookings and tasks as JSON lines (one object per
- * line, `{"kind": ..., ...wire fields}`), the format of shared/transfer/transfer.schema.ts.
+ * `import` and `export`: a company's objects as JSON lines (one object per line, `{"kind": ...,
+ * ...wire fields}`). The command line only: the format, the reads and the writes are the domain's
+ * (shared/domain/transfer, through services.transfer).
  */
-
-async function requireCompany(db: Db, uid: string): Promise<void> {
-  const rows = await db.select({ uid: companies.uid }).from(companies).where(eq(companies.uid, uid));
-  if (rows.length === 0) throw new CommandError(`unknown company ${uid}`);
-}
 
 function required(v: Record<string, string | undefined>, key: string): string {
   const value = v[key]?.trim();
@@ -35,8 +26,8 @@ export const transferCommands: Record<string, Command> = {
     positional: 'file',
     prepare(v) {
       const [company, file] = [required(v, 'company'), required(v, 'file')];
-      return async ({ database: { db } }, io) => {
-        await requireCompany(db, company);
+      return async ({ services }, io) => {
+        await requireCompany(services, company);
         const input = file === '-' ? process.stdin : createReadStream(file);
         const opened = file === '-' ? Promise.resolve() : once(input, 'open');
         await opened.catch((err: Error) => {
@@ -48,7 +39,7 @@ export const transferCommands: Record<string, Command> = {
         );
         const started = performance.now();
         let barStarted = false;
-        const result = await importLines(db, company, createInterface({ input, crlfDelay: Infinity }), (done, total) => {
+        const result = await services.transfer.import(company, createInterface({ input, crlfDelay: Infinity }), (done, total) => {
           if (!barStarted) {
             bar.start(total, 0);
             barStarted = true;
@@ -72,11 +63,11 @@ export const transferCommands: Record<string, Command> = {
     prepare(v) {
       const company = required(v, 'company');
       const file = v.file?.trim();
-      return async ({ database: { db } }, io) => {
-        await requireCompany(db, company);
+      return async ({ services }, io) => {
+        await requireCompany(services, company);
         const out = file ? createWriteStream(file) : process.stdout;
         let n = 0;
-        for await (const line of exportLines(db, company)) {
+        for await (const line of services.transfer.export(company)) {
           n++;
           if (!out.write(`${line}\n`)) await once(out, 'drain');
         }

@@ -8,9 +8,11 @@
  *   holding.ts              the statuses in which a booking holds its nights (the overlap
  *                           constraint, the calendar view and direct bookings agree on them)
  *   bookings.objects.ts     bookings as the change feed shows them (its reader of booking)
+ *   bookings.transfer.ts    bookings as `cli export` / `cli import` lines (shared/domain/transfer)
  */
 export * from './bookings.schema.js';
 export * from './bookings.repository.js';
 export * from './bookings.service.js';
 export * from './holding.js';
 export * from './bookings.objects.js';
+export * from './bookings.transfer.js';

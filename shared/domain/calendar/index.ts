@@ -25,6 +25,7 @@
  *                           hub (shared/platform/long-poll)
  *   calendar.metrics.ts     counts accepted batches: days stored, days skipped by reason
  *   calendar.objects.ts     days as the change feed shows them (its reader of calendar_day)
+ *   calendar.transfer.ts    stored days as `cli export` / `cli import` lines (shared/domain/transfer)
  */
 export * from './calendar.schema.js';
 export * from './availability.schema.js';
@@ -40,3 +41,4 @@ export * from './calendar.preview.js';
 export * from './stay.rules.js';
 export * from './stay.js';
 export * from './calendar.objects.js';
+export * from './calendar.transfer.js';

@@ -7,6 +7,7 @@
  *   listing-status.*        set-listing-status: a request kind of the calendar pipeline (schema,
  *                           the apply statement, ListingStatusService)
  *   listings.objects.ts     listings as the change feed shows them (its reader of listing)
+ *   listings.transfer.ts    listings as `cli export` / `cli import` lines (shared/domain/transfer)
  */
 export * from './listings.schema.js';
 export * from './listings.repository.js';
@@ -15,3 +16,4 @@ export * from './listings.objects.js';
 export * from './listing-status.schema.js';
 export * from './listing-status.service.js';
 export * from './listing-content.js';
+export * from './listings.transfer.js';

@@ -9,6 +9,7 @@
  *   messaging.inbound.ts    guest replies POSTed by connectors: signature, dedupe, append
  *   messaging.objects.ts    threads and messages as the change feed shows them
  *   connectors.service.ts   ConnectorsService: the CLI's channel set/show/remove/list (webhooks' URL rules)
+ *   messaging.transfer.ts   threads and messages as `cli export` / `cli import` lines (shared/domain/transfer)
  */
 export * from './messaging.schema.js';
 export * from './messaging.wire.js';
@@ -19,3 +20,4 @@ export * from './messaging.inbound.js';
 export * from './messaging.objects.js';
 export * from './connectors.repository.js';
 export * from './connectors.service.js';
+export * from './messaging.transfer.js';

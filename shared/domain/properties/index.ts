@@ -6,8 +6,10 @@
  *   property.service.ts     PropertiesService (requireProperty, the per-runtime cache),
  *                           propertyToWire, unknownProperty
  *   property.objects.ts     properties as the change feed shows them (its reader of property)
+ *   property.transfer.ts    properties as `cli export` / `cli import` lines (shared/domain/transfer)
  */
 export * from './property.schema.js';
 export * from './property.repository.js';
 export * from './property.service.js';
 export * from './property.objects.js';
+export * from './property.transfer.js';

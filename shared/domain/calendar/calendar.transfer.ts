@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db, Executor } from '../../../shared/infra/db/client.js';
+import type { Db, Executor } from '../../infra/db/client.js';
+import { calendarDays } from '../../infra/db/schema/index.js';
+import { keyedBy, TRANSFER_PAGE, type TransferPart } from '../transfer-part.js';
 
 /*
- * Calendar days in `cli export` / `cli import` (issue 35: the stay restrictions round-trip with
- * every other field). A line is one stored date of a property: the values its requests left, null
+ * Calendar days in `cli export` / `cli import` (shared/domain/transfer; issue 35: the stay
+ * restrictions round-trip with every other field). A line is one stored date of a property: the values its requests left, null
  * where a field was never set (not the property's defaults, which travel with the property):
  * `{"kind": "calendar_day", "property_uid", "date", "price", "currency", "is_available", "min_stay",
  * "notes", "max_stay", "closed_to_arrival", "closed_to_departure"}`.
@@ -30,12 +32,12 @@ export const calendarDayLineSchema = z.object({
   closed_to_arrival: flag,
   closed_to_departure: flag,
 });
-export type CalendarDayLine = z.output<typeof calendarDayLineSchema>;
+type CalendarDayLine = z.output<typeof calendarDayLineSchema>;
 
 /** The line's key: one line per property and date (a later line of the same date wins). */
-export const calendarDayKey = (l: CalendarDayLine) => `${l.property_uid}/${l.date}`;
+const calendarDayKey = (l: CalendarDayLine) => `${l.property_uid}/${l.date}`;
 
-const PAGE = 5000;
+const PAGE = TRANSFER_PAGE;
 const bit = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
 
 type DayRow = {
@@ -52,7 +54,7 @@ type DayRow = {
 };
 
 /** Every stored date of the company's properties, by property uid then date, in keyset pages. */
-export async function* exportCalendarLines(db: Db, companyUid: string): AsyncGenerator<string> {
+async function* exportCalendarLines(db: Db, companyUid: string) {
   for (let after: { property: string; date: string } | undefined; ; ) {
     const rows = await db.execute<DayRow>(sql`
       select property_uid, to_char(date, 'YYYY-MM-DD') as date, price::float8 as price, currency, is_available, min_stay, notes,
@@ -63,13 +65,13 @@ export async function* exportCalendarLines(db: Db, companyUid: string): AsyncGen
        order by property_uid collate "C", date
        limit ${PAGE}`);
     for (const r of rows) {
-      yield JSON.stringify({
-        kind: 'calendar_day',
+      yield {
+        kind: 'calendar_day' as const,
         ...r,
         is_available: bit(r.is_available),
         closed_to_arrival: bit(r.closed_to_arrival),
         closed_to_departure: bit(r.closed_to_departure),
-      });
+      };
     }
     if (rows.length < PAGE) break;
     const last = rows[rows.length - 1]!;
@@ -82,7 +84,7 @@ export async function* exportCalendarLines(db: Db, companyUid: string): AsyncGen
  * sequences stay (0 on a new row). A line whose property is not the company's throws, so the
  * import's halving finds it alone.
  */
-export async function writeCalendarDays(tx: Executor, companyUid: string, lines: readonly CalendarDayLine[]): Promise<void> {
+async function writeCalendarDays(tx: Executor, companyUid: string, lines: readonly CalendarDayLine[]): Promise<void> {
   const json = JSON.stringify(
     lines.map((l) => ({
       property_uid: l.property_uid,
@@ -115,3 +117,12 @@ export async function writeCalendarDays(tx: Executor, companyUid: string, lines:
     throw new Error(`property_uid ${missing.property_uid} names no property of the company (neither in the file nor in the database)`);
   }
 }
+
+/** A stored date of a property, keyed by property and date; not in the change feed. */
+export const calendarDayTransfer: TransferPart<CalendarDayLine> = {
+  ...keyedBy<CalendarDayLine>('calendar_day', calendarDays, ['property_uid', 'date'], 'property_uid'),
+  uidOf: calendarDayKey,
+  toRow: () => ({}),
+  write: writeCalendarDays,
+  exportLines: exportCalendarLines,
+};

@@ -1,23 +1,19 @@
 import { getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
-import type { Db } from '../../../shared/infra/db/client.js';
-import { writeJsonRows, type Executor } from '../../../shared/infra/db/json-rows.js';
-import { pgErrorOf } from '../../../shared/infra/db/pg-error.js';
-import { bookings, calendarDays, guests, hosts, listings, messages, messageThreads, properties, tasks, teamMembers } from '../../../shared/infra/db/schema/index.js';
-import * as rows from './transfer.rows.js';
-import { writeMessages, writeThreads, type MessageLine, type ThreadLine } from './messaging.transfer.js';
-import { calendarDayKey, writeCalendarDays, type CalendarDayLine } from './calendar.transfer.js';
-import { recordChanges, type ChangeKind } from '../../../shared/domain/changes/index.js';
-
-import { kinds, lineSchema, type Kind, type Line } from './transfer.schema.js';
+import type { Db } from '../../infra/db/client.js';
+import { writeJsonRows, type Executor } from '../../infra/db/json-rows.js';
+import { pgErrorOf } from '../../infra/db/pg-error.js';
+import { recordChanges } from '../changes/index.js';
+import type { TransferPart } from '../transfer-part.js';
+import { kinds, lineSchema, parts, type Kind, type Line } from './transfer.schema.js';
 
 /*
  * `cli import`: JSON lines upserted by uid into one company. Every line is parsed first; then each
  * kind is written in dependency order (hosts and guests, properties, listings, the team, bookings,
- * tasks), so a reference resolves whatever the order of the lines. Writes are set-based (one
- * jsonb_populate_recordset statement per chunk), in one transaction; a chunk the database refuses
- * (a reference to nothing, overlapping nights) is split in halves under savepoints until the
- * refused lines are found, and only those are left out.
+ * tasks, threads, messages, calendar days), so a reference resolves whatever the order of the
+ * lines. Writes are set-based (one jsonb_populate_recordset statement per chunk, or the noun's own
+ * write), in one transaction; a chunk the database refuses (a reference to nothing, overlapping
+ * nights) is split in halves under savepoints until the refused lines are found, and only those
+ * are left out.
  */
 
 export interface Refusal {
@@ -29,54 +25,13 @@ export interface ImportResult {
   refused: Refusal[];
 }
 
-interface Target {
-  table: PgTable;
-  /** The conflict target of the upsert; tables keyed by uid alone may only update their company's row. */
-  key: string[];
+/** A kind's part, as its noun declares it, and whether its table is keyed by uid alone. */
+interface Target extends TransferPart<Line> {
+  /** Keyed by uid alone: may only update its company's row, and a uid of another company is refused. */
   global: boolean;
-  toRow(companyUid: string, line: Line): object;
-  uidOf(line: Line): string;
-  /** The change-feed kind (and webhook event) an upsert of this kind records, if the feed has it. */
-  feedKind?: ChangeKind;
-  event?: string;
-  /** The table has a `version` column (If-Match): an upsert that replaces a row moves it on by one. */
-  versioned?: boolean;
-  /** Its own set-based write (and change records), instead of the generic upsert of toRow's rows. */
-  write?(tx: Tx, companyUid: string, lines: Line[]): Promise<void>;
 }
 
-const uidField = {
-  host: 'host_uid', guest: 'guest_uid', property: 'property_uid', listing: 'listing_uid', team_member: 'team_member_uid', booking: 'booking_uid', task: 'task_uid',
-  thread: 'bookingUid', message: 'messageUid', calendar_day: 'property_uid',
-} as const;
-
-const target = <K extends Kind>(kind: K, table: PgTable, key: string[], toRow: (c: string, l: Extract<Line, { kind: K }>) => object): Target => ({
-  table,
-  key,
-  global: key.length === 1,
-  toRow: (c, l) => toRow(c, l as Extract<Line, { kind: K }>),
-  uidOf: (l) => (l as unknown as Record<string, string>)[uidField[kind]]!,
-});
-
-const targets: Record<Kind, Target> = {
-  host: target('host', hosts, ['company_uid', 'uid'], rows.hostRow),
-  guest: target('guest', guests, ['company_uid', 'uid'], rows.guestRow),
-  property: { ...target('property', properties, ['uid'], rows.propertyRow), feedKind: 'property' },
-  listing: { ...target('listing', listings, ['company_uid', 'uid'], rows.listingRow), feedKind: 'listing' },
-  team_member: target('team_member', teamMembers, ['uid'], rows.teamMemberRow),
-  // An import line may create or replace a booking: one event type for both.
-  booking: { ...target('booking', bookings, ['booking_uid'], rows.bookingRow), feedKind: 'booking', event: 'booking.updated' },
-  task: { ...target('task', tasks, ['task_uid'], rows.taskRow), feedKind: 'task', event: 'task.updated', versioned: true },
-  // A thread is its booking's (its id is the database's); a message its uid (messaging.transfer.ts).
-  thread: { ...target('thread', messageThreads, ['company_uid', 'booking_uid'], () => ({})), write: (tx, c, l) => writeThreads(tx, c, l as ThreadLine[]) },
-  message: { ...target('message', messages, ['uid'], () => ({})), write: (tx, c, l) => writeMessages(tx, c, l as MessageLine[]) },
-  // A stored date of a property (calendar.transfer.ts): keyed by property and date.
-  calendar_day: {
-    ...target('calendar_day', calendarDays, ['property_uid', 'date'], () => ({})),
-    uidOf: (l) => calendarDayKey(l as CalendarDayLine),
-    write: (tx, c, l) => writeCalendarDays(tx, c, l as CalendarDayLine[]),
-  },
-};
+const targets = Object.fromEntries(kinds.map((k) => [k, { ...parts[k], global: parts[k].key.length === 1 }])) as Record<Kind, Target>;
 
 const CHUNK = 2000;
 
@@ -172,7 +127,7 @@ async function dropForeignUids(tx: Executor, companyUid: string, kind: Kind, ite
   const foreign = new Set(rowsFound.map((r) => r.uid));
   return items.filter((i) => {
     if (!foreign.has(t.uidOf(i.value))) return true;
-    refused.push({ line: i.line, reason: `${uidField[kind]} ${t.uidOf(i.value)} belongs to another company` });
+    refused.push({ line: i.line, reason: `${t.uidField} ${t.uidOf(i.value)} belongs to another company` });
     return false;
   });
 }

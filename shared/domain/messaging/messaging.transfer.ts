@@ -1,15 +1,17 @@
 import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { messageChannels, messageToWire, threadMessageSchema, threadSchema, threadToWire } from '../../../shared/domain/messaging/index.js';
-import { recordChanges } from '../../../shared/domain/changes/index.js';
-import type { Db, Executor } from '../../../shared/infra/db/client.js';
-import { bookings, messages, messageThreads } from '../../../shared/infra/db/schema/index.js';
+import { recordChanges } from '../changes/index.js';
+import type { Db, Executor } from '../../infra/db/client.js';
+import { bookings, messageChannels, messages, messageThreads } from '../../infra/db/schema/index.js';
+import { keyedBy, TRANSFER_PAGE, type TransferPart } from '../transfer-part.js';
+import { threadMessageSchema, threadSchema } from './messaging.schema.js';
+import { messageToWire, threadToWire } from './messaging.wire.js';
 
 /*
- * Threads and messages in `cli export` / `cli import` (docs/api.md "Messaging"). A thread line is
- * the get-threads thread without its messages; a message line is the get-threads message plus its
- * thread's `bookingUid` and what the wire does not show (`channel`, `messageError`, `appUid`,
- * `attempts`).
+ * Threads and messages in `cli export` / `cli import` (shared/domain/transfer; docs/api.md
+ * "Messaging"). A thread line is the get-threads thread without its messages; a message line is
+ * the get-threads message plus its thread's `bookingUid` and what the wire does not show
+ * (`channel`, `messageError`, `appUid`, `attempts`).
  *
  * Decided: a thread is the one of its booking, and a message is its uid. threadId and messageId are
  * the database's identity numbers: an import assigns its own (they are ignored on the line), so a
@@ -33,13 +35,13 @@ export const messageLineSchema = threadMessageSchema.partial({ messageId: true, 
   appUid: z.string().nullish(),
   attempts: z.number().int().min(0).optional(),
 });
-export type ThreadLine = z.output<typeof threadLineSchema>;
-export type MessageLine = z.output<typeof messageLineSchema>;
+type ThreadLine = z.output<typeof threadLineSchema>;
+type MessageLine = z.output<typeof messageLineSchema>;
 
-const PAGE = 5000;
+const PAGE = TRANSFER_PAGE;
 
-/** Every thread of the company (by booking uid), then every message (by uid), as lines. */
-export async function* exportMessagingLines(db: Db, companyUid: string): AsyncGenerator<string> {
+/** Every thread of the company, by booking uid. */
+async function* exportThreadLines(db: Db, companyUid: string) {
   for (let after: string | undefined; ; ) {
     const rows = await db
       .select({ t: messageThreads, reservationCode: bookings.reservationCode })
@@ -50,11 +52,15 @@ export async function* exportMessagingLines(db: Db, companyUid: string): AsyncGe
       .limit(PAGE);
     for (const r of rows) {
       const { messages: _none, ...wire } = threadToWire({ ...r.t, reservationCode: r.reservationCode }, []);
-      yield JSON.stringify({ kind: 'thread', ...wire });
+      yield { kind: 'thread' as const, ...wire };
     }
     if (rows.length < PAGE) break;
     after = rows[rows.length - 1]!.t.bookingUid;
   }
+}
+
+/** Every message of the company, by uid, with its thread's booking uid. */
+async function* exportMessageLines(db: Db, companyUid: string) {
   for (let after: string | undefined; ; ) {
     const rows = await db
       .select({ m: messages, bookingUid: messageThreads.bookingUid })
@@ -65,7 +71,7 @@ export async function* exportMessagingLines(db: Db, companyUid: string): AsyncGe
       .limit(PAGE);
     for (const { m, bookingUid } of rows) {
       const extra = { bookingUid, channel: m.channel, attempts: m.attempts, ...(m.messageError !== null ? { messageError: m.messageError } : {}), ...(m.appUid !== null ? { appUid: m.appUid } : {}) };
-      yield JSON.stringify({ kind: 'message', ...messageToWire(m), ...extra });
+      yield { kind: 'message' as const, ...messageToWire(m), ...extra };
     }
     if (rows.length < PAGE) break;
     after = rows[rows.length - 1]!.m.uid;
@@ -76,7 +82,7 @@ const keyAfter = (column: typeof messages.uid | typeof messageThreads.bookingUid
   after === undefined ? undefined : gt(sql`${column} collate "C"`, after);
 
 /** Upserts threads by (company, booking); their change-feed rows name the ids the database gave. */
-export async function writeThreads(tx: Executor, companyUid: string, lines: readonly ThreadLine[]): Promise<void> {
+async function writeThreads(tx: Executor, companyUid: string, lines: readonly ThreadLine[]): Promise<void> {
   const json = JSON.stringify(
     lines.map((l) => ({
       booking_uid: l.bookingUid,
@@ -104,7 +110,7 @@ export async function writeThreads(tx: Executor, companyUid: string, lines: read
  * Upserts messages by uid into the thread of their booking (in the file or already in the
  * database). A line whose booking has no thread throws, so the import's halving finds it alone.
  */
-export async function writeMessages(tx: Executor, companyUid: string, lines: readonly MessageLine[]): Promise<void> {
+async function writeMessages(tx: Executor, companyUid: string, lines: readonly MessageLine[]): Promise<void> {
   const json = JSON.stringify(
     lines.map((l) => ({
       uid: l.messageUid,
@@ -141,3 +147,18 @@ export async function writeMessages(tx: Executor, companyUid: string, lines: rea
   }
   await recordChanges(tx, rows.map((r) => ({ company: companyUid, kind: 'message' as const, objectUid: r.uid })));
 }
+
+// A thread is its booking's (its id is the database's); a message is its uid.
+export const threadTransfer: TransferPart<ThreadLine> = {
+  ...keyedBy<ThreadLine>('thread', messageThreads, ['company_uid', 'booking_uid'], 'bookingUid'),
+  toRow: () => ({}),
+  write: writeThreads,
+  exportLines: exportThreadLines,
+};
+
+export const messageTransfer: TransferPart<MessageLine> = {
+  ...keyedBy<MessageLine>('message', messages, ['uid'], 'messageUid'),
+  toRow: () => ({}),
+  write: writeMessages,
+  exportLines: exportMessageLines,
+};
