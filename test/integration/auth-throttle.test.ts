@@ -1,7 +1,7 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/hooks.js';
-import { startTestApi, type TestApi } from '../support/api.js';
+import type { TestApi } from '../support/api.js';
 import { createCompany, createToken } from '../support/factories.js';
 
 /** Failed authentications are throttled per client address (AUTH_FAILURES_PER_MINUTE). */
@@ -12,11 +12,8 @@ let token: string;
 
 beforeAll(async () => {
   // Behind a proxy on the loopback: X-Forwarded-For names the client.
-  proxied = await startTestApi(world.tdb, { env: { AUTH_FAILURES_PER_MINUTE: '3', TRUST_PROXY: 'loopback' } });
+  proxied = await world.startApi({ env: { AUTH_FAILURES_PER_MINUTE: '3', TRUST_PROXY: 'loopback' } });
   token = (await createToken(world.tdb.database.db, await createCompany(world.tdb.database.db), ['tasks'])).token;
-});
-afterAll(async () => {
-  await proxied?.close();
 });
 
 /** GET from a given loopback address (127.0.0.0/8 all reach the server on Linux). */

@@ -2,8 +2,7 @@ import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { revokeToken, type Scope, setAppDisabled } from '../../shared/domain/auth/index.js';
 import { redisRateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
-import { startTestApi } from '../support/api.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import type { TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
 import { useTestApi } from '../support/hooks.js';
 
@@ -147,7 +146,7 @@ describe('error envelope', () => {
   });
 
   it('answers a body over the limit with 413 code 11', async () => {
-    const small = await startTestApi(world.tdb, { env: { BODY_LIMIT_BYTES: '1024' } });
+    const small = await world.startApi({ env: { BODY_LIMIT_BYTES: '1024' } });
     const { token } = await (await companyWithBooking()).token(['calendar-control']);
     try {
       const res = await small.post('/api/v1/set-calendar-batch', { notes: 'x'.repeat(4096) }, token);
@@ -161,8 +160,8 @@ describe('error envelope', () => {
   });
 
   it('answers an unexpected failure with 500 code 0 and a message that leaks nothing', async () => {
-    const broken = await createTestDatabase();
-    const brokenApi = await startTestApi(broken);
+    const broken = await world.database();
+    const brokenApi = await world.startApi({}, broken);
     try {
       const co = await companyWithBooking(broken);
       const { token } = await co.token(['messaging']);
@@ -178,8 +177,8 @@ describe('error envelope', () => {
   });
 
   it('answers 503 code 15 when the database cannot be reached', async () => {
-    const gone = await createTestDatabase();
-    const goneApi = await startTestApi(gone);
+    const gone = await world.database();
+    const goneApi = await world.startApi({}, gone);
     try {
       const co = await companyWithBooking(gone);
       const { token } = await co.token(['messaging']);
@@ -197,7 +196,7 @@ describe('error envelope', () => {
 
 describe('rate limit', () => {
   it('answers the 4th request of a minute with 429 code 16, Retry-After and RateLimit, per token', async () => {
-    const limited = await startTestApi(world.tdb, { env: { RATE_LIMIT_PER_MINUTE: '3' } });
+    const limited = await world.startApi({ env: { RATE_LIMIT_PER_MINUTE: '3' } });
     try {
       const co = await companyWithBooking();
       const first = (await co.token(['messaging'])).token;
@@ -229,7 +228,7 @@ describe('rate limit', () => {
     // Port 1: nothing listens. maxRetriesPerRequest null, as for BullMQ, makes commands wait forever.
     const redis = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: null, retryStrategy: () => 200 });
     redis.on('error', () => {});
-    const noRedis = await startTestApi(world.tdb, { rateLimiter: redisRateLimiter(redis, 1000, 'unreachable') });
+    const noRedis = await world.startApi({ rateLimiter: redisRateLimiter(redis, 1000, 'unreachable') });
     try {
       const co = await companyWithBooking();
       const { token } = await co.token(['messaging']);

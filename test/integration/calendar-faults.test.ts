@@ -1,13 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { connectDatabase } from '../../shared/infra/db/client.js';
 import { testRedisUrl } from '../support/env.js';
 import { usePipeline } from '../support/hooks.js';
 import { lockProperty } from '../support/locks.js';
 import { until } from '../support/ops.fixture.js';
 import { fastQueueEnv, futureDates, waitForFinal } from '../support/pipeline.js';
-import { createTestRuntime } from '../support/api.js';
 
 const w = usePipeline('redis');
 
@@ -65,10 +63,9 @@ describe('calendar faults', () => {
       }
     })()) as [string];
     // A worker whose database is unreachable: every attempt fails, and so does recording the failure.
-    const dead = connectDatabase('postgres://postgres@127.0.0.1:1/none', { max: 1 });
-    const { startWorker } = await import('../../worker/worker.js');
-    const brokenRuntime = await createTestRuntime(w.tdb, { env: fastQueueEnv, database: dead, queue: w.p.queue.conn });
-    const broken = await startWorker(brokenRuntime, w.p.queue.conn);
+    const dead = w.deadDatabase();
+    const brokenRuntime = await w.runtime({ env: fastQueueEnv, database: dead, queue: w.p.queue.conn });
+    const broken = await w.startWorker(brokenRuntime, w.p.queue.conn);
     await w.p.ctx.jobs.calendar.enqueue([uid]);
     const queue = w.p.ctx.jobs.calendar.queue;
     for (let i = 0; i < 200 && (await queue.getJobState(uid)) !== 'failed'; i++) await new Promise((r) => setTimeout(r, 100));

@@ -1,12 +1,11 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestDatabase } from '../support/hooks.js';
 import type { Runtime } from '../../shared/app/runtime.js';
 import { recordChange } from '../../shared/domain/changes/index.js';
-import { connectDatabase, type Database } from '../../shared/infra/db/client.js';
-import { createTestRuntime } from '../support/api.js';
+import type { Database } from '../../shared/infra/db/client.js';
 import { createCompany } from '../support/factories.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * The ordering proof of the change feed (docs/api.md "Told when anything changes"): many writers
@@ -20,21 +19,19 @@ import { createCompany } from '../support/factories.js';
  */
 
 const WRITERS = 12;
-const t = useTestDatabase();
+const t = useWorld();
 let writersDb: Database;
 let rt: Runtime;
 let company: string;
 const figures = { runs: 0, transactions: 0, committedChanges: 0, pages: 0 };
 
 beforeAll(async () => {
-  writersDb = connectDatabase(t.tdb.url, { max: WRITERS + 2 });
-  rt = await createTestRuntime(t.tdb);
+  writersDb = t.connect({ max: WRITERS + 2 });
+  rt = await t.runtime();
   company = await createCompany(t.tdb.database.db);
 });
 afterAll(async () => {
   console.log(`change-feed ordering proof: ${JSON.stringify(figures)}`);
-  await rt?.close();
-  await writersDb?.close();
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { oauthClients } from '../../shared/infra/db/schema/index.js';
 import { sha256 } from '../../shared/infra/ids.js';
-import { startTestApi, type TestApi } from '../support/api.js';
+import type { TestApi } from '../support/api.js';
 import { ConsoleClient, createUser } from '../support/console.js';
 import { createCompany, createToken } from '../support/factories.js';
 import { useTestApi } from '../support/hooks.js';
@@ -19,14 +19,13 @@ let other: TestApi;
 const w = {} as { company: string; rival: string; owner: { email: string; password: string }; manager: { email: string; password: string }; rivalOwner: { email: string; password: string } };
 
 beforeAll(async () => {
-  other = await startTestApi(t.tdb);
+  other = await t.startApi();
   const db = t.tdb.database.db;
   w.company = await createCompany(db, 'Acme Stays');
   w.rival = await createCompany(db, 'Rival Rentals');
   w.owner = await createUser(db, w.company, { role: 'owner' });
   w.manager = await createUser(db, w.company, { role: 'manager' });
   w.rivalOwner = await createUser(db, w.rival, { role: 'owner' });
-  return () => other?.close();
 });
 
 async function signedIn(who: { email: string; password: string }) {

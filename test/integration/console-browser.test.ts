@@ -1,24 +1,20 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.js';
 import { launchBrowser, newPage, screenshot, signIn, step } from '../support/browser.js';
 import { createUser } from '../support/console.js';
 import { createCompany } from '../support/factories.js';
-import { useTestDatabase } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /* The console in a real Chromium: sign-in, the strict CSP holding (no console errors), sign-out. */
 
-const w = useTestDatabase();
-let api: TestApi;
+const w = useWorld({ api: true });
 let browser: Browser;
 
 beforeAll(async () => {
-  api = await startTestApi(w.tdb);
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await api?.close();
 });
 
 describe('console in a browser', () => {
@@ -26,7 +22,7 @@ describe('console in a browser', () => {
     const company = await createCompany(w.tdb.database.db, 'Harbour Homes');
     const user = await createUser(w.tdb.database.db, company, { name: 'Rui Owner' });
     const page = await newPage(browser);
-    await signIn(page, api.baseUrl, user.email, user.password);
+    await signIn(page, w.api.baseUrl, user.email, user.password);
     await step('home page', async () => {
       expect(new URL(page.url()).pathname).toBe('/app/');
       await page.getByRole('heading', { name: 'Harbour Homes' }).waitFor();
@@ -47,7 +43,7 @@ describe('console in a browser', () => {
     const texts: string[] = [];
     for (const [email, password] of [[user.email, 'nope'], ['who@nowhere.test', 'nope']] as const) {
       const page = await newPage(browser);
-      await page.goto(`${api.baseUrl}/app/login.html`);
+      await page.goto(`${w.api.baseUrl}/app/login.html`);
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password').fill(password);
       await page.getByRole('button', { name: 'Sign in' }).click();

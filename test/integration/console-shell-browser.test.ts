@@ -6,11 +6,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../shared/domain/auth/index.js';
 import { utcDateTime } from '../../shared/infra/time.js';
-import { startTestApi, type TestApi } from '../support/api.js';
 import { axeViolations, documentOverflow, expectNoSeriousAxeViolations, launchBrowser, newPage, shotsAtBothWidths, signIn, step } from '../support/browser.js';
 import { createUser } from '../support/console.js';
 import { bookingRow, createBookings, createCompany, createProperty } from '../support/factories.js';
-import { useTestDatabase } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * The shell of every console page (issue 42) in a real Chromium: the navigation as a Menu on a
@@ -20,13 +19,12 @@ import { useTestDatabase } from '../support/hooks.js';
  * sideways scroll at 390 px.
  */
 
-const t = useTestDatabase();
 const dataDir = join(tmpdir(), `console-shell-${process.pid}`);
-const s = {} as { api: TestApi; browser: Browser; company: string; property: string; owner: { email: string; password: string }; manager: { uid: string; email: string; password: string }; clientId: string; redirect: string };
+const t = useWorld({ api: true, env: { DATA_DIR: dataDir, CONSOLE_URL: 'https://ops.example.test/app' } });
+const s = {} as { browser: Browser; company: string; property: string; owner: { email: string; password: string }; manager: { uid: string; email: string; password: string }; clientId: string; redirect: string };
 const db = () => t.tdb.database.db;
 
 beforeAll(async () => {
-  s.api = await startTestApi(t.tdb, { env: { DATA_DIR: dataDir, CONSOLE_URL: 'https://ops.example.test/app' } });
   s.browser = await launchBrowser();
   s.company = await createCompany(db(), 'Harbour Homes');
   s.property = await createProperty(db(), s.company, { name: 'Shibuya loft', timeZone: 'Asia/Tokyo' });
@@ -35,17 +33,16 @@ beforeAll(async () => {
   // What the swept pages show: a reservation request, a calendar request, a webhook with a failed event, an OAuth client.
   await createBookings(db(), [bookingRow(s.company, s.property, { platformType: 'airgms', bookingStatus: 'pending', listingUid: `${s.property}_airgms`, bookedDttm: utcDateTime(new Date()), legacyOverlap: false })]);
   const app = await issueToken(db(), s.company, { scopes: ['calendar-control'], appName: 'Rate Robot' });
-  const res = await s.api.post('/api/v1/set-calendar-batch', { property_uid: s.property, days: [{ date: '2031-04-01', price: 23000, currency: 'JPY' }] }, app.token);
+  const res = await t.api.post('/api/v1/set-calendar-batch', { property_uid: s.property, days: [{ date: '2031-04-01', price: 23000, currency: 'JPY' }] }, app.token);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   await db().execute(sql`insert into webhooks (app_uid, company_uid, url, secret) values (${app.appUid}, ${s.company}, 'https://hooks.example.com/a-rather-long-path/for-the-phone', 'whsec_x')`);
   await db().execute(sql`insert into webhook_events (uid, company_uid, app_uid, status, attempts, finished_at) values ('ev_shell_1', ${s.company}, ${app.appUid}, 'failed', 3, now())`);
   await db().execute(sql`insert into webhook_deliveries (event_uid, attempt, url, status_code, error, duration_ms) values ('ev_shell_1', 3, 'https://hooks.example.com/a', 503, null, 40)`);
-  s.redirect = `${s.api.baseUrl.replace('127.0.0.1', 'localhost')}/app/oauth-demo/callback`;
-  ({ clientId: s.clientId } = await s.api.ctx.services.oauth.createClient({ name: 'Channel Sync', redirectUris: [s.redirect], scopes: ['messaging', 'tasks'], withSecret: false }));
+  s.redirect = `${t.api.baseUrl.replace('127.0.0.1', 'localhost')}/app/oauth-demo/callback`;
+  ({ clientId: s.clientId } = await t.api.ctx.services.oauth.createClient({ name: 'Channel Sync', redirectUris: [s.redirect], scopes: ['messaging', 'tasks'], withSecret: false }));
 });
 afterAll(async () => {
   await s.browser?.close();
-  await s.api?.close();
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -58,7 +55,7 @@ const focused = (page: Page) =>
 
 async function signedInPage(who: { email: string; password: string } = s.owner): Promise<Page & { problems: string[] }> {
   const page = await newPage(s.browser);
-  await signIn(page, s.api.baseUrl, who.email, who.password);
+  await signIn(page, t.api.baseUrl, who.email, who.password);
   return page;
 }
 
@@ -66,7 +63,7 @@ describe('the shell of every page', () => {
   it('collapses the navigation to a Menu at 390 px that opens and is followed by keyboard alone', async () => {
     const page = await signedInPage();
     await page.setViewportSize({ width: 390, height: 800 });
-    await page.goto(`${s.api.baseUrl}/app/requests`);
+    await page.goto(`${t.api.baseUrl}/app/requests`);
     await step('the row of links is hidden, the Menu button shown', async () => {
       expect(await page.getByRole('navigation', { name: 'Console' }).isVisible()).toBe(false);
       expect(await page.getByText('Menu', { exact: true }).isVisible()).toBe(true);
@@ -97,23 +94,23 @@ describe('the shell of every page', () => {
 
   it('keeps the navigation on a 404 for a signed-in person, and not for a stranger', async () => {
     const page = await signedInPage();
-    const res = await page.goto(`${s.api.baseUrl}/app/no-such-page`);
+    const res = await page.goto(`${t.api.baseUrl}/app/no-such-page`);
     expect(res?.status()).toBe(404);
     expect(await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Requests', exact: true }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
     const stranger = await newPage(s.browser);
-    expect((await stranger.goto(`${s.api.baseUrl}/app/no-such-page`))?.status()).toBe(404);
+    expect((await stranger.goto(`${t.api.baseUrl}/app/no-such-page`))?.status()).toBe(404);
     expect(await stranger.getByRole('navigation').count()).toBe(0);
   });
 
   it('sends a browser opening / to the console, while an API client keeps the JSON', async () => {
     const page = await newPage(s.browser);
-    await page.goto(`${s.api.baseUrl}/`);
+    await page.goto(`${t.api.baseUrl}/`);
     expect(new URL(page.url()).pathname).toBe('/app/login.html');
-    const api = await fetch(`${s.api.baseUrl}/`, { redirect: 'manual' });
+    const api = await fetch(`${t.api.baseUrl}/`, { redirect: 'manual' });
     expect(api.status).not.toBe(303);
     expect(api.headers.get('content-type')).toMatch(/json/);
-    const json = await fetch(`${s.api.baseUrl}/`, { redirect: 'manual', headers: { Accept: 'application/json' } });
+    const json = await fetch(`${t.api.baseUrl}/`, { redirect: 'manual', headers: { Accept: 'application/json' } });
     expect(json.headers.get('content-type')).toMatch(/json/);
   });
 });
@@ -128,25 +125,25 @@ describe('notification settings', () => {
   };
 
   it('a reservation request emails each manager once; a manager who switched it off gets none', async () => {
-    await s.api.ctx.services.notifications.sweep();
+    await t.api.ctx.services.notifications.sweep();
     expect(await mailsTo(s.manager.email)).toHaveLength(1);
     expect(await mailsTo(s.owner.email)).toHaveLength(1);
     const page = await signedInPage(s.manager);
-    await page.goto(`${s.api.baseUrl}/app/settings`);
+    await page.goto(`${t.api.baseUrl}/app/settings`);
     await step('switch reservation requests off, by their labels', async () => {
       await page.getByRole('group', { name: 'New reservation requests' }).getByLabel('Off').check();
       await Promise.all([page.waitForURL(/done=saved/), page.getByRole('button', { name: 'Save notification settings' }).click()]);
       expect(await page.getByRole('status').textContent()).toContain('saved');
-      expect((await s.api.ctx.services.notifications.settings(s.manager.uid)).reservation_request).toBe('off');
+      expect((await t.api.ctx.services.notifications.settings(s.manager.uid)).reservation_request).toBe('off');
     });
     await shotsAtBothWidths(page, 'settings');
     await createBookings(db(), [bookingRow(s.company, s.property, { platformType: 'airgms', bookingStatus: 'pending', listingUid: `${s.property}_airgms`, bookedDttm: utcDateTime(new Date()), localCheckinDttm: '2031-06-01 15:00:00', localCheckoutDttm: '2031-06-03 11:00:00', legacyOverlap: false })]);
-    await s.api.ctx.services.notifications.sweep();
+    await t.api.ctx.services.notifications.sweep();
     expect(await mailsTo(s.manager.email)).toHaveLength(1);
     expect(await mailsTo(s.owner.email)).toHaveLength(2);
     await step('a bad mode is refused with its message, not a 500', async () => {
       const csrf = await page.locator('input[name=_csrf]').first().inputValue();
-      const res = await page.request.post(`${s.api.baseUrl}/app/settings/notifications`, { form: { _csrf: csrf, reservation_request: 'loud' }, maxRedirects: 0 });
+      const res = await page.request.post(`${t.api.baseUrl}/app/settings/notifications`, { form: { _csrf: csrf, reservation_request: 'loud' }, maxRedirects: 0 });
       expect(res.status()).toBe(400);
       expect(await res.text()).toContain('Not saved');
     });
@@ -179,11 +176,11 @@ describe('the pages nobody else owns, at 390 px', () => {
       await shotsAtBothWidths(p, `sweep-${name}`);
     };
     for (const [name, path] of Object.entries(pages)) {
-      await page.goto(`${s.api.baseUrl}${path}`);
+      await page.goto(`${t.api.baseUrl}${path}`);
       await check(name, page);
     }
     const signedOut = await newPage(s.browser);
-    await signedOut.goto(`${s.api.baseUrl}/app/login.html`);
+    await signedOut.goto(`${t.api.baseUrl}/app/login.html`);
     await check('login', signedOut);
     console.log(`console sweep at 390 px:\n${report.join('\n')}`);
   });

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/hooks.js';
 import { dayFromToday } from '../support/pipeline.js';
 import { properties } from '../../shared/infra/db/schema/index.js';
-import { startTestApi, type TestApi } from '../support/api.js';
+import type { TestApi } from '../support/api.js';
 import { until } from '../support/ops.fixture.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
 
@@ -19,7 +19,7 @@ const count = async (table: string) =>
 
 beforeAll(async () => {
   // Two API instances on one database: two processes as far as the race is concerned.
-  api2 = await startTestApi(t.tdb);
+  api2 = await t.startApi();
   const db = t.tdb.database.db;
   w.company = await createCompany(db, 'Direct Co');
   w.other = await createCompany(db, 'Other Co');
@@ -28,9 +28,6 @@ beforeAll(async () => {
   w.token = (await createToken(db, w.company, ['direct-bookings'])).token;
   w.readToken = (await createToken(db, w.company, ['messaging', 'smart-locks'])).token;
   w.otherToken = (await createToken(db, w.other, ['direct-bookings'])).token;
-});
-afterAll(async () => {
-  await api2?.close();
 });
 
 describe('POST /api/v1/book-property', () => {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { localDate } from '../../shared/infra/time.js';
-import { startTestApi, type TestApi } from '../support/api.js';
+import type { TestApi } from '../support/api.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
 import { usePipeline } from '../support/hooks.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
@@ -20,16 +20,13 @@ let always200: TestApi;
 /** Request uids the API handed to the queue (a spy on the runtime's producer). */
 const enqueued: string[] = [];
 beforeAll(async () => {
-  always200 = await startTestApi(w.tdb, { env: { ERROR_HTTP_STATUS: 'always-200' } });
+  always200 = await w.startApi({ env: { ERROR_HTTP_STATUS: 'always-200' } });
   const producer = w.p.ctx.jobs.calendar;
   const enqueue = producer.enqueue.bind(producer);
   producer.enqueue = async (uids, ...rest) => {
     enqueued.push(...uids);
     return enqueue(uids, ...rest);
   };
-});
-afterAll(async () => {
-  await always200?.close();
 });
 
 const post = (path: string, body: unknown, query = '?dry_run=true', token = w.token, headers: Record<string, string> = {}) =>

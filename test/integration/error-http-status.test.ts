@@ -1,18 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestDatabase } from '../support/hooks.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { setAppDisabled } from '../../shared/domain/auth/index.js';
-import { connectDatabase, type Database } from '../../shared/infra/db/client.js';
-import { startTestApi, type TestApi } from '../support/api.js';
+import type { Database } from '../../shared/infra/db/client.js';
+import type { TestApi } from '../support/api.js';
 import { createCompany, createToken } from '../support/factories.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * ERROR_HTTP_STATUS=always-200: every error answers HTTP 200 with the body and headers it has by
  * default, as iGMS does. One error of each code, compared with the same request on a default API.
  */
 
-const t = useTestDatabase();
+const t = useWorld();
 const apis = {} as Record<'standard' | 'always', TestApi>;
-const extra: TestApi[] = [];
 let deadDb: Database;
 const w = {} as { tasks: string; disabled: string; limitedToken: string; availability: string };
 
@@ -25,13 +24,9 @@ beforeAll(async () => {
   w.disabled = disabled.token;
   w.limitedToken = (await createToken(db, company, ['tasks'])).token;
   w.availability = (await createToken(db, company, ['availability-control'])).token;
-  apis.standard = await startTestApi(t.tdb);
-  apis.always = await startTestApi(t.tdb, { env: { ERROR_HTTP_STATUS: 'always-200' } });
-  deadDb = connectDatabase('postgres://postgres@127.0.0.1:1/nowhere', { max: 1 });
-});
-afterAll(async () => {
-  await Promise.all([apis.standard?.close(), apis.always?.close(), ...extra.map((a) => a.close())]);
-  await deadDb?.close();
+  apis.standard = await t.startApi();
+  apis.always = await t.startApi({ env: { ERROR_HTTP_STATUS: 'always-200' } });
+  deadDb = t.deadDatabase();
 });
 
 /** The same request to an API with and without the setting. */
@@ -41,10 +36,9 @@ async function both(mode: Partial<{ env: Record<string, string>; db: Database['d
     const database = !mode.db ? t.tdb.database : 'sql' in mode.db ? (mode.db) : { ...t.tdb.database, db: mode.db };
     const env = mode.env ?? {};
     pair = [
-      await startTestApi(t.tdb, { env, database }),
-      await startTestApi(t.tdb, { env: { ...env, ERROR_HTTP_STATUS: 'always-200' }, database }),
+      await t.startApi({ env, database }),
+      await t.startApi({ env: { ...env, ERROR_HTTP_STATUS: 'always-200' }, database }),
     ];
-    extra.push(...pair);
   }
   return Promise.all([pair[0].get(path, token), pair[1].get(path, token)]);
 }
@@ -67,8 +61,7 @@ describe('ERROR_HTTP_STATUS=always-200', () => {
   it('code 16 (429) answers 200 with the same body and the Retry-After header', async () => {
     // The limit is per token across processes: the first request (through a process with the same
     // limit) uses it up for both.
-    const first = await startTestApi(t.tdb, { env: { RATE_LIMIT_PER_MINUTE: '1' } });
-    extra.push(first);
+    const first = await t.startApi({ env: { RATE_LIMIT_PER_MINUTE: '1' } });
     expect((await first.get('/api/v1/tasks', w.limitedToken)).status).toBe(200);
     const [standard, always] = await both({ env: { RATE_LIMIT_PER_MINUTE: '1' } }, '/api/v1/tasks', w.limitedToken);
     expect(standard.status).toBe(429);

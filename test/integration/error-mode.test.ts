@@ -2,10 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli/main.js';
 import { installApp } from '../../shared/domain/oauth/index.js';
 import { issueToken, setAppDisabled } from '../../shared/domain/auth/index.js';
-import { startTestApi, type TestApi } from '../support/api.js';
+import type { TestApi } from '../support/api.js';
 import { ConsoleClient, createUser } from '../support/console.js';
 import { createCompany, createToken } from '../support/factories.js';
-import { useTestDatabase } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * docs/api.md "Error answers per app": an app's error mode (`igms`: HTTP 200 with the same body;
@@ -15,7 +15,7 @@ import { useTestDatabase } from '../support/hooks.js';
  * every code through the error middleware in test/unit/error-mode.test.ts.
  */
 
-const t = useTestDatabase();
+const t = useWorld();
 const apis = {} as Record<'statuses' | 'always200', TestApi>;
 const w = {} as { company: string; igms: string; http: string; none: string; igmsDisabled: string; httpDisabled: string; igmsAvail: string; httpAvail: string };
 
@@ -47,9 +47,8 @@ beforeAll(async () => {
   }
   w.igmsAvail = (await tokenInMode('igms', ['availability-control'])).token;
   w.httpAvail = (await tokenInMode('http', ['availability-control'])).token;
-  apis.statuses = await startTestApi(t.tdb);
-  apis.always200 = await startTestApi(t.tdb, { env: { ERROR_HTTP_STATUS: 'always-200' } });
-  return () => Promise.all([apis.statuses.close(), apis.always200.close()]);
+  apis.statuses = await t.startApi();
+  apis.always200 = await t.startApi({ env: { ERROR_HTTP_STATUS: 'always-200' } });
 });
 
 describe('an app’s error mode set by the operator (app set)', () => {
@@ -79,8 +78,8 @@ describe('an app’s error mode set by the operator (app set)', () => {
   });
 
   it('code 16 (429): igms answers 200 with Retry-After, http 429 under always-200', async () => {
-    const limited = await startTestApi(t.tdb, { env: { RATE_LIMIT_PER_MINUTE: '1' } });
-    const limited200 = await startTestApi(t.tdb, { env: { RATE_LIMIT_PER_MINUTE: '1', ERROR_HTTP_STATUS: 'always-200' } });
+    const limited = await t.startApi({ env: { RATE_LIMIT_PER_MINUTE: '1' } });
+    const limited200 = await t.startApi({ env: { RATE_LIMIT_PER_MINUTE: '1', ERROR_HTTP_STATUS: 'always-200' } });
     try {
       const igms = (await tokenInMode('igms')).token;
       const http = (await tokenInMode('http')).token;
@@ -125,7 +124,7 @@ describe('an OAuth client’s error mode set by its developer', () => {
     expect([res.status, res.body.error.code]).toEqual([200, 14]);
     const [app] = await t.tdb.database.db.execute<{ uid: string }>(`select uid from apps where client_uid = '${clientId}'`);
     expect((await cli('app', 'set', '--company', w.company, '--app', app!.uid, '--error-mode', 'http')).code).toBe(0);
-    const fresh = await startTestApi(t.tdb);
+    const fresh = await t.startApi();
     try {
       expect((await fresh.get('/api/v1/guests', token)).status).toBe(403);
     } finally {
@@ -146,7 +145,7 @@ describe('an OAuth client’s error mode set by its developer', () => {
     const set = await c.post('/app/developer-apps/error-mode', { _csrf: await csrf(), client_id: clientId!, error_mode: 'igms' });
     expect([set.status, set.location]).toEqual([303, `${apis.statuses.baseUrl}/app/developer-apps`]);
     expect((await c.get('/app/developer-apps')).text).toMatch(/<option value="igms" selected="?"?>iGMS: HTTP 200/);
-    const fresh = await startTestApi(t.tdb);
+    const fresh = await t.startApi();
     try {
       expect((await fresh.get('/api/v1/guests', token)).status).toBe(200);
     } finally {

@@ -3,7 +3,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { startApiServer } from '../../api/server.js';
-import { startTestApi, testConfig } from '../support/api.js';
+import { testConfig } from '../support/api.js';
 import { hostileQueryString, tokenCase, wellFormed } from '../support/arbitraries.js';
 import { createToken } from '../support/factories.js';
 import { useHostileWorld, expectErrorEnvelope, hostileClient, judgeAnswer, memoryMb, pathWithQuery } from '../support/hostile.js';
@@ -178,7 +178,7 @@ describe('hostile transport: never a 5xx, always the envelope', () => {
   });
 
   it('rate limits with 429 code 16, Retry-After and RateLimit headers; refused tokens are not counted', async () => {
-    const limited = await startTestApi(w.tdb, { env: { RATE_LIMIT_PER_MINUTE: '5' } });
+    const limited = await w.startApi({ env: { RATE_LIMIT_PER_MINUTE: '5' } });
     const client = hostileClient(limited.baseUrl);
     try {
       const { token } = await createToken(w.tdb.database.db, w.company, scopes);

@@ -1,16 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestDatabase } from '../support/hooks.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../shared/app/runtime.js';
 import { openQueue } from '../../shared/infra/queue/producer.js';
 import { jobRegistry, registeredJobs } from '../../shared/infra/queue/registry.js';
 import { jobHandlers } from '../../worker/handlers.js';
 import type { JobHandlers } from '../../worker/job-handler.js';
 import { startWorker, type RunningWorker } from '../../worker/worker.js';
-import { createTestRuntime, testConfig } from '../support/api.js';
+import { testConfig } from '../support/api.js';
 import { fastQueueEnv } from '../support/pipeline.js';
-import { testQueueConnection, type TestQueue } from '../support/queue.js';
+import type { TestQueue } from '../support/queue.js';
 import { wipeQueueState } from '../support/queue-wipe.js';
+import { useWorld } from '../support/world.js';
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -21,7 +21,7 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20
 }
 
 describe.each(['redis', 'postgres'] as const)('the job registry on the %s backend', (kind) => {
-  const t = useTestDatabase();
+  const t = useWorld();
   let queue: TestQueue;
   const config = testConfig(fastQueueEnv);
   const registry = jobRegistry(config);
@@ -29,13 +29,8 @@ describe.each(['redis', 'postgres'] as const)('the job registry on the %s backen
   const running: RunningWorker[] = [];
 
   beforeAll(async () => {
-    queue = testQueueConnection(t.tdb, kind);
-    ctx = await createTestRuntime(t.tdb, { env: { ...fastQueueEnv, SCHEDULE_CHECK_MS: '300' }, queue: queue.conn });
-  });
-  afterAll(async () => {
-    await Promise.all(running.map((w) => w.close()));
-    await ctx?.close();
-    await queue?.cleanup();
+    queue = t.queue(kind);
+    ctx = await t.runtime({ env: { ...fastQueueEnv, SCHEDULE_CHECK_MS: '300' }, queue: queue.conn });
   });
 
   it('refuses to start a worker when a registered job has no handler', async () => {
@@ -52,7 +47,7 @@ describe.each(['redis', 'postgres'] as const)('the job registry on the %s backen
     // A key whose allowance is whole again (TAT passed) and one still in use.
     await db.execute(sql`insert into rate_limit_buckets (key, tat) values ('tok_1', ${now - 5 * 60_000}), ('tok_2', ${now + 10 * 60_000})`);
     // Two workers at once, as two processes starting together: both upsert the same schedulers.
-    running.push(...(await Promise.all([startWorker(ctx, queue.conn), startWorker(ctx, queue.conn)])));
+    running.push(...(await Promise.all([t.startWorker(ctx, queue.conn), t.startWorker(ctx, queue.conn)])));
 
     const keys = async () => (await db.execute<{ key: string }>(sql`select key from idempotency_keys order by key`)).map((r) => r.key);
     const windows = async () => (await db.execute<{ n: number }>(sql`select count(*)::int as n from rate_limit_buckets`))[0]?.n;
@@ -72,7 +67,7 @@ describe.each(['redis', 'postgres'] as const)('the job registry on the %s backen
 
   it('declares the schedulers again when the queue loses its state under running workers, and each scheduled job runs again', async () => {
     const db = t.tdb.database.db;
-    if (running.length === 0) running.push(await startWorker(ctx, queue.conn));
+    if (running.length === 0) running.push(await t.startWorker(ctx, queue.conn));
     const maintenance = openQueue(queue.conn, 'maintenance');
     try {
       const scheduled = registeredJobs(registry).filter((j) => j.every !== undefined).map((j) => j.name);

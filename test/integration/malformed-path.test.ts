@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.js';
 import { createCompany, createToken } from '../support/factories.js';
-import { useTestDatabase } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { captureLogs } from '../support/ops.fixture.js';
 
 /*
@@ -9,15 +8,12 @@ import { captureLogs } from '../support/ops.fixture.js';
  * client's mistake: 400 code 11 naming the path, logged at info, never a 500 with a stack.
  */
 
-const w = useTestDatabase();
 const logs = captureLogs('info');
-let api: TestApi;
+const w = useWorld({ api: { logger: logs.logger } });
 let token: string;
 
 beforeAll(async () => {
-  api = await startTestApi(w.tdb, { logger: logs.logger });
   token = (await createToken(w.tdb.database.db, await createCompany(w.tdb.database.db), ['messaging'])).token;
-  return () => api.close();
 });
 
 describe('a path segment that does not decode', () => {
@@ -25,7 +21,7 @@ describe('a path segment that does not decode', () => {
     it(`answers 400 code 11 param path for /api/v1/property/${segment}, with a token or without, and logs no error`, async () => {
       const before = logs.lines().length;
       for (const t of [token, undefined]) {
-        const res = await fetch(`${api.baseUrl}/api/v1/property/${segment}${t ? `?access_token=${t}` : ''}`);
+        const res = await fetch(`${w.api.baseUrl}/api/v1/property/${segment}${t ? `?access_token=${t}` : ''}`);
         const body = (await res.json()) as { error: { code: number; param: string; message: string } };
         expect(res.status).toBe(400);
         expect(body.error).toMatchObject({ code: 11, param: 'path', message: 'Malformed percent-encoding in the path' });

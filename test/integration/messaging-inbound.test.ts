@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../shared/platform/outbound-http/index.js';
-import { startTestApi, type TestApi } from '../support/api.js';
+import type { TestApi } from '../support/api.js';
 import { useTestApi } from '../support/hooks.js';
 import { createCompany, createToken } from '../support/factories.js';
 import { createBookingFor, createThread } from '../support/messaging.js';
@@ -225,10 +225,7 @@ describe('inbound hostile bodies', () => {
 describe('inbound throttles', () => {
   let api: TestApi;
   beforeAll(async () => {
-    api = await startTestApi(world.tdb, { env: { AUTH_FAILURES_PER_MINUTE: '3', RATE_LIMIT_PER_MINUTE: '4' } });
-  });
-  afterAll(async () => {
-    await api?.close();
+    api = await world.startApi({ env: { AUTH_FAILURES_PER_MINUTE: '3', RATE_LIMIT_PER_MINUTE: '4' } });
   });
   const send = (body: unknown, secret: string) => {
     const raw = JSON.stringify(body);

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApi } from '../support/api.js';
 import { ConsoleClient, createUser } from '../support/console.js';
 import { createCompany, createProperty } from '../support/factories.js';
-import { useTestDatabase } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates } from '../support/pipeline.js';
 
 /*
@@ -12,8 +12,7 @@ import { futureDates } from '../support/pipeline.js';
  * holds a live token.
  */
 
-const w = useTestDatabase();
-let api: TestApi;
+const w = useWorld({ api: true });
 let second: TestApi;
 let company: string;
 let property: string;
@@ -22,20 +21,15 @@ let client: { clientId: string };
 const REDIRECT = 'https://app.example.test/callback';
 
 beforeAll(async () => {
-  api = await startTestApi(w.tdb);
-  second = await startTestApi(w.tdb);
+  second = await w.startApi();
   company = await createCompany(w.tdb.database.db, 'Acme Stays');
   property = await createProperty(w.tdb.database.db, company);
   owner = await createUser(w.tdb.database.db, company, { role: 'owner' });
-  client = await api.ctx.services.oauth.createClient({ name: 'Calendar Bot', redirectUris: [REDIRECT], scopes: ['messaging', 'calendar-control'], withSecret: false });
-});
-afterAll(async () => {
-  await second?.close();
-  await api?.close();
+  client = await w.api.ctx.services.oauth.createClient({ name: 'Calendar Bot', redirectUris: [REDIRECT], scopes: ['messaging', 'calendar-control'], withSecret: false });
 });
 
 async function signedIn(): Promise<ConsoleClient> {
-  const c = new ConsoleClient(api.baseUrl);
+  const c = new ConsoleClient(w.api.baseUrl);
   expect((await c.signIn(owner.email, owner.password)).status).toBe(303);
   return c;
 }
@@ -51,7 +45,7 @@ async function code(c: ConsoleClient): Promise<string> {
 }
 
 const exchange = (code: string) =>
-  api.get(`/auth/token?${new URLSearchParams({ grant_type: 'authorization_code', redirect_uri: REDIRECT, client_id: client.clientId, code }).toString()}`);
+  w.api.get(`/auth/token?${new URLSearchParams({ grant_type: 'authorization_code', redirect_uri: REDIRECT, client_id: client.clientId, code }).toString()}`);
 
 const appUid = async () =>
   (await w.tdb.database.sql<{ uid: string }[]>`select uid from apps where client_uid = ${client.clientId} and company_uid = ${company}`)[0]!.uid;
@@ -82,19 +76,19 @@ describe('an uninstalled app', () => {
   it('refuses a code issued before the app was disabled, even once enabled again', async () => {
     const c = await signedIn();
     const early = await code(c);
-    await api.ctx.services.tokens.setAppDisabled(company, await appUid(), true);
+    await w.api.ctx.services.tokens.setAppDisabled(company, await appUid(), true);
     expect((await exchange(early)).status).toBe(400);
-    await api.ctx.services.tokens.setAppDisabled(company, await appUid(), false);
+    await w.api.ctx.services.tokens.setAppDisabled(company, await appUid(), false);
     expect((await exchange(early)).status).toBe(400);
   });
 
   it('refuses every token of the app on every API process at once, a remembered one too', async () => {
     const c = await signedIn();
     const token = (await exchange(await code(c))).body.access_token as string;
-    for (const who of [api, second]) expect((await batch(who, token)).status).toBe(200);
+    for (const who of [w.api, second]) expect((await batch(who, token)).status).toBe(200);
     // The app marked uninstalled with the token left unrevoked: what a racing exchange made before.
     await w.tdb.database.sql`update apps set uninstalled_at = now() where uid = ${await appUid()}`;
-    for (const who of [api, second]) {
+    for (const who of [w.api, second]) {
       expect((await batch(who, token)).status).toBe(401);
       expect((await who.get('/api/v1/bookings', token)).status).toBe(401);
     }

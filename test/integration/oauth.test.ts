@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApi } from '../support/api.js';
 import { ConsoleClient, createUser } from '../support/console.js';
 import { createCompany } from '../support/factories.js';
-import { useTestDatabase } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /* docs/api.md "Apps connect themselves": /app/auth.html and /auth/token, and their attacks. */
 
-const w = useTestDatabase();
-let api: TestApi;
+const w = useWorld({ api: true });
 let second: TestApi;
 let company: string;
 let user: { email: string; password: string };
@@ -17,23 +16,18 @@ let conf: { clientId: string; clientSecret?: string };
 const REDIRECT = 'https://app.example.test/callback';
 
 beforeAll(async () => {
-  api = await startTestApi(w.tdb);
-  second = await startTestApi(w.tdb);
+  second = await w.startApi();
   company = await createCompany(w.tdb.database.db, 'Acme Stays');
   user = await createUser(w.tdb.database.db, company);
-  pub = await api.ctx.services.oauth.createClient({ name: 'Channel Sync', redirectUris: [REDIRECT], scopes: ['messaging', 'tasks'], withSecret: false });
-  conf = await api.ctx.services.oauth.createClient({ name: 'Pricing Bot', redirectUris: [REDIRECT, 'http://localhost:8080/cb'], withSecret: true });
-});
-afterAll(async () => {
-  await second?.close();
-  await api?.close();
+  pub = await w.api.ctx.services.oauth.createClient({ name: 'Channel Sync', redirectUris: [REDIRECT], scopes: ['messaging', 'tasks'], withSecret: false });
+  conf = await w.api.ctx.services.oauth.createClient({ name: 'Pricing Bot', redirectUris: [REDIRECT, 'http://localhost:8080/cb'], withSecret: true });
 });
 
 const authUrl = (clientId: string, extra: Record<string, string> = {}) =>
   `/app/auth.html?${new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT, scope: 'messaging,tasks', state: 's-123', ...extra }).toString()}`;
 
 async function signedIn(): Promise<ConsoleClient> {
-  const c = new ConsoleClient(api.baseUrl);
+  const c = new ConsoleClient(w.api.baseUrl);
   expect((await c.signIn(user.email, user.password)).status).toBe(303);
   return c;
 }
@@ -53,7 +47,7 @@ async function code(clientId = pub.clientId, extra: Record<string, string> = {})
   return new URL(res.location!).searchParams.get('code')!;
 }
 
-const exchange = (params: Record<string, string>) => api.get(`/auth/token?${new URLSearchParams({ grant_type: 'authorization_code', redirect_uri: REDIRECT, ...params }).toString()}`);
+const exchange = (params: Record<string, string>) => w.api.get(`/auth/token?${new URLSearchParams({ grant_type: 'authorization_code', redirect_uri: REDIRECT, ...params }).toString()}`);
 
 describe('the flow', () => {
   it('Allow redirects with code and state; the code buys a token that reads bookings', async () => {
@@ -68,16 +62,16 @@ describe('the flow', () => {
     const loc = new URL(res.location!);
     expect(`${loc.origin}${loc.pathname}`).toBe(REDIRECT);
     expect(loc.searchParams.get('state')).toBe('s-123');
-    const answer = await api.post('/auth/token', { grant_type: 'authorization_code', code: loc.searchParams.get('code'), redirect_uri: REDIRECT, client_id: pub.clientId });
+    const answer = await w.api.post('/auth/token', { grant_type: 'authorization_code', code: loc.searchParams.get('code'), redirect_uri: REDIRECT, client_id: pub.clientId });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ access_token: expect.any(String), token_type: 'bearer', scope: 'messaging,tasks' });
-    const bookings = await api.get('/api/v1/bookings', answer.body.access_token);
+    const bookings = await w.api.get('/api/v1/bookings', answer.body.access_token);
     expect(bookings.status).toBe(200);
   });
 
   it('takes a form-encoded POST and a client secret', async () => {
     const c = await code(conf.clientId);
-    const res = await fetch(`${api.baseUrl}/auth/token`, {
+    const res = await fetch(`${w.api.baseUrl}/auth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'authorization_code', code: c, redirect_uri: REDIRECT, client_id: conf.clientId, client_secret: conf.clientSecret! }),
@@ -101,12 +95,12 @@ describe('the flow', () => {
   });
 
   it('asks a signed-out visitor to sign in, then comes back to the authorization', async () => {
-    const c = new ConsoleClient(api.baseUrl);
+    const c = new ConsoleClient(w.api.baseUrl);
     const first = await c.get(authUrl(pub.clientId));
     expect(first.status).toBe(303);
     const next = new URL(first.location!).searchParams.get('next')!;
     const signed = await c.signIn(user.email, user.password, next);
-    expect(signed.location).toBe(`${api.baseUrl}${authUrl(pub.clientId)}`);
+    expect(signed.location).toBe(`${w.api.baseUrl}${authUrl(pub.clientId)}`);
   });
 });
 
@@ -152,11 +146,11 @@ describe('attacks', () => {
     const c = await code();
     const first = await exchange({ code: c, client_id: pub.clientId });
     expect(first.status).toBe(200);
-    expect((await api.get('/api/v1/bookings', first.body.access_token)).status).toBe(200);
+    expect((await w.api.get('/api/v1/bookings', first.body.access_token)).status).toBe(200);
     const again = await exchange({ code: c, client_id: pub.clientId });
     expect(again.status).toBe(400);
     expect(again.body).toEqual({ error: 'Invalid authorization code' });
-    expect((await api.get('/api/v1/bookings', first.body.access_token)).status).toBe(401);
+    expect((await w.api.get('/api/v1/bookings', first.body.access_token)).status).toBe(401);
   });
 
   it("refuses another client's code, a different redirect_uri, and a code that does not exist", async () => {
@@ -178,11 +172,11 @@ describe('attacks', () => {
   });
 
   it('the OAuth service itself refuses a challenge that is not S256 (a caller other than the consent page gets no code)', async () => {
-    const client = (await api.ctx.services.oauth.checkAuthorization(pub.clientId, REDIRECT)) as { client: Parameters<typeof api.ctx.services.oauth.allow>[0]['client'] };
+    const client = (await w.api.ctx.services.oauth.checkAuthorization(pub.clientId, REDIRECT)) as { client: Parameters<typeof w.api.ctx.services.oauth.allow>[0]['client'] };
     const [{ uid: userUid }] = (await w.tdb.database.sql`select uid from users where company_uid = ${company} limit 1`) as unknown as [{ uid: string }];
     const base = { client: client.client, redirectUri: REDIRECT, userUid, companyUid: company, scopes: ['tasks' as const] };
-    await expect(api.ctx.services.oauth.allow({ ...base, codeChallenge: 'x'.repeat(43), codeChallengeMethod: 'plain' })).rejects.toThrow(/not a valid S256 challenge/);
-    await expect(api.ctx.services.oauth.allow({ ...base, codeChallenge: 'short', codeChallengeMethod: 'S256' })).rejects.toThrow(/not a valid S256 challenge/);
+    await expect(w.api.ctx.services.oauth.allow({ ...base, codeChallenge: 'x'.repeat(43), codeChallengeMethod: 'plain' })).rejects.toThrow(/not a valid S256 challenge/);
+    await expect(w.api.ctx.services.oauth.allow({ ...base, codeChallenge: 'short', codeChallengeMethod: 'S256' })).rejects.toThrow(/not a valid S256 challenge/);
     const page = await (await signedIn()).get(authUrl(pub.clientId, { code_challenge: 'short', code_challenge_method: 'S256' }));
     expect(new URL(page.location!).searchParams.get('error')).toBe('invalid_request');
   });
@@ -193,13 +187,13 @@ describe('attacks', () => {
     expect(await exchange({ code: c, client_id: conf.clientId })).toMatchObject({ status: 401, body: { error: 'Incorrect application credentials' } });
     expect(await exchange({ code: c, client_id: pub.clientId, client_secret: 'x' })).toMatchObject({ status: 401 });
     expect(await exchange({ code: c, client_id: 'cli_unknown' })).toMatchObject({ status: 401 });
-    expect(await api.get(`/auth/token?grant_type=password&client_id=${pub.clientId}`)).toMatchObject({ status: 400, body: { error: 'Unsupported grant type' } });
+    expect(await w.api.get(`/auth/token?grant_type=password&client_id=${pub.clientId}`)).toMatchObject({ status: 400, body: { error: 'Unsupported grant type' } });
   });
 
   it('a revoked token is refused at once by a second API process', async () => {
     const t = (await exchange({ code: await code(), client_id: pub.clientId })).body.access_token as string;
     expect((await second.get('/api/v1/bookings', t)).status).toBe(200);
-    expect(await api.ctx.services.tokens.revoke(company, t)).toBe(true);
+    expect(await w.api.ctx.services.tokens.revoke(company, t)).toBe(true);
     expect((await second.get('/api/v1/bookings', t)).status).toBe(401);
   });
 

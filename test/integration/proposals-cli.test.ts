@@ -2,13 +2,10 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli/main.js';
 import { properties } from '../../shared/infra/db/schema/index.js';
-import { startWorker } from '../../worker/worker.js';
-import { createTestRuntime } from '../support/api.js';
 import { runCliProcess, type CliRun } from '../support/cli.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { useTestApi } from '../support/hooks.js';
 import { fastQueueEnv, futureDates } from '../support/pipeline.js';
-import { testQueueConnection } from '../support/queue.js';
 import { until } from '../support/ops.fixture.js';
 
 /*
@@ -91,9 +88,9 @@ describe('expiry', () => {
   it('runs as the scheduled job expire-proposals of a worker', async () => {
     const p = await propose(1, 50);
     await t.tdb.database.sql`update calendar_proposals set created_dttm = now() - interval '15 days' where uid = ${p.uid}`;
-    const queue = testQueueConnection(t.tdb, 'postgres');
-    const ctx = await createTestRuntime(t.tdb, { env: fastQueueEnv, queue: queue.conn });
-    const worker = await startWorker(ctx, queue.conn);
+    const queue = t.queue('postgres');
+    const ctx = await t.runtime({ env: fastQueueEnv, queue: queue.conn });
+    const worker = await t.startWorker(ctx, queue.conn);
     try {
       await until('the scheduled expiry to run', async () => (await proposalStatus(p.uid))!.status === 'expired');
       expect(await statusesOf(p.requestUids)).toEqual(['disabled']);

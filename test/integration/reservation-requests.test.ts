@@ -1,13 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/hooks.js';
 import { scopes as allScopes } from '../../shared/domain/auth/index.js';
 import { utcDateTime } from '../../shared/infra/time.js';
-import { startWorker } from '../../worker/worker.js';
-import { createTestRuntime, startTestApi, type TestApi } from '../support/api.js';
+import type { TestApi } from '../support/api.js';
 import { until } from '../support/ops.fixture.js';
 import { dayFromToday, fastQueueEnv } from '../support/pipeline.js';
-import { testQueueConnection } from '../support/queue.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
 
 /*
@@ -38,7 +36,7 @@ async function request(target = t.api) {
 }
 
 beforeAll(async () => {
-  api2 = await startTestApi(t.tdb);
+  api2 = await t.startApi();
   const db = t.tdb.database.db;
   w.company = await createCompany(db, 'Requests Co');
   w.other = await createCompany(db, 'Other Co');
@@ -46,9 +44,6 @@ beforeAll(async () => {
   w.token = (await createToken(db, w.company, ['direct-bookings'])).token;
   w.readToken = (await createToken(db, w.company, ['messaging'])).token;
   w.otherToken = (await createToken(db, w.other, ['direct-bookings'])).token;
-});
-afterAll(async () => {
-  await api2?.close();
 });
 
 describe('book-property with booking_status pending', () => {
@@ -221,9 +216,9 @@ describe('expiry after RESERVATION_REQUEST_HOURS', () => {
   it('runs as the scheduled job expire-reservation-requests of a worker', async () => {
     const r = await request();
     await t.tdb.database.db.execute(sql`update bookings set booked_dttm = '2020-01-01 00:00:00' where booking_uid = ${r.booking_uid}`);
-    const queue = testQueueConnection(t.tdb, 'postgres');
-    const ctx = await createTestRuntime(t.tdb, { env: fastQueueEnv, queue: queue.conn });
-    const worker = await startWorker(ctx, queue.conn);
+    const queue = t.queue('postgres');
+    const ctx = await t.runtime({ env: fastQueueEnv, queue: queue.conn });
+    const worker = await t.startWorker(ctx, queue.conn);
     try {
       await until('the scheduled expiry to run', async () => (await statusOf(r.booking_uid)) === 'expired');
     } finally {

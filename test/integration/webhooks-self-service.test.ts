@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { scopes as allScopes } from '../../shared/domain/auth/index.js';
 import { verifySignature } from '../../shared/platform/outbound-http/index.js';
-import { startTestApi, type TestApi } from '../support/api.js';
+import type { TestApi } from '../support/api.js';
 import { createCompany, createToken } from '../support/factories.js';
 import { useTestPipeline } from '../support/hooks.js';
 import { startWebhookReceiver, type Behaviour, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -32,13 +32,10 @@ const get = (path: string, token: string) => t.p.api.get(`/api/v1/${path}`, toke
 beforeAll(async () => {
   await t.p.startWorkers(1);
   company = await createCompany(t.tdb.database.db);
-  guarded = await startTestApi(t.tdb, { env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
+  guarded = await t.startApi({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
 });
 afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-afterAll(async () => {
-  await guarded?.close();
 });
 
 describe('set-webhook, get-webhook, rotate-webhook-secret, delete-webhook', () => {

@@ -4,8 +4,6 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { z } from 'zod';
 import { scopes, setAppDisabled } from '../../shared/domain/auth/index.js';
 import { redisRateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
-import { startTestApi, type TestApi } from './api.js';
-import { createTestDatabase, type TestDatabase } from './db.js';
 import { testRedisUrl } from './env.js';
 import {
   bookingRow,
@@ -19,6 +17,7 @@ import {
 import type { Verdict } from './arbitraries.js';
 import { futureDates } from './pipeline.js';
 import { memoryChange, memoryMb } from './memory.js';
+import { useWorld, type ApiWorld, type WorldSoFar, type WorldTools } from './world.js';
 
 /* The HTTP client, the answer oracle and the world of the hostile-input suites. */
 
@@ -159,9 +158,7 @@ export function expectationFor(g: { verdict: Verdict; param?: string }, accepted
 
 export { memoryChange, memoryMb } from './memory.js';
 
-export interface HostileWorld {
-  tdb: TestDatabase;
-  api: TestApi;
+export interface HostileWorld extends ApiWorld, WorldTools {
   redis: Redis;
   client: HostileClient;
   company: string;
@@ -174,72 +171,60 @@ export interface HostileWorld {
   tokens: { all: string; none: string; disabled: string };
 }
 
-/** One company with a bit of everything, tokens with every scope, no scope, and a disabled app. */
-export async function createHostileWorld(env: Record<string, string> = {}): Promise<HostileWorld> {
-  const tdb = await createTestDatabase();
-  // The Redis limiter, as in production with REDIS_URL: the Postgres one costs a committed write per
-  // request, which would be most of the fuzz's time. The limiter itself is tested on its own.
-  const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
-  const api = await startTestApi(tdb, {
-    env: { RATE_LIMIT_PER_MINUTE: '100000000', ...env },
-    rateLimiter: redisRateLimiter(redis, 100_000_000, `{${tdb.name}}`),
-  });
-  const db = tdb.database.db;
-  const company = await createCompany(db, 'Hostile Inc');
-  const properties = [await createProperty(db, company), await createProperty(db, company, { timeZone: 'Pacific/Kiritimati' })];
-  const rows = properties.flatMap((p) => [bookingRow(company, p), bookingRow(company, p, { bookingStatus: 'cancelled', platformType: 'vrbo' })]);
-  await createBookings(db, rows);
-  const cleaners = [await createTeamMember(db, company), await createTeamMember(db, company, { name: 'Bo' })];
-  const inactiveCleaner = await createTeamMember(db, company, { active: false });
-  const tasks: string[] = [];
-  for (let i = 0; i < 6; i++) tasks.push((await createTask(db, company, properties[i % 2] as string)).taskUid);
-  const all = (await createToken(db, company, scopes)).token;
-  const none = (await createToken(db, company, [])).token;
-  const disabledToken = await createToken(db, company, scopes);
-  await setAppDisabled(db, company, disabledToken.appUid, true);
-  const requests: string[] = [];
-  for (const p of properties) {
-    const res = await api.post('/api/v1/set-calendar-batch', { property_uid: p, days: futureDates(3).map((date) => ({ date, min_stay: 2 })) }, all);
-    expect(res.status).toBe(200);
-    requests.push(...(res.body.data.request_uids as string[]));
-  }
-  return {
-    tdb,
-    api,
-    redis,
-    client: hostileClient(api.baseUrl),
-    company,
-    properties,
-    bookings: rows.map((r) => r.bookingUid),
-    tasks,
-    cleaners,
-    inactiveCleaner,
-    requests,
-    tokens: { all, none, disabled: disabledToken.token },
-  };
-}
-
-export async function closeHostileWorld(w: HostileWorld | undefined) {
-  w?.client.close();
-  await w?.api.close();
-  await w?.redis.quit();
-  await w?.tdb.drop();
-}
-
 /**
- * The hostile world as a test hook: built before the file's tests (memory read once it is up),
- * closed after them with its client's summary and the memory change logged under `name`.
+ * The hostile world as a test hook: one company with a bit of everything, tokens with every scope,
+ * no scope, and a disabled app. Built before the file's tests (memory read once it is up), closed
+ * after them with its client's summary and the memory change logged under `name`.
  */
 export function useHostileWorld(name: string, env: Record<string, string> = {}): HostileWorld & { memoryAtStart: ReturnType<typeof memoryMb> } {
-  const w = {} as HostileWorld & { memoryAtStart: ReturnType<typeof memoryMb> };
+  const w = useWorld({
+    env: { RATE_LIMIT_PER_MINUTE: '100000000', ...env },
+    // The Redis limiter, as in production with REDIS_URL: the Postgres one costs a committed write per
+    // request, which would be most of the fuzz's time. The limiter itself is tested on its own.
+    api: (world: WorldSoFar) => {
+      const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
+      world.defer(() => redis.quit());
+      (world as HostileWorld).redis = redis;
+      return { rateLimiter: redisRateLimiter(redis, 100_000_000, `{${world.tdb.name}}`) };
+    },
+  }) as HostileWorld & { memoryAtStart: ReturnType<typeof memoryMb> };
   beforeAll(async () => {
-    Object.assign(w, await createHostileWorld(env));
+    const db = w.tdb.database.db;
+    const company = await createCompany(db, 'Hostile Inc');
+    const properties = [await createProperty(db, company), await createProperty(db, company, { timeZone: 'Pacific/Kiritimati' })];
+    const rows = properties.flatMap((p) => [bookingRow(company, p), bookingRow(company, p, { bookingStatus: 'cancelled', platformType: 'vrbo' })]);
+    await createBookings(db, rows);
+    const cleaners = [await createTeamMember(db, company), await createTeamMember(db, company, { name: 'Bo' })];
+    const inactiveCleaner = await createTeamMember(db, company, { active: false });
+    const tasks: string[] = [];
+    for (let i = 0; i < 6; i++) tasks.push((await createTask(db, company, properties[i % 2] as string)).taskUid);
+    const all = (await createToken(db, company, scopes)).token;
+    const none = (await createToken(db, company, [])).token;
+    const disabledToken = await createToken(db, company, scopes);
+    await setAppDisabled(db, company, disabledToken.appUid, true);
+    const requests: string[] = [];
+    for (const p of properties) {
+      const res = await w.api.post('/api/v1/set-calendar-batch', { property_uid: p, days: futureDates(3).map((date) => ({ date, min_stay: 2 })) }, all);
+      expect(res.status).toBe(200);
+      requests.push(...(res.body.data.request_uids as string[]));
+    }
+    Object.assign(w, {
+      client: hostileClient(w.api.baseUrl),
+      company,
+      properties,
+      bookings: rows.map((r) => r.bookingUid),
+      tasks,
+      cleaners,
+      inactiveCleaner,
+      requests,
+      tokens: { all, none, disabled: disabledToken.token },
+    });
     w.memoryAtStart = memoryMb();
   });
-  afterAll(async () => {
+  afterAll(() => {
     if (!w.client) return;
     console.log(`${name}: ${w.client.summary()}; ${memoryChange(w.memoryAtStart, memoryMb())}`);
-    await closeHostileWorld(w);
+    w.client.close();
   });
   return w;
 }

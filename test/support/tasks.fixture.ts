@@ -1,17 +1,14 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import { tasks } from '../../shared/infra/db/schema/index.js';
-import { startTestApi, type TestApi } from './api.js';
-import { createTestDatabase, type TestDatabase } from './db.js';
 import { createCompany, createProperty, createTask, createTeamMember, createToken, type TaskInsert } from './factories.js';
+import { useWorld, type ApiWorld, type WorldTools } from './world.js';
 
 /**
  * The world of a tasks test file: its own database and API, one company with a property, a
  * `tasks` token and two active cleaners, and a second company with the same.
  */
-export interface TasksWorld {
-  tdb: TestDatabase;
-  api: TestApi;
+export interface TasksWorld extends ApiWorld, WorldTools {
   company: string;
   property: string;
   token: string;
@@ -24,10 +21,8 @@ export interface TasksWorld {
 }
 
 export function useTasksWorld(): TasksWorld {
-  const w = {} as TasksWorld;
+  const w = useWorld({ api: true }) as TasksWorld;
   beforeAll(async () => {
-    w.tdb = await createTestDatabase();
-    w.api = await startTestApi(w.tdb);
     const db = w.tdb.database.db;
     w.company = await createCompany(db);
     w.property = await createProperty(db, w.company);
@@ -38,10 +33,6 @@ export function useTasksWorld(): TasksWorld {
     w.otherProperty = await createProperty(db, w.otherCompany);
     w.otherCompanyCleaner = await createTeamMember(db, w.otherCompany, { name: 'Cy' });
     w.otherToken = (await createToken(db, w.otherCompany, ['tasks'])).token;
-  });
-  afterAll(async () => {
-    await w.api?.close();
-    await w.tdb?.drop();
   });
   return w;
 }

@@ -35,9 +35,18 @@ export interface SeedOptions {
   scopes?: Scope[];
 }
 
+export type ApiStandIns = Omit<TestApiOptions, 'env'>;
+
+/** The world while its beforeAll builds it: the database and the tools. */
+export type WorldSoFar = DatabaseWorld & WorldTools;
+
 export interface WorldOptions {
-  /** The API over the world's database: `true`, or its stand-ins (logger, database, jobs, rateLimiter, queue). */
-  api?: true | Omit<TestApiOptions, 'env'>;
+  /**
+   * The API over the world's database: `true`, or its stand-ins (logger, database, jobs, rateLimiter,
+   * queue), or a function making them in the world's beforeAll once the database exists (what it
+   * opens it hands to `world.defer`).
+   */
+  api?: true | ApiStandIns | ((w: WorldSoFar) => ApiStandIns | Promise<ApiStandIns>);
   /** The pipeline on this queue backend: API + real queue + workers on demand (implies the API). */
   queue?: PipelineKind;
   /** Config overrides of the API or pipeline (the pipeline adds them on top of its fast queue settings). */
@@ -101,7 +110,7 @@ function once(fn: () => Promise<void>): () => Promise<void> {
 }
 
 export function useWorld<O extends WorldOptions = Record<never, never>>(opts: O = {} as O): WorldOf<O> {
-  if (opts.queue && typeof opts.api === 'object') throw new Error('useWorld: API stand-ins are for an API without a queue; the pipeline makes its own');
+  if (opts.queue && opts.api && opts.api !== true) throw new Error('useWorld: API stand-ins are for an API without a queue; the pipeline makes its own');
   if (opts.workers && !opts.queue) throw new Error('useWorld: workers need a queue');
   const closers: Array<() => unknown> = [];
   const w = {} as DatabaseWorld & Partial<BarePipelineWorld & Seeded> & WorldTools;
@@ -168,7 +177,7 @@ export function useWorld<O extends WorldOptions = Record<never, never>>(opts: O 
       w.p = await startPipeline(w.tdb, opts.queue, opts.env);
       w.api = w.p.api;
     } else if (opts.api) {
-      const stand = opts.api === true ? {} : opts.api;
+      const stand = opts.api === true ? {} : typeof opts.api === 'function' ? await opts.api(w) : opts.api;
       w.api = await startTestApi(w.tdb, { ...stand, ...(opts.env ? { env: opts.env } : {}) });
     }
     if (opts.seed) {
