@@ -1,28 +1,25 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { useTestDatabase } from '../support/hooks.js';
 import { createCompany, createToken } from '../support/factories.js';
 import { createBookingFor } from '../support/messaging.js';
-import { startPipeline, type Pipeline } from '../support/pipeline.js';
 import { startDroppingSmtp, startSmtp } from '../support/smtp.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * message-booking-guest through the real queue and workers, to a real SMTP server started here:
  * accepted at once, sent by the send-message job, reported by message-status (with wait).
  */
 
-const t = useTestDatabase();
-let p: Pipeline;
-let outbox: string;
 const w = {} as { company: string; token: string; calendarOnly: string; other: string; otherToken: string; booking: string; noEmail: string; otherBooking: string };
 const fast = { MESSAGE_BACKOFF_MS: '50', MESSAGE_MAX_AGE_MS: '300' };
+const outbox = mkdtempSync(join(tmpdir(), 'i22-outbox-'));
+const t = useWorld({ queue: 'redis', env: { ...fast, DATA_DIR: outbox } });
 
 beforeAll(async () => {
-  outbox = await mkdtemp(join(tmpdir(), 'i22-outbox-'));
-  p = await startPipeline(t.tdb, 'redis', { ...fast, DATA_DIR: outbox });
   const db = t.tdb.database.db;
   w.company = await createCompany(db, 'Messaging Co');
   w.other = await createCompany(db, 'Other Co');
@@ -36,15 +33,14 @@ beforeAll(async () => {
   w.otherBooking = (await createBookingFor(db, w.other)).bookingUid!;
 });
 afterAll(async () => {
-  await p?.close();
   await rm(outbox, { recursive: true, force: true });
 });
 beforeEach(async () => {
-  await p.stopWorkers();
+  await t.p.stopWorkers();
 });
 
-const send = (body: unknown, token = w.token, headers: Record<string, string> = {}) => p.api.post('/api/v1/message-booking-guest', body, token, headers);
-const status = (uid: string, token = w.token, wait = 30) => p.api.get(`/api/v1/message-status?message_uid=${uid}&wait=${wait}`, token);
+const send = (body: unknown, token = w.token, headers: Record<string, string> = {}) => t.p.api.post('/api/v1/message-booking-guest', body, token, headers);
+const status = (uid: string, token = w.token, wait = 30) => t.p.api.get(`/api/v1/message-status?message_uid=${uid}&wait=${wait}`, token);
 
 async function finalStatus(uid: string) {
   for (;;) {
@@ -62,7 +58,7 @@ describe('message-booking-guest by email', () => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const uid = res.body.data.message_uid as string;
       expect((await status(uid, w.token, 0)).body.data).toEqual({ message_uid: uid, message_status: 'queued' });
-      await p.startWorkers(1, { ...fast, SMTP_URL: smtp.url });
+      await t.p.startWorkers(1, { ...fast, SMTP_URL: smtp.url });
       expect(await finalStatus(uid)).toEqual({ message_uid: uid, message_status: 'completed' });
       expect(smtp.received).toHaveLength(1);
       expect(smtp.received[0]).toContain(`Message-ID: <${uid}@property-ops>`);
@@ -74,7 +70,7 @@ describe('message-booking-guest by email', () => {
       const changes = await t.tdb.database.db.execute<{ kind: string; event: string | null }>(sql`
         select kind, event from changes where company_uid = ${w.company} and (object_uid = ${uid} or kind = 'thread') order by id`);
       expect(changes.map((c) => `${c.kind}:${c.event ?? ''}`)).toEqual(['thread:', 'message:message.status', 'thread:', 'message:message.status']);
-      const threads = await p.api.get(`/api/v1/get-threads?bookingsUids=${w.booking}`, w.token);
+      const threads = await t.p.api.get(`/api/v1/get-threads?bookingsUids=${w.booking}`, w.token);
       expect(threads.body.data[0].messages[0]).toMatchObject({ messageUid: uid, messageText: 'The door code is 4821.', direction: 'outbound', messageStatus: 'completed' });
     } finally {
       await smtp.close();
@@ -86,7 +82,7 @@ describe('message-booking-guest by email', () => {
     smtp.answers.push(451, 451);
     try {
       const uid = (await send({ booking_uid: w.booking, message: 'Retry me', channel: 'email' })).body.data.message_uid as string;
-      await p.startWorkers(1, { ...fast, SMTP_URL: smtp.url });
+      await t.p.startWorkers(1, { ...fast, SMTP_URL: smtp.url });
       expect((await finalStatus(uid)).message_status).toBe('completed');
       expect(smtp.attempts).toBe(3);
       expect(smtp.received).toHaveLength(1);
@@ -100,7 +96,7 @@ describe('message-booking-guest by email', () => {
     smtp.answers.push(550, 550, 550);
     try {
       const uid = (await send({ booking_uid: w.booking, message: 'Refused', channel: 'email' })).body.data.message_uid as string;
-      await p.startWorkers(1, { ...fast, SMTP_URL: smtp.url });
+      await t.p.startWorkers(1, { ...fast, SMTP_URL: smtp.url });
       const final = await finalStatus(uid);
       expect(final.message_status).toBe('error');
       expect(final.message_error).toMatch(/SMTP server refused the message: .*550/);
@@ -114,7 +110,7 @@ describe('message-booking-guest by email', () => {
     const dropper = await startDroppingSmtp();
     try {
       const uid = (await send({ booking_uid: w.booking, message: 'Dropped', channel: 'email' })).body.data.message_uid as string;
-      await p.startWorkers(1, { ...fast, SMTP_URL: dropper.url });
+      await t.p.startWorkers(1, { ...fast, SMTP_URL: dropper.url });
       const final = await finalStatus(uid);
       expect(final.message_status).toBe('error');
       expect(dropper.connections).toBeGreaterThan(1);
@@ -127,7 +123,7 @@ describe('message-booking-guest by email', () => {
 
   it('without SMTP_URL writes the .eml to DATA_DIR/outbox/', async () => {
     const uid = (await send({ booking_uid: w.booking, message: 'To the outbox', channel: 'email' })).body.data.message_uid as string;
-    await p.startWorkers(1, { ...fast, DATA_DIR: outbox });
+    await t.p.startWorkers(1, { ...fast, DATA_DIR: outbox });
     expect((await finalStatus(uid)).message_status).toBe('completed');
     const eml = await readFile(join(outbox, 'outbox', `${uid}.eml`), 'utf8');
     expect(eml).toContain(`Message-ID: <${uid}@property-ops>`);
@@ -136,7 +132,7 @@ describe('message-booking-guest by email', () => {
 
   it('ends in error naming a guest without an email address', async () => {
     const uid = (await send({ booking_uid: w.noEmail, message: 'Hello', channel: 'email' })).body.data.message_uid as string;
-    await p.startWorkers(1, { ...fast, DATA_DIR: outbox });
+    await t.p.startWorkers(1, { ...fast, DATA_DIR: outbox });
     expect((await finalStatus(uid)).message_error).toMatch(/^guest .+ has no email address$/);
   });
 });
@@ -145,7 +141,7 @@ describe('message-booking-guest on the platform channel', () => {
   it('without a connector for the platform ends in error naming it', async () => {
     const res = await send({ booking_uid: w.booking, message: 'Via the platform' });
     const uid = res.body.data.message_uid as string;
-    await p.startWorkers(1, fast);
+    await t.p.startWorkers(1, fast);
     expect(await finalStatus(uid)).toEqual({ message_uid: uid, message_status: 'error', message_error: 'no channel connector for platform airbnb' });
   });
 });
@@ -173,7 +169,7 @@ describe('message-booking-guest refusals', () => {
     expect((await send({ booking_uid: w.otherBooking, message: 'hi' })).status).toBe(404);
     const theirs = await send({ booking_uid: w.otherBooking, message: 'theirs' }, w.otherToken);
     expect(theirs.status).toBe(200);
-    const thread = await p.api.get(`/api/v1/get-threads?bookingsUids=${w.otherBooking}`, w.otherToken);
+    const thread = await t.p.api.get(`/api/v1/get-threads?bookingsUids=${w.otherBooking}`, w.otherToken);
     const threadId = thread.body.data[0].threadId as number;
     const res = await send({ thread_id: threadId, message: 'hi' });
     expect(res.status).toBe(404);
@@ -185,7 +181,7 @@ describe('message-booking-guest refusals', () => {
 
   it('refuses tokens without the messaging scope (code 14)', async () => {
     expect((await send({ booking_uid: w.booking, message: 'hi' }, w.calendarOnly)).body.error.code).toBe(14);
-    expect((await p.api.get('/api/v1/message-status?message_uid=msg_x', w.calendarOnly)).body.error.code).toBe(14);
+    expect((await t.p.api.get('/api/v1/message-status?message_uid=msg_x', w.calendarOnly)).body.error.code).toBe(14);
   });
 
   it('replays an Idempotency-Key: the same message, stored once', async () => {
@@ -199,7 +195,7 @@ describe('message-booking-guest refusals', () => {
   });
 
   it('thread_id wins over booking_uid', async () => {
-    const thread = (await p.api.get(`/api/v1/get-threads?bookingsUids=${w.booking}`, w.token)).body.data[0].threadId as number;
+    const thread = (await t.p.api.get(`/api/v1/get-threads?bookingsUids=${w.booking}`, w.token)).body.data[0].threadId as number;
     const res = await send({ thread_id: String(thread), booking_uid: w.noEmail, message: 'By thread' });
     expect(res.status).toBe(200);
     const [row] = await t.tdb.database.db.execute<{ thread_id: number }>(sql`select thread_id from messages where uid = ${res.body.data.message_uid}`);

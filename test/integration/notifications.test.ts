@@ -3,12 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../shared/app/runtime.js';
 import { issueToken } from '../../shared/domain/auth/index.js';
 import { utcDateTime } from '../../shared/infra/time.js';
-import { createTestRuntime } from '../support/api.js';
 import { createUser } from '../support/console.js';
 import { bookingRow, createBookings, createCompany, createProperty } from '../support/factories.js';
-import { useTestDatabase } from '../support/hooks.js';
 import { createThread } from '../support/messaging.js';
 import { readableMail, startSmtp, type TestSmtp } from '../support/smtp.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * Owners and managers told when something waits (issue 42): a notification per person and event,
@@ -16,7 +15,7 @@ import { readableMail, startSmtp, type TestSmtp } from '../support/smtp.js';
  * daily digest per person, never twice for one event.
  */
 
-const t = useTestDatabase();
+const t = useWorld();
 let rt: Runtime;
 let smtp: TestSmtp;
 const w = {} as { company: string; other: string; property: string; owner: string; m1: string; m1Uid: string; m2: string; m2Uid: string; stranger: string };
@@ -50,7 +49,7 @@ async function reservationRequest(): Promise<string> {
 
 beforeAll(async () => {
   smtp = await startSmtp();
-  rt = await createTestRuntime(t.tdb, { env: { SMTP_URL: smtp.url, CONSOLE_URL: 'https://ops.example.test/app', DIGEST_HOUR: '7' } });
+  rt = await t.runtime({ env: { SMTP_URL: smtp.url, CONSOLE_URL: 'https://ops.example.test/app', DIGEST_HOUR: '7' } });
   w.company = await createCompany(db(), 'Told Co');
   w.other = await createCompany(db(), 'Other Co');
   w.property = await createProperty(db(), w.company, { name: 'Shibuya loft', timeZone: 'Asia/Tokyo' });
@@ -61,7 +60,6 @@ beforeAll(async () => {
   w.stranger = (await createUser(db(), w.other, { role: 'manager', email: 'stranger@other.test' })).email;
 });
 afterAll(async () => {
-  await rt?.close();
   await smtp?.close();
 });
 

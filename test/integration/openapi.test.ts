@@ -1,12 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestPipeline } from '../support/hooks.js';
 import type { z } from 'zod';
 import { endpoints } from '../../api/endpoints/index.js';
 import { buildOpenApi, type OpenApi } from '../../api/openapi/document.js';
 import { setAppDisabled } from '../../shared/domain/auth/index.js';
-import { connectDatabase, type Database } from '../../shared/infra/db/client.js';
-import { readAnswer, startTestApi, type TestApi } from '../support/api.js';
+import type { Database } from '../../shared/infra/db/client.js';
+import { readAnswer, type TestApi } from '../support/api.js';
 import { bookingRow, createBookings, createCompany, createProperty, createTask, createTeamMember, createToken } from '../support/factories.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 import { exerciseInventory, inventoryGuardedOps } from '../support/openapi-inventory.js';
@@ -17,6 +16,7 @@ import { exerciseIgmsV2, igmsV2GuardedOps } from '../support/openapi-igms-v2.js'
 import { calendarControlGuardedOps, exerciseCalendarControl } from '../support/openapi-calendar-control.js';
 import { exerciseOAuth } from '../support/openapi-oauth.js';
 import { exerciseWebhooks, webhookGuardedOps } from '../support/openapi-webhooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * Every answer the API really gives (success and error, on every endpoint) parses with the zod schema
@@ -26,7 +26,7 @@ import { exerciseWebhooks, webhookGuardedOps } from '../support/openapi-webhooks
 type Doc = { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, any> } };
 type Res = { status: number; body: any; headers: Headers };
 
-const t = useTestPipeline('redis', { CALENDAR_MAX_DAYS: '20', CALENDAR_CHUNK_DAYS: '5', BODY_LIMIT_BYTES: '4096' });
+const t = useWorld({ queue: 'redis', env: { CALENDAR_MAX_DAYS: '20', CALENDAR_CHUNK_DAYS: '5', BODY_LIMIT_BYTES: '4096' } });
 let api: TestApi;
 let openapi: OpenApi;
 let served: Doc;
@@ -243,13 +243,13 @@ describe('real answers match the declared schemas', () => {
 
   // About a second per operation (the dead database's connect): the bound grows with the operations.
   it('every token-protected operation: rate limited, internal error, dependency down', { timeout: 90_000 }, async () => {
-    const limited = await startTestApi(t.tdb, { env: { RATE_LIMIT_PER_MINUTE: '1' }, jobs: { calendar: api.ctx.jobs.calendar } });
+    const limited = await t.startApi({ env: { RATE_LIMIT_PER_MINUTE: '1' }, jobs: { calendar: api.ctx.jobs.calendar } });
     const token = (await createToken(t.tdb.database.db, w.company, allScopes)).token;
     // A database that throws a plain bug at the first query (500), and one that is not there (503).
     const buggy = new Proxy({}, { get: () => { throw new Error('bug'); } }) as Database['db'];
-    const deadDb = connectDatabase('postgres://postgres@127.0.0.1:1/nowhere', { max: 1 });
-    const broken = await startTestApi(t.tdb, { database: { ...t.tdb.database, db: buggy }, jobs: { calendar: api.ctx.jobs.calendar } });
-    const down = await startTestApi(t.tdb, { database: deadDb, jobs: { calendar: api.ctx.jobs.calendar } });
+    const deadDb = t.deadDatabase();
+    const broken = await t.startApi({ database: { ...t.tdb.database, db: buggy }, jobs: { calendar: api.ctx.jobs.calendar } });
+    const down = await t.startApi({ database: deadDb, jobs: { calendar: api.ctx.jobs.calendar } });
     try {
       for (const op of guardedOps) {
         const body = op.body === undefined ? {} : { body: JSON.stringify(op.body) };
@@ -271,7 +271,7 @@ describe('real answers match the declared schemas', () => {
   it('operations endpoints: livez, readyz up and down, metrics, openapi.json, docs', async () => {
     expectDeclared('get', '/livez', await call(api, 'GET', '/livez'), 200);
     expectDeclared('get', '/readyz', await call(api, 'GET', '/readyz'), 200);
-    const queueDown = await startTestApi(t.tdb, { jobs: { calendar: { ...api.ctx.jobs.calendar, ping: () => Promise.reject(new Error('down')) } } });
+    const queueDown = await t.startApi({ jobs: { calendar: { ...api.ctx.jobs.calendar, ping: () => Promise.reject(new Error('down')) } } });
     try {
       expectDeclared('get', '/readyz', await call(queueDown, 'GET', '/readyz'), 503);
     } finally {

@@ -1,18 +1,17 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi } from '../support/api.js';
-import { useTestDatabase } from '../support/hooks.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
-import { futureDates, startPipeline, type Pipeline } from '../support/pipeline.js';
+import { futureDates, type Pipeline } from '../support/pipeline.js';
+import { useWorld } from '../support/world.js';
 
 const ADMIN = 'admin-token-for-the-dashboard-1';
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
-const w = useTestDatabase();
+const w = useWorld();
 
 describe('/admin/queues without ADMIN_TOKEN', () => {
   it('does not exist: 404 like any unknown path, whatever credentials are sent', async () => {
-    const api = await startTestApi(w.tdb);
+    const api = await w.startApi();
     try {
       const attempts: Array<Record<string, string>> = [{}, { authorization: basic('admin', ADMIN) }, { authorization: 'Bearer anything-at-all-here' }];
       for (const headers of attempts) {
@@ -27,17 +26,15 @@ describe('/admin/queues without ADMIN_TOKEN', () => {
 });
 
 describe.each(['redis', 'postgres'] as const)('/admin/queues with ADMIN_TOKEN, queue on %s', (kind) => {
+  const pw = useWorld({ queue: kind, env: { ADMIN_TOKEN: ADMIN } });
   let p: Pipeline;
   beforeAll(async () => {
-    p = await startPipeline(w.tdb, kind, { ADMIN_TOKEN: ADMIN });
-    const company = await createCompany(w.tdb.database.db);
-    const property = await createProperty(w.tdb.database.db, company);
-    const token = (await createToken(w.tdb.database.db, company, ['calendar-control'])).token;
+    p = pw.p;
+    const company = await createCompany(pw.tdb.database.db);
+    const property = await createProperty(pw.tdb.database.db, company);
+    const token = (await createToken(pw.tdb.database.db, company, ['calendar-control'])).token;
     const res = await p.api.post('/api/v1/set-calendar-batch', { property_uid: property, days: futureDates(2).map((date) => ({ date, min_stay: 2 })) }, token);
     expect(res.status).toBe(200);
-  });
-  afterAll(async () => {
-    await p?.close();
   });
 
   it('asks for the admin token (HTTP Basic) and refuses a wrong one', async () => {
@@ -120,7 +117,7 @@ describe.each(['redis', 'postgres'] as const)('/admin/queues with ADMIN_TOKEN, q
 
 describe('/admin/queues wrong-token attempts', () => {
   it('are throttled like API tokens: 429 code 16 past AUTH_FAILURES_PER_MINUTE, the right token still let through', async () => {
-    const api = await startTestApi(w.tdb, { env: { ADMIN_TOKEN: ADMIN, AUTH_FAILURES_PER_MINUTE: '3' } });
+    const api = await w.startApi({ env: { ADMIN_TOKEN: ADMIN, AUTH_FAILURES_PER_MINUTE: '3' } });
     try {
       const from = (authorization: string) =>
         new Promise<{ status: number; code?: number; wwwAuthenticate?: string }>((resolve, reject) => {

@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestDatabase } from '../support/hooks.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { insertRequests } from '../../shared/domain/calendar/index.js';
 import type { Runtime } from '../../shared/app/runtime.js';
-import { startWorker, type RunningWorker } from '../../worker/worker.js';
-import { createTestRuntime, startTestApi, type TestApi } from '../support/api.js';
+import type { TestApi } from '../support/api.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
 import { fastQueueEnv, futureDates, waitForFinal } from '../support/pipeline.js';
-import { testQueueConnection, type TestQueue } from '../support/queue.js';
+import type { TestQueue } from '../support/queue.js';
 import { captureLogs, until, type CapturedLogs } from '../support/ops.fixture.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * What the logs hold, read from a real logger writing into memory: the request id on every line of
@@ -17,12 +16,11 @@ import { captureLogs, until, type CapturedLogs } from '../support/ops.fixture.js
 const DOOR_CODE = 'DOOR-7731-XYZ';
 const ADMIN = 'admin-token-kept-out-of-logs-9';
 
-const t = useTestDatabase();
+const t = useWorld();
 let queue: TestQueue;
 let apiLogs: CapturedLogs;
 let jobLogs: CapturedLogs;
 let api: TestApi;
-let worker: RunningWorker;
 let workerRuntime: Runtime;
 let company: string;
 let property: string;
@@ -30,26 +28,20 @@ let token: string;
 let lockToken: string;
 
 beforeAll(async () => {
-  queue = testQueueConnection(t.tdb, 'redis');
+  queue = t.queue('redis');
   const env = { ...fastQueueEnv, ADMIN_TOKEN: ADMIN };
   apiLogs = captureLogs();
   jobLogs = captureLogs();
-  api = await startTestApi(t.tdb, { env, logger: apiLogs.logger, queue: queue.conn });
+  api = await t.startApi({ env, logger: apiLogs.logger, queue: queue.conn });
   // The worker logs on its own: a runtime of its own over the same database and queue.
-  workerRuntime = await createTestRuntime(t.tdb, { env, logger: jobLogs.logger, queue: queue.conn });
-  worker = await startWorker(workerRuntime, queue.conn);
+  workerRuntime = await t.runtime({ env, logger: jobLogs.logger, queue: queue.conn });
+  await t.startWorker(workerRuntime, queue.conn);
   const db = t.tdb.database.db;
   company = await createCompany(db);
   property = await createProperty(db, company);
   token = (await createToken(db, company, ['calendar-control', 'messaging'])).token;
   lockToken = (await createToken(db, company, ['smart-locks'])).token;
   await createBookings(db, [bookingRow(company, property, { doorAccessCode: DOOR_CODE })]);
-});
-afterAll(async () => {
-  await worker?.close();
-  await workerRuntime?.close();
-  await api?.close();
-  await queue?.cleanup();
 });
 
 /** The lines logged from sending a request to a moment after its answer (no other request runs). */
@@ -64,7 +56,7 @@ async function linesOf(send: () => Promise<Response>): Promise<{ res: Response; 
 describe('request logs', () => {
   it('put the client X-Request-Id on every line of the request, services included, and echo it', async () => {
     // A queue that cannot take the job makes the service log a warning inside the request.
-    const down = await startTestApi(t.tdb, {
+    const down = await t.startApi({
       env: fastQueueEnv,
       logger: apiLogs.logger, jobs: { calendar: { ...api.ctx.jobs.calendar, enqueue: () => Promise.reject(new Error('queue down')) } },
     });

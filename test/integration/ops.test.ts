@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { insertRequests } from '../../shared/domain/calendar/index.js';
 import type { CalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
-import { connectDatabase } from '../../shared/infra/db/client.js';
 import { createLogger } from '../../shared/infra/logger.js';
 import { startMetricsServer } from '../../shared/infra/metrics/metrics-server.js';
-import { startTestApi } from '../support/api.js';
 import { usePipeline } from '../support/hooks.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 import { labelValues, sample, until } from '../support/ops.fixture.js';
@@ -25,8 +23,8 @@ describe('GET /livez and GET /readyz', () => {
   });
 
   it('is 503 code 15 naming Postgres when it cannot be reached, while /livez stays 200', async () => {
-    const deadDb = connectDatabase('postgres://postgres@127.0.0.1:1/nowhere', { max: 1 });
-    const api = await startTestApi(w.tdb, { env: { HEALTH_TIMEOUT_MS: '300' }, database: deadDb, jobs: { calendar: w.p.api.ctx.jobs.calendar } });
+    const deadDb = w.deadDatabase();
+    const api = await w.startApi({ env: { HEALTH_TIMEOUT_MS: '300' }, database: deadDb, jobs: { calendar: w.p.api.ctx.jobs.calendar } });
     try {
       const res = await api.get('/readyz');
       expect(res.status).toBe(503);
@@ -40,7 +38,7 @@ describe('GET /livez and GET /readyz', () => {
 
   it('is 503 within HEALTH_TIMEOUT_MS when the queue does not answer', async () => {
     const hanging: CalendarJobs = { ...w.p.api.ctx.jobs.calendar, ping: never };
-    const api = await startTestApi(w.tdb, { env: { HEALTH_TIMEOUT_MS: '300' }, jobs: { calendar: hanging } });
+    const api = await w.startApi({ env: { HEALTH_TIMEOUT_MS: '300' }, jobs: { calendar: hanging } });
     try {
       const started = Date.now();
       const res = await api.get('/readyz');
@@ -78,7 +76,7 @@ describe('GET /metrics', () => {
     expect(sample(text, 'pops_queue_up', { queue: 'calendar' })).toBe(1);
 
     const stuckQueue = { ...w.p.api.ctx.jobs.calendar.queue, name: 'calendar', getJobCounts: never } as unknown as CalendarJobs['queue'];
-    const api = await startTestApi(w.tdb, { env: { HEALTH_TIMEOUT_MS: '300' }, jobs: { calendar: { ...w.p.api.ctx.jobs.calendar, queue: stuckQueue } } });
+    const api = await w.startApi({ env: { HEALTH_TIMEOUT_MS: '300' }, jobs: { calendar: { ...w.p.api.ctx.jobs.calendar, queue: stuckQueue } } });
     try {
       const started = Date.now();
       const down = await fetch(`${api.baseUrl}/metrics`);

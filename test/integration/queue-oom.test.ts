@@ -1,22 +1,22 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestDatabase } from '../support/hooks.js';
 import { createCalendarJobs, type CalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
 import { redisQueueConnection } from '../../shared/infra/queue/connection.js';
 import { jobRegistry } from '../../shared/infra/queue/registry.js';
 import { redisRateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
-import { startTestApi, testConfig, type TestApi } from '../support/api.js';
+import { testConfig, type TestApi } from '../support/api.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates } from '../support/pipeline.js';
 import { ownRedisServer } from '../support/redis-server.js';
 import { sample } from '../support/ops.fixture.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * A Redis that is full under noeviction (it answers reads, refuses every write with OOM), on a
  * redis-server of this test's own: the queue shows degraded, and the rate limit still holds.
  */
 
-const t = useTestDatabase();
+const t = useWorld();
 let server: Awaited<ReturnType<typeof ownRedisServer>>;
 let queueRedis: Redis;
 let limiterRedis: Redis;
@@ -33,7 +33,7 @@ beforeAll(async () => {
   for (const r of [queueRedis, limiterRedis]) r.on('error', () => {});
   jobs = createCalendarJobs(redisQueueConnection(queueRedis, '{oom}'), jobRegistry(testConfig(env)));
   await jobs.ping();
-  api = await startTestApi(t.tdb, { env, rateLimiter: redisRateLimiter(limiterRedis, 3, '{oom}'), jobs: { calendar: jobs } });
+  api = await t.startApi({ env, rateLimiter: redisRateLimiter(limiterRedis, 3, '{oom}'), jobs: { calendar: jobs } });
   const db = t.tdb.database.db;
   const company = await createCompany(db);
   property = await createProperty(db, company);

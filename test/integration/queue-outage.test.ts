@@ -1,23 +1,23 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestDatabase } from '../support/hooks.js';
 import { insertRequests } from '../../shared/domain/calendar/index.js';
 import { createCalendarJobs, type CalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
 import { redisQueueConnection } from '../../shared/infra/queue/connection.js';
 import { jobRegistry } from '../../shared/infra/queue/registry.js';
-import { startTestApi, testConfig, type TestApi } from '../support/api.js';
+import { testConfig, type TestApi } from '../support/api.js';
 import { testRedisUrl } from '../support/env.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates } from '../support/pipeline.js';
 import { tcpProxy } from '../support/tcp-proxy.js';
 import { until } from '../support/ops.fixture.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * A Redis that stops answering, seen by one API through a proxy (the real Redis stays up for
  * every other test): status answers do not wait for it.
  */
 
-const t = useTestDatabase();
+const t = useWorld();
 let proxy: Awaited<ReturnType<typeof tcpProxy>>;
 let redis: Redis;
 let jobs: CalendarJobs;
@@ -31,7 +31,7 @@ beforeAll(async () => {
   redis = new Redis(proxy.url, { maxRetriesPerRequest: null });
   redis.on('error', () => {});
   jobs = createCalendarJobs(redisQueueConnection(redis, `{${t.tdb.name}}`), jobRegistry(testConfig()));
-  api = await startTestApi(t.tdb, { jobs: { calendar: jobs } });
+  api = await t.startApi({ jobs: { calendar: jobs } });
   const db = t.tdb.database.db;
   const company = await createCompany(db);
   const property = await createProperty(db, company);

@@ -1,13 +1,13 @@
 import type { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { DurableRowsOf } from '../../shared/app/durable-rows.js';
 import type { Runtime } from '../../shared/app/runtime.js';
 import { jobRegistry, type DurableJobName } from '../../shared/infra/queue/registry.js';
 import { durableGroups, sweepRows } from '../../worker/reenqueue-sweep.js';
-import { createTestRuntime, testConfig } from '../support/api.js';
-import { useTestDatabase } from '../support/hooks.js';
+import { testConfig } from '../support/api.js';
 import { fastQueueEnv } from '../support/pipeline.js';
-import { testQueueConnection, type TestQueue } from '../support/queue.js';
+import type { TestQueue } from '../support/queue.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * The re-enqueue sweep over every durable job the registry declares (issue 34 item 3): for each
@@ -19,17 +19,13 @@ import { testQueueConnection, type TestQueue } from '../support/queue.js';
 const registry = jobRegistry(testConfig(fastQueueEnv));
 
 describe('the re-enqueue sweep', () => {
-  const t = useTestDatabase();
+  const t = useWorld();
   let queue: TestQueue;
   let ctx: Runtime;
 
   beforeAll(async () => {
-    queue = testQueueConnection(t.tdb);
-    ctx = await createTestRuntime(t.tdb, { env: fastQueueEnv, queue: queue.conn });
-  });
-  afterAll(async () => {
-    await ctx?.close();
-    await queue?.cleanup();
+    queue = t.queue();
+    ctx = await t.runtime({ env: fastQueueEnv, queue: queue.conn });
   });
 
   it('groups the durable jobs by their rows, one queue each', () => {

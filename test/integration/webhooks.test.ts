@@ -7,7 +7,6 @@ import { useTestPipeline } from '../support/hooks.js';
 import { runCli } from '../../bin/cli/main.js';
 import { markError } from '../../shared/domain/calendar/index.js';
 import { verifySignature } from '../../shared/platform/outbound-http/index.js';
-import { createTestRuntime } from '../support/api.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 import { signatureValid, startWebhookReceiver, type Behaviour, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -187,7 +186,7 @@ describe('webhooks', { timeout: 60_000 }, () => {
       uid = (await submit(app.token))[0]!;
       // Finished with no job queued for its event: the state after Redis lost it.
       await markError(t.tdb.database.db, uid, 'The request could not be applied');
-      const sweeper = await createTestRuntime(t.tdb, { env: { ...env, REENQUEUE_AFTER_MS: '0' }, jobs: { webhooks: t.p.ctx.jobs.webhooks } });
+      const sweeper = await t.runtime({ env: { ...env, REENQUEUE_AFTER_MS: '0' }, jobs: { webhooks: t.p.ctx.jobs.webhooks } });
       expect(await t.p.ctx.jobs.webhooks.jobState(`ev_${uid}`)).toBe('unknown');
       expect((await sweepOnce(sweeper, jobRegistry(sweeper.config))).webhook_events?.readded).toBeGreaterThanOrEqual(1);
       await sweeper.close();
