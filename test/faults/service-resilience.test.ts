@@ -1,15 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../../shared/infra/db/client.js';
-import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { isDatabaseUnavailable } from '../../shared/infra/db/unavailable.js';
 import { migrateDatabase, migrateWhenReachable } from '../../shared/infra/db/migrate.js';
 import { createLogger } from '../../shared/infra/logger.js';
 import { redisRateLimiter, withLocalFallback } from '../../shared/infra/ratelimit/rate-limiter.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { adminDatabaseUrl, databaseUrl } from '../support/env.js';
+import { adminDatabaseUrl } from '../support/env.js';
+import { useWorld } from '../support/world.js';
 import { freePort } from './ports.js';
 
 /*
@@ -17,17 +16,12 @@ import { freePort } from './ports.js';
  * enough to run with `npm test`; the database ones fail without the fixes the suite led to.
  */
 
-let tdb: TestDatabase;
+const w = useWorld();
 let db: Database;
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   // The crash guards are tested on a client that does not run a lost transaction again.
-  db = connectDatabase(tdb.url, { max: 3, retryLost: false });
+  db = w.connect({ max: 3, retryLost: false });
   await db.sql`create table fault_probe (x int)`;
-});
-afterAll(async () => {
-  await db?.close();
-  await tdb?.drop();
 });
 
 const codeOf = (err: any): string => String(err?.code ?? err?.cause?.code ?? err);
@@ -52,7 +46,7 @@ describe('a transaction whose connection dies', () => {
         expect(first).toBe('57P01');
         continue;
       }
-      await tdb.database.sql`select pg_terminate_backend(${first})`;
+      await w.tdb.database.sql`select pg_terminate_backend(${first})`;
       expect(await outcome).toMatch(/CONNECTION_CLOSED|57P01|ECONNRESET/);
       killed++;
     }
@@ -86,7 +80,7 @@ describe('a transaction whose connection dies', () => {
       const outcome = tx.then(() => 'committed', (err: unknown) => codeOf(err));
       const first = await Promise.race([pid, outcome]);
       if (typeof first === 'string') continue; // 57P01 of a reconnected connection: try again
-      await tdb.database.sql`select pg_terminate_backend(${first})`;
+      await w.tdb.database.sql`select pg_terminate_backend(${first})`;
       expect(await outcome).toMatch(/CONNECTION_CLOSED|57P01|ECONNRESET/);
       resume();
       // Without the guard the query's write runs from a setImmediate and throws on a null socket.
@@ -126,7 +120,7 @@ describe('a transaction whose connection dies', () => {
 
 describe('a transaction whose connection is lost before COMMIT (issue 39 M2)', () => {
   it('runs again on a fresh connection and commits once', async () => {
-    const retrying = connectDatabase(tdb.url, { max: 2 });
+    const retrying = w.connect({ max: 2 });
     try {
       let attempts = 0;
       let killed = false;
@@ -144,7 +138,7 @@ describe('a transaction whose connection is lost before COMMIT (issue 39 M2)', (
       });
       const backend = await pid;
       killed = true;
-      await tdb.database.sql`select pg_terminate_backend(${backend})`;
+      await w.tdb.database.sql`select pg_terminate_backend(${backend})`;
       expect(await tx).toBe('done');
       expect(attempts).toBeGreaterThanOrEqual(2);
       const rows = await db.sql<{ n: number }[]>`select count(*)::int as n from fault_probe where x = 500`;
@@ -168,11 +162,11 @@ describe('the hardened client', () => {
 
 describe('a migration whose connection dies in its transaction', () => {
   it('rejects as "database unavailable" (no crash, no wait for a reconnect), and the next attempt migrates', async () => {
-    const name = `pops_t_mig_${randomBytes(5).toString('hex')}`;
+    const blank = await w.database({ blank: true });
+    const name = blank.name;
     const admin = postgres(adminDatabaseUrl, { max: 1, onnotice: () => {} });
-    const blocker = postgres(databaseUrl(name), { max: 1, onnotice: () => {} });
+    const blocker = postgres(blank.url, { max: 1, onnotice: () => {} });
     try {
-      await admin.unsafe(`create database "${name}"`);
       // The first statement of the first migration creates this sequence: an open transaction that
       // created it too makes the migration's transaction wait there, where it is killed.
       let release: () => void = () => {};
@@ -182,7 +176,7 @@ describe('a migration whose connection dies in its transaction', () => {
         await held;
         throw new Error('roll back');
       }).catch(() => {});
-      const migrating = migrateDatabase(databaseUrl(name)).then(() => 'migrated', (err: unknown) => err);
+      const migrating = migrateDatabase(blank.url).then(() => 'migrated', (err: unknown) => err);
       let waiting: number | undefined;
       for (let i = 0; i < 200 && waiting === undefined; i++) {
         const [row] = await admin<{ pid: number }[]>`
@@ -198,13 +192,13 @@ describe('a migration whose connection dies in its transaction', () => {
       expect(isDatabaseUnavailable(outcome), String(outcome)).toBe(true);
       release();
       await blocking;
-      await migrateDatabase(databaseUrl(name));
+      await migrateDatabase(blank.url);
       const [tables] = await blocker<{ n: number }[]>`select count(*)::int as n from information_schema.tables where table_name = 'calendar_requests'`;
       expect(tables?.n).toBe(1);
     } finally {
       await blocker.end({ timeout: 1 });
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
       await admin.end();
+      await blank.drop();
     }
   }, 60_000);
 });

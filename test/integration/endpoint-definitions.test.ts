@@ -1,20 +1,15 @@
-import type { AddressInfo } from 'node:net';
-import { createMetrics } from '../../shared/infra/metrics/metrics.js';
-import type { Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp } from '../../api/app.js';
 import { defineEndpoint, RawAnswer } from '../../api/endpoints/define.js';
 import { buildOpenApi } from '../../api/openapi/document.js';
-import type { AppContext } from '../../shared/app/context.js';
 import { ErrorCode } from '../../shared/infra/errors.js';
-import { createLogger } from '../../shared/infra/logger.js';
 import { readAnswer, testConfig } from '../support/api.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * What the endpoint definition allows beyond today's endpoints, proved on definitions made here:
  * paths outside /api/v1, path parameters, a v2 error body instead of the envelope, a handler that
- * notices the client going away, and a non-JSON answer. Public scopes: no database needed.
+ * notices the client going away, and a non-JSON answer. Public scopes: they read nothing of the world.
  */
 
 const released: string[] = [];
@@ -121,35 +116,22 @@ const flakyWrite = defineEndpoint({
 });
 
 const defs = [property, v2, longPoll, text, flakyRead, flakyWrite];
-let server: Server;
-let base: string;
-
-beforeAll(async () => {
-  const config = testConfig();
-  const ctx = { config, logger: createLogger('silent'), metrics: createMetrics() } as AppContext;
-  const app = createApp(ctx, { endpoints: defs });
-  server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
-});
+// The service's runtime under endpoints of the test's own (public scopes: they read nothing of it).
+const w = useWorld({ api: { endpoints: defs } });
+const base = () => w.api.baseUrl;
 
 describe('an endpoint definition', () => {
   it('runs a GET once more when its connection died under it (issue 24 item 6), never a POST', async () => {
-    const read = await readAnswer(await fetch(`${base}/api/v1/flaky-read`));
+    const read = await readAnswer(await fetch(`${base()}/api/v1/flaky-read`));
     expect([read.status, read.body.data?.calls, flakyCalls.get]).toEqual([200, 2, 2]);
-    const write = await readAnswer(await fetch(`${base}/api/v1/flaky-write`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    const write = await readAnswer(await fetch(`${base()}/api/v1/flaky-write`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
     expect([write.status, write.body.error?.code, flakyCalls.post]).toEqual([503, 15, 1]);
   });
 
   it('routes and documents a path parameter', async () => {
-    const ok = await readAnswer(await fetch(`${base}/api/v1/property/pr_42`));
+    const ok = await readAnswer(await fetch(`${base()}/api/v1/property/pr_42`));
     expect(ok).toMatchObject({ status: 200, body: { data: { property_uid: 'pr_42' } } });
-    const bad = await readAnswer(await fetch(`${base}/api/v1/property/nope`));
+    const bad = await readAnswer(await fetch(`${base()}/api/v1/property/nope`));
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: 11, param: 'property_uid' });
     const doc = buildOpenApi(testConfig(), defs).document;
@@ -159,18 +141,18 @@ describe('an endpoint definition', () => {
 
   it('answers its own error body under /api/v2 and the envelope for errors it leaves', async () => {
     const post = (body: string) =>
-      fetch(`${base}/api/v2/set-property-calendar-availability`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      fetch(`${base()}/api/v2/set-property-calendar-availability`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect(await readAnswer(await post('{"property_uid":"pr_1"}'))).toMatchObject({ status: 200, body: { status: 0 } });
     const bad = await readAnswer(await post('{}'));
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ success: false, availability: [], errors: [expect.stringContaining('property_uid')] });
     // Another endpoint's code-11 error keeps the envelope.
-    expect((await readAnswer(await fetch(`${base}/api/v1/property/nope`))).body).toHaveProperty('error');
+    expect((await readAnswer(await fetch(`${base()}/api/v1/property/nope`))).body).toHaveProperty('error');
   });
 
   it('tells a waiting handler that the client went away', async () => {
     const client = new AbortController();
-    const call = fetch(`${base}/api/v1/wait`, { signal: client.signal }).catch(() => 'client aborted');
+    const call = fetch(`${base()}/api/v1/wait`, { signal: client.signal }).catch(() => 'client aborted');
     await waiting;
     client.abort();
     expect(await call).toBe('client aborted');
@@ -178,7 +160,7 @@ describe('an endpoint definition', () => {
   });
 
   it('sends a raw answer with its content type and headers', async () => {
-    const res = await fetch(`${base}/text`);
+    const res = await fetch(`${base()}/text`);
     expect(res.headers.get('content-type')).toContain('text/plain');
     expect(res.headers.get('x-extra')).toBe('yes');
     expect(await res.text()).toBe('hello');

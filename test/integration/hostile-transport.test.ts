@@ -2,8 +2,6 @@ import { connect } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { startApiServer } from '../../api/server.js';
-import { testConfig } from '../support/api.js';
 import { hostileQueryString, tokenCase, wellFormed } from '../support/arbitraries.js';
 import { createToken } from '../support/factories.js';
 import { useHostileWorld, expectErrorEnvelope, hostileClient, judgeAnswer, memoryMb, pathWithQuery } from '../support/hostile.js';
@@ -150,7 +148,7 @@ describe('hostile transport: never a 5xx, always the envelope', () => {
   });
 
   it('answers heads Node refuses (over 16 KB, malformed) with the envelope on the real server', async () => {
-    const server = await startApiServer({ ...w.api.ctx, config: testConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '100000000' }) });
+    const server = await w.startServer({ RATE_LIMIT_PER_MINUTE: '100000000' });
     const client = hostileClient(`http://127.0.0.1:${server.port}`);
     try {
       const longQuery = await client.send('head', { method: 'GET', path: withToken(`/api/v1/tasks?x=${'a'.repeat(20_000)}`) });

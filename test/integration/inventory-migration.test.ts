@@ -1,14 +1,13 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdingStatuses } from '../../shared/domain/bookings/index.js';
 import { migrateDatabase, migrationsFolder } from '../../shared/infra/db/migrate.js';
-import { adminDatabaseUrl, databaseUrl } from '../support/env.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * The issue-10 migration (0002_inventory) on a database holding data of the schema before it:
@@ -16,8 +15,6 @@ import { adminDatabaseUrl, databaseUrl } from '../support/env.js';
  * (which the new constraint forbids). Nothing may be lost and the migration must not fail.
  */
 
-const name = `pops_t_mig_${randomBytes(5).toString('hex')}`;
-const url = databaseUrl(name);
 let sql: postgres.Sql;
 
 /** A copy of the migrations folder that stops before 0002. */
@@ -57,11 +54,9 @@ const booking = (uid: string, property: string, inDate: string, outDate: string,
 });
 
 describe('migration 0002_inventory on existing data', () => {
+  const w = useWorld({ blank: true });
   beforeAll(async () => {
-    const admin = postgres(adminDatabaseUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database "${name}"`);
-    await admin.end();
-    sql = postgres(url, { max: 1, onnotice: () => {} });
+    sql = postgres(w.tdb.url, { max: 1, onnotice: () => {} });
     const old = migrationsBefore0002();
     try {
       await migrate(drizzle(sql), { migrationsFolder: old });
@@ -86,14 +81,11 @@ describe('migration 0002_inventory on existing data', () => {
       ('tm_1', 'co_a', 'Ana', 'cleaner', true), ('tm_2', 'co_a', 'Hugo', 'inspector', true), ('tm_3', 'co_a', 'Diego', 'cleaner', false)`;
     await sql`insert into tasks (task_uid, company_uid, property_uid, team_member_uid, task_type, task_status, local_start_dttm, local_end_dttm)
       values ('tk_1', 'co_a', 'pr_1', 'tm_1', 'cleaning', 'assigned', '2030-01-15 11:00:00', '2030-01-15 13:00:00')`;
-    await migrateDatabase(url);
+    await migrateDatabase(w.tdb.url);
   });
 
   afterAll(async () => {
     await sql?.end();
-    const admin = postgres(adminDatabaseUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end();
   });
 
   it('keeps every booking and task, and creates the listing, guest and host rows they pointed at', async () => {

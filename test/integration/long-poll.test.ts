@@ -1,11 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestPipeline } from '../support/hooks.js';
-import { startApiServer } from '../../api/server.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates } from '../support/pipeline.js';
 import { readAnswer } from '../support/api.js';
-import { testConfig } from '../support/api.js';
 
 /*
  * get-request-status?wait=N: held until every asked request is final, answered by a NOTIFY, a
@@ -134,7 +132,7 @@ describe('get-request-status long-poll', { timeout: 60_000 }, () => {
   }, 20_000);
 
   it('answers every waiter at once with its current status when the server stops', async () => {
-    const server = await startApiServer({ ...t.p.ctx, config: testConfig({ PORT: '0', HOST: '127.0.0.1' }) });
+    const server = await t.startServer({}, t.p.ctx);
     const [uid] = await submit();
     const answers = Array.from({ length: 3 }, () =>
       fetch(`http://127.0.0.1:${server.port}/api/v1/get-request-status?request_uid=${uid}&wait=30&access_token=${token}`).then(readAnswer),

@@ -1,7 +1,6 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startApiServer, type ApiServer } from '../../api/server.js';
-import { testConfig } from '../support/api.js';
+import type { ApiServer } from '../../api/server.js';
 import { useTestApi } from '../support/hooks.js';
 
 /*
@@ -13,7 +12,7 @@ import { useTestApi } from '../support/hooks.js';
 const t = useTestApi();
 
 async function realServer(env: Record<string, string>): Promise<ApiServer> {
-  return startApiServer({ ...t.api.ctx, config: testConfig({ PORT: '0', HOST: '127.0.0.1', ...env }) });
+  return t.startServer(env);
 }
 
 /** A socket that sends `head` then a byte every 200 ms; resolves with how long it stayed open. */

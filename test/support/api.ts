@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from '../../api/app.js';
+import type { AnyEndpoint } from '../../api/endpoints/define.js';
 import { loadConfig, type Config } from '../../shared/infra/config.js';
 import { createRuntime, type Runtime } from '../../shared/app/runtime.js';
 import type { Database } from '../../shared/infra/db/client.js';
@@ -49,6 +50,8 @@ export interface TestApiOptions {
   jobs?: Partial<Jobs>;
   /** A queue connection of the caller's; by default the API gets a Redis prefix of its own. */
   queue?: QueueConnection;
+  /** The endpoints to serve (a test's own definitions); all of the service's by default. */
+  endpoints?: readonly AnyEndpoint[];
 }
 
 /**
@@ -77,7 +80,7 @@ export async function startTestApi(tdb: TestDatabase, opts: TestApiOptions = {})
     ...opts,
     queue: opts.queue ?? ownQueue?.conn,
   });
-  const app = createApp(ctx);
+  const app = createApp(ctx, opts.endpoints ? { endpoints: opts.endpoints } : {});
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -10,15 +10,18 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database of its own for one test file, dropped afterwards. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database of its own for one test file, dropped afterwards; `blank`: an empty
+ * one, not migrated (a test of the migrations themselves).
+ */
+export async function createTestDatabase(opts: { blank?: boolean } = {}): Promise<TestDatabase> {
   const name = `pops_t_${randomBytes(6).toString('hex')}`;
   const admin = postgres(adminDatabaseUrl, { max: 1, onnotice: () => {} });
   try {
     // CREATE DATABASE ... TEMPLATE fails while another session is copying the same template.
     for (let attempt = 0; ; attempt++) {
       try {
-        await admin.unsafe(`create database "${name}" template "${templateName()}"`);
+        await admin.unsafe(opts.blank ? `create database "${name}"` : `create database "${name}" template "${templateName()}"`);
         break;
       } catch (err) {
         if (attempt >= 20 || !String(err).includes('being accessed by other users')) throw err;

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { Runtime } from '../../shared/app/runtime.js';
 import type { Scope } from '../../shared/domain/auth/index.js';
+import { startApiServer, type ApiServer } from '../../api/server.js';
 import { connectDatabase, type Database } from '../../shared/infra/db/client.js';
+import type { JobHandlers } from '../../worker/job-handler.js';
 import { startWorker, type RunningWorker } from '../../worker/worker.js';
-import { createTestRuntime, startTestApi, type TestApi, type TestApiOptions } from './api.js';
+import { createTestRuntime, startTestApi, testConfig, type TestApi, type TestApiOptions } from './api.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { createCompany, createProperty, createToken } from './factories.js';
 import { startPipeline, type Pipeline, type PipelineKind } from './pipeline.js';
@@ -55,6 +57,8 @@ export interface WorldOptions {
   workers?: number;
   /** One company with one property and a token (`company`, `property`, `token`). */
   seed?: true | SeedOptions;
+  /** The world's database empty, not migrated (a test of the migrations; no API then). */
+  blank?: true;
 }
 
 export interface DatabaseWorld {
@@ -82,14 +86,19 @@ export interface PipelineWorld extends BarePipelineWorld, Seeded {}
 export interface WorldTools {
   /** Another API over the world's database (or over `on`), with its own options. */
   startApi(opts?: TestApiOptions, on?: TestDatabase): Promise<TestApi>;
+  /**
+   * The service's own HTTP server (startApiServer: its timeouts, its graceful stop) on a free port
+   * of 127.0.0.1, over `ctx` (default the world's API's) with the config of `env`.
+   */
+  startServer(env?: Record<string, string>, ctx?: Runtime): Promise<ApiServer>;
   /** A runtime from the composition root over the world's database (offline unless given a queue). */
   runtime(opts?: Parameters<typeof createTestRuntime>[1]): Promise<Runtime>;
-  /** A worker over `ctx` and `conn` (the worker as a process starts it). */
-  startWorker(ctx: Runtime, conn: TestQueue['conn']): Promise<RunningWorker>;
+  /** A worker over `ctx` and `conn` (the worker as a process starts it), with `handlers` if given. */
+  startWorker(ctx: Runtime, conn: TestQueue['conn'], handlers?: JobHandlers): Promise<RunningWorker>;
   /** The real queue under the world database's own prefix (Redis) or inside it (Postgres). */
   queue(kind?: 'redis' | 'postgres'): TestQueue;
-  /** Another fresh migrated database, dropped with the world (a test that breaks or closes one). */
-  database(): Promise<TestDatabase>;
+  /** Another fresh migrated database (or a `blank` one), dropped with the world (a test that breaks or closes one). */
+  database(opts?: { blank?: boolean }): Promise<TestDatabase>;
   /** Another client of the world's database (a pool of another size, other settings). */
   connect(opts?: Parameters<typeof connectDatabase>[1]): Database;
   /** A client of a database that never answers (nothing listens on port 1). */
@@ -112,6 +121,7 @@ function once(fn: () => Promise<void>): () => Promise<void> {
 export function useWorld<O extends WorldOptions = Record<never, never>>(opts: O = {} as O): WorldOf<O> {
   if (opts.queue && opts.api && opts.api !== true) throw new Error('useWorld: API stand-ins are for an API without a queue; the pipeline makes its own');
   if (opts.workers && !opts.queue) throw new Error('useWorld: workers need a queue');
+  if (opts.blank && (opts.api || opts.queue || opts.seed)) throw new Error('useWorld: a blank database has no schema for an API or a seed');
   const closers: Array<() => unknown> = [];
   const w = {} as DatabaseWorld & Partial<BarePipelineWorld & Seeded> & WorldTools;
 
@@ -124,6 +134,15 @@ export function useWorld<O extends WorldOptions = Record<never, never>>(opts: O 
   };
   Object.assign(w, {
     startApi,
+    async startServer(env = {}, ctx) {
+      const over = ctx ?? w.api?.ctx;
+      if (!over) throw new Error('useWorld: startServer needs a runtime (or a world with an API)');
+      const server = await startApiServer({ ...over, config: testConfig({ PORT: '0', HOST: '127.0.0.1', ...env }) });
+      const close = once(server.close.bind(server));
+      server.close = close;
+      closers.push(close);
+      return server;
+    },
     async runtime(rtOpts = {}) {
       const rt = await createTestRuntime(w.tdb, rtOpts);
       const close = once(rt.close.bind(rt));
@@ -131,8 +150,8 @@ export function useWorld<O extends WorldOptions = Record<never, never>>(opts: O 
       closers.push(close);
       return rt;
     },
-    async startWorker(ctx, conn) {
-      const worker = await startWorker(ctx, conn);
+    async startWorker(ctx, conn, handlers) {
+      const worker = await startWorker(ctx, conn, ...(handlers ? [handlers] : []));
       const close = once(worker.close.bind(worker));
       worker.close = close;
       closers.push(close);
@@ -145,8 +164,8 @@ export function useWorld<O extends WorldOptions = Record<never, never>>(opts: O 
       closers.push(close);
       return q;
     },
-    async database() {
-      const tdb = await createTestDatabase();
+    async database(dbOpts = {}) {
+      const tdb = await createTestDatabase(dbOpts);
       const close = once(tdb.drop.bind(tdb));
       tdb.drop = close;
       closers.push(close);
@@ -172,7 +191,7 @@ export function useWorld<O extends WorldOptions = Record<never, never>>(opts: O 
   } satisfies WorldTools);
 
   beforeAll(async () => {
-    w.tdb = await createTestDatabase();
+    w.tdb = await createTestDatabase(opts.blank ? { blank: true } : {});
     if (opts.queue) {
       w.p = await startPipeline(w.tdb, opts.queue, opts.env);
       w.api = w.p.api;
