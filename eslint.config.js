@@ -2,6 +2,10 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** What makes a test's world: only test/support calls these (see the test-world block below). */
+const worldMakers =
+  '/^(createTestDatabase|createTestRuntime|startTestApi|startPipeline|testQueueConnection|testClusterQueueConnection|startRedisCluster|createHostileWorld|createApp|createRuntime|startApiServer|startWorker)$/';
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'drizzle/**', '.data/**', 'eslint.config.js', '.dependency-cruiser.cjs', 'api/console/static/**', 'sdk/schema.d.ts'] },
   js.configs.recommended,
@@ -29,6 +33,27 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    // One test world (issue 34 item 6): a test file gets its database, API, pipeline, runtimes,
+    // servers, queues and workers from useWorld (test/support/world.ts) and its tools, which close
+    // them after the file. Only test/support makes them. Not covered: the fault and HA harness
+    // (test/faults/*.ts but its *.test.ts, `npm run test:faults` / `npm run ha`: it runs the service
+    // as processes over a database and Redis of its own) and bench/ (benchmarks, not tests).
+    files: ['test/**/*.test.ts', 'test/probe/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `ImportSpecifier[imported.name=${worldMakers}], CallExpression[callee.name=${worldMakers}], Property[key.name=${worldMakers}]`,
+          message: 'Tests get databases, APIs, pipelines, runtimes, servers, queues and workers from useWorld (test/support/world.ts) and its tools (startApi, runtime, startWorker, startServer, queue, database, connect, deadDatabase).',
+        },
+        {
+          selector: 'Literal[value=/create database/i], TemplateElement[value.raw=/create database/i]',
+          message: 'A test database comes from useWorld (test/support/world.ts): useWorld({ blank: true }) or world.database() for one of its own.',
+        },
+      ],
     },
   },
   {

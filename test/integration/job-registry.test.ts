@@ -5,7 +5,7 @@ import { openQueue } from '../../shared/infra/queue/producer.js';
 import { jobRegistry, registeredJobs } from '../../shared/infra/queue/registry.js';
 import { jobHandlers } from '../../worker/handlers.js';
 import type { JobHandlers } from '../../worker/job-handler.js';
-import { startWorker, type RunningWorker } from '../../worker/worker.js';
+import type { RunningWorker } from '../../worker/worker.js';
 import { testConfig } from '../support/api.js';
 import { fastQueueEnv } from '../support/pipeline.js';
 import type { TestQueue } from '../support/queue.js';
@@ -35,7 +35,7 @@ describe.each(['redis', 'postgres'] as const)('the job registry on the %s backen
 
   it('refuses to start a worker when a registered job has no handler', async () => {
     const handlers = { ...jobHandlers(ctx), 'prune-rate-limit-windows': undefined } as unknown as JobHandlers;
-    await expect(startWorker(ctx, queue.conn, handlers)).rejects.toThrow(/No handler registered for job prune-rate-limit-windows/);
+    await expect(t.startWorker(ctx, queue.conn, handlers)).rejects.toThrow(/No handler registered for job prune-rate-limit-windows/);
   });
 
   it('declares the maintenance prunes as job schedulers in the queue and runs each at once when workers start', async () => {
