@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 
 /** What makes a test's world: only test/support calls these (see the test-world block below). */
 const worldMakers =
-  '/^(createTestDatabase|createTestRuntime|startTestApi|startPipeline|testQueueConnection|testClusterQueueConnection|startRedisCluster|createHostileWorld|createApp|createRuntime|startApiServer|startWorker)$/';
+  '/^(createTestDatabase|createTestRuntime|startTestApi|startPipeline|testQueueConnection|testClusterQueueConnection|startRedisCluster|createApp|createRuntime|startApiServer|startWorker)$/';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'drizzle/**', '.data/**', 'eslint.config.js', '.dependency-cruiser.cjs', 'api/console/static/**', 'sdk/schema.d.ts'] },

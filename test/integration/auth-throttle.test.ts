@@ -1,18 +1,16 @@
 import http from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import type { TestApi } from '../support/api.js';
 import { createCompany, createToken } from '../support/factories.js';
 
 /** Failed authentications are throttled per client address (AUTH_FAILURES_PER_MINUTE). */
 
-const world = useTestApi({ env: { AUTH_FAILURES_PER_MINUTE: '3' } });
-let proxied: TestApi;
+const world = useWorld({ api: true, env: { AUTH_FAILURES_PER_MINUTE: '3' }, apis: { proxied: { env: { AUTH_FAILURES_PER_MINUTE: '3', TRUST_PROXY: 'loopback' } } } });
 let token: string;
 
 beforeAll(async () => {
   // Behind a proxy on the loopback: X-Forwarded-For names the client.
-  proxied = await world.startApi({ env: { AUTH_FAILURES_PER_MINUTE: '3', TRUST_PROXY: 'loopback' } });
   token = (await createToken(world.tdb.database.db, await createCompany(world.tdb.database.db), ['tasks'])).token;
 });
 
@@ -71,7 +69,7 @@ describe('failed authentications per client address', () => {
   });
 
   it('with TRUST_PROXY, counts per client the trusted proxy names in X-Forwarded-For', async () => {
-    const from = (client: string, t: string) => getFrom('127.0.0.4', `/api/v1/tasks?access_token=${t}`, { target: proxied, forwardedFor: client });
+    const from = (client: string, t: string) => getFrom('127.0.0.4', `/api/v1/tasks?access_token=${t}`, { target: world.apis.proxied, forwardedFor: client });
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await from('203.0.113.7', `guess-${i}`)).status);
     expect(statuses).toEqual([401, 401, 401, 429]);

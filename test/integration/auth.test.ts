@@ -4,9 +4,9 @@ import { revokeToken, type Scope, setAppDisabled } from '../../shared/domain/aut
 import { redisRateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
 import type { TestDatabase } from '../support/db.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
-const world = useTestApi();
+const world = useWorld({ api: true });
 
 async function companyWithBooking(on: TestDatabase = world.tdb) {
   const db = on.database.db;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bookingsListHelpers, byUid } from '../support/bookings-list.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
-const world = useTestApi();
+const world = useWorld({ api: true });
 const { tenant, uids, expectBadParam } = bookingsListHelpers(world);
 
 /* GET /api/v1/bookings: the date windows (stay, created, updated, booked) and malformed dates. */

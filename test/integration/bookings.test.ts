@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../shared/domain/auth/index.js';
 import { createProperty } from '../support/factories.js';
 import { bookingsListHelpers, byUid } from '../support/bookings-list.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
-const world = useTestApi();
+const world = useWorld({ api: true });
 const { tenant, list, uids, expectBadParam } = bookingsListHelpers(world);
 
 describe('GET /api/v1/bookings: the answer', () => {

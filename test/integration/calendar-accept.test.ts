@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { localDate } from '../../shared/infra/time.js';
 import { calendarRequests, idempotencyKeys } from '../../shared/infra/db/schema/index.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates } from '../support/pipeline.js';
 
 /* Accept-side rules; no worker runs here, so every stored request stays `queued`. */
 
-const w = usePipeline('redis', { env: { CALENDAR_MAX_DAYS: '20', CALENDAR_CHUNK_DAYS: '5' } });
+const w = useWorld({ queue: 'redis', env: { CALENDAR_MAX_DAYS: '20', CALENDAR_CHUNK_DAYS: '5' }, seed: true });
 const batch = (days: unknown[], property = w.property) => ({ property_uid: property, days });
 const post = (body: unknown, headers: Record<string, string> = {}, t = w.token) =>
   w.p.api.post('/api/v1/set-calendar-batch', body, t, headers);

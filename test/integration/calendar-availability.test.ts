@@ -6,13 +6,13 @@ import { createCalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
 import { jobRegistry } from '../../shared/infra/queue/registry.js';
 import { testConfig } from '../support/api.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 
 /* POST /api/v2/set-property-calendar-availability: the v2 shapes, and ranges in the batch pipeline. */
 
 const PATH = '/api/v2/set-property-calendar-availability';
-const w = usePipeline('redis', { env: { CALENDAR_CHUNK_DAYS: '4' } });
+const w = useWorld({ queue: 'redis', env: { CALENDAR_CHUNK_DAYS: '4' }, seed: true });
 
 const range = (property: string, start: string, end: string, isAvailable: unknown, t = w.token) =>
   w.p.api.post(PATH, { property_uid: property, start_date: start, end_date: end, is_available: isAvailable }, t);

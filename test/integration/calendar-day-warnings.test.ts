@@ -5,7 +5,7 @@ import { localDate } from '../../shared/infra/time.js';
 import { calendarDays } from '../../shared/infra/db/schema/index.js';
 import { batchDays, expectedBatch, WARNING_TEXTS } from '../support/calendar-contract.js';
 import { createProperty } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 
 /*
@@ -13,7 +13,7 @@ import { futureDates, waitForFinal } from '../support/pipeline.js';
  * workers); each run writes to a property of its own, so "applied" is "has a row".
  */
 
-const w = usePipeline('redis', { env: { CALENDAR_CHUNK_DAYS: '7' }, workers: 2 });
+const w = useWorld({ queue: 'redis', env: { CALENDAR_CHUNK_DAYS: '7' }, workers: 2, seed: true });
 
 describe('set-calendar-batch over generated batches (property)', () => {
   it('applies or warns about every date, never both, never neither, with exactly the docs/api.md texts', { timeout: 120_000 }, async () => {

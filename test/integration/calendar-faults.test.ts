@@ -2,12 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { testRedisUrl } from '../support/env.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { lockProperty } from '../support/locks.js';
 import { until } from '../support/ops.fixture.js';
 import { fastQueueEnv, futureDates, waitForFinal } from '../support/pipeline.js';
 
-const w = usePipeline('redis');
+const w = useWorld({ queue: 'redis', seed: true });
 
 const submit = async (days: object[]) => {
   const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: w.property, days }, w.token);

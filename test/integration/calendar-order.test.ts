@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createCalendarJobs, type CalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
 import { jobRegistry } from '../../shared/infra/queue/registry.js';
 import { createProperty } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 import { testConfig } from '../support/api.js';
 
@@ -76,7 +76,7 @@ function oracleOf(batches: Day[][]): Oracle {
 }
 
 describe.each(['redis', 'cluster', 'postgres'] as const)('submission order on the %s backend', (kind) => {
-  const w = usePipeline(kind, { env: { WORKER_CONCURRENCY: '2' } });
+  const w = useWorld({ queue: kind, env: { WORKER_CONCURRENCY: '2' }, seed: true });
 
   async function readBack(propertyUid: string, dates: string[]) {
     const res = await w.p.api.get(`/api/v1/get-calendar-data?property_uid=${propertyUid}&from_date=${dates[0]}&to_date=${dates[dates.length - 1]}`, w.token);

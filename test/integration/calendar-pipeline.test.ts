@@ -3,11 +3,11 @@ import { createPropertyOpsClient, dataOf, submitAndWait } from '../../sdk/index.
 import { insertRequests } from '../../shared/domain/calendar/index.js';
 import { localDate } from '../../shared/infra/time.js';
 import { createProperty } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 
 describe.each(['redis', 'cluster', 'postgres'] as const)('calendar pipeline on the %s backend', (kind) => {
-  const w = usePipeline(kind, { timeZone: 'Europe/Lisbon', workers: 1 });
+  const w = useWorld({ queue: kind, workers: 1, seed: { timeZone: 'Europe/Lisbon' } });
 
   // Through the SDK (sdk/): the batch submitted and waited for as an integrator does, with submitAndWait.
   it('turns a 1000-day batch into 10 requests that all complete, and reads every day back', async () => {

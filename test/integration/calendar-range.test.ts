@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { scopes as allScopes } from '../../shared/domain/auth/index.js';
 import { WARNING_PAST } from '../../shared/domain/calendar/index.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 
 /* POST /api/v1/set-calendar-data: a range judged and applied as the days of a batch. */
 
 const PATH = '/api/v1/set-calendar-data';
-const w = usePipeline('redis', { env: { CALENDAR_CHUNK_DAYS: '3' }, workers: 1 });
+const w = useWorld({ queue: 'redis', env: { CALENDAR_CHUNK_DAYS: '3' }, workers: 1, seed: true });
 
 const read = async (property: string, from: string, to: string) => {
   const res = await w.p.api.get(`/api/v1/get-calendar-data?property_uid=${property}&from_date=${from}&to_date=${to}`, w.token);

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { BookingStatus } from '../../shared/domain/bookings/index.js';
 import { bookings, listings, properties } from '../../shared/infra/db/schema/index.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 
 /* get-calendar-data: the iGMS row, bookings holding nights, property defaults where never set. */
 
-const w = usePipeline('redis', { workers: 1 });
+const w = useWorld({ queue: 'redis', workers: 1, seed: true });
 
 const read = async (property: string, from: string, to: string, t = w.token) => {
   const res = await w.p.api.get(`/api/v1/get-calendar-data?property_uid=${property}&from_date=${from}&to_date=${to}`, t);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createCompany, createProperty, createTask, createToken } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 
 /** GET /api/v1/get-changes as docs/api.md "Told when anything changes" says. */
 describe('GET /api/v1/get-changes', () => {
-  const w = usePipeline('redis', { workers: 1, scopes: ['calendar-control', 'tasks'], env: { CHANGE_RETENTION_DAYS: '0' } });
+  const w = useWorld({ queue: 'redis', workers: 1, env: { CHANGE_RETENTION_DAYS: '0' }, seed: { scopes: ['calendar-control', 'tasks'] } });
 
   it('walks a task change and the days of an applied request, with objects, from cursor=now; waits for the next change', async () => {
     const db = w.tdb.database.db;

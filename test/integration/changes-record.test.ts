@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createTask, createTeamMember, createToken } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 
 /** Every write path records its change in the transaction that makes it (recordChanges). */
 describe('change records of the write paths', () => {
-  const w = usePipeline('redis', { workers: 1 });
+  const w = useWorld({ queue: 'redis', workers: 1, seed: true });
   const recorded = async (objectUid: string) =>
     (await w.tdb.database.db.execute(
       sql`select kind, object_uid, op, event, dates from changes where object_uid = ${objectUid} order by id`,

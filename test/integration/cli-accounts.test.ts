@@ -7,7 +7,7 @@ import { sha256 } from '../../shared/infra/ids.js';
 import type { CliRun } from '../support/cli.js';
 import { ConsoleClient } from '../support/console.js';
 import { createCompany } from '../support/factories.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * docs/api.md "Accounts and the console" and "Apps connect themselves": the CLI's `user create |
@@ -15,7 +15,7 @@ import { useTestApi } from '../support/hooks.js';
  * (signs in, or not) and what is stored (hashes only).
  */
 
-const t = useTestApi();
+const t = useWorld({ api: true });
 let company: string;
 
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli/main.js';
 import { runCliProcess } from '../support/cli.js';
 import { createCompany } from '../support/factories.js';
-import { useTestDatabase } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * Issue 39 L6: `npm run cli -- channel set|show|remove|list` (docs/api.md "Channels"): a company's
@@ -10,7 +10,7 @@ import { useTestDatabase } from '../support/hooks.js';
  * the webhooks' rules (http(s), no credentials, no private target).
  */
 
-const w = useTestDatabase();
+const w = useWorld();
 
 const cli = async (...args: string[]) => {
   let stdout = '';

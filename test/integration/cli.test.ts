@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { runCli } from '../../bin/cli/main.js';
 import { runCliProcess, type CliRun } from '../support/cli.js';
 
@@ -11,7 +11,7 @@ import { runCliProcess, type CliRun } from '../support/cli.js';
  */
 
 describe('npm run cli', { timeout: 60_000 }, () => {
-  const t = useTestApi();
+  const t = useWorld({ api: true });
 
   const cli = async (...args: string[]): Promise<CliRun> => {
     let stdout = '';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
 import { createThread } from '../support/messaging.js';
 import { rawRequest } from '../support/raw-http.js';
@@ -9,7 +9,7 @@ import { rawRequest } from '../support/raw-http.js';
  * does. Query strings go out raw (rawRequest), so an unencoded `+` reaches the server as a `+`.
  */
 
-const t = useTestApi();
+const t = useWorld({ api: true });
 const w = {} as { company: string; property: string; token: string; booking: string; reservation: string; thread: number };
 const send = (method: string, path: string, body?: unknown) =>
   rawRequest(t.api.baseUrl, method, `${path}${path.includes('?') ? '&' : '?'}access_token=${w.token}`, body === undefined ? undefined : JSON.stringify(body));

@@ -5,7 +5,7 @@ import { sha256 } from '../../shared/infra/ids.js';
 import type { TestApi } from '../support/api.js';
 import { ConsoleClient, createUser } from '../support/console.js';
 import { createCompany, createToken } from '../support/factories.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * docs/api.md "Apps connect themselves": the console's Connected apps (installed apps, scopes,
@@ -13,13 +13,11 @@ import { useTestApi } from '../support/hooks.js';
  * register a client; the secret shown once). Every guard has its attack here.
  */
 
-const t = useTestApi();
-/** A second API process over the same database: a revocation must reach it from its next request. */
-let other: TestApi;
+/** `apis.other`: a second API process over the same database: a revocation must reach it from its next request. */
+const t = useWorld({ api: true, apis: { other: {} } });
 const w = {} as { company: string; rival: string; owner: { email: string; password: string }; manager: { email: string; password: string }; rivalOwner: { email: string; password: string } };
 
 beforeAll(async () => {
-  other = await t.startApi();
   const db = t.tdb.database.db;
   w.company = await createCompany(db, 'Acme Stays');
   w.rival = await createCompany(db, 'Rival Rentals');
@@ -63,15 +61,15 @@ describe('Connected apps', () => {
     const db = t.tdb.database.db;
     const a = await createToken(db, w.company, ['messaging']);
     const b = await createToken(db, w.company, ['messaging']);
-    expect((await bookingsWith(other, a.token)).status).toBe(200);
+    expect((await bookingsWith(t.apis.other, a.token)).status).toBe(200);
     const c = await signedIn(w.manager);
     const form = ConsoleClient.fields((await c.get('/app/connected-apps')).text);
     const res = await c.post(`/app/connected-apps/tokens/${a.tokenUid}/revoke`, { _csrf: form._csrf! });
     expect(res.status).toBe(303);
     expect(res.location).toMatch(/\/app\/connected-apps\?done=revoked$/);
     expect((await c.get('/app/connected-apps?done=revoked')).text).toContain('The token is revoked');
-    for (const api of [t.api, other]) expect((await bookingsWith(api, a.token)).status).toBe(401);
-    expect((await bookingsWith(other, b.token)).status).toBe(200);
+    for (const api of [t.api, t.apis.other]) expect((await bookingsWith(api, a.token)).status).toBe(401);
+    expect((await bookingsWith(t.apis.other, b.token)).status).toBe(200);
   });
 
   it('uninstalls an app: every token of it revoked, the app gone from the list', async () => {
@@ -85,7 +83,7 @@ describe('Connected apps', () => {
     expect(res.status).toBe(303);
     for (const tok of [first, second]) {
       expect((await tokenRow(tok.tokenUid))?.revoked).toBe(true);
-      expect((await bookingsWith(other, tok.token)).status).toBe(401);
+      expect((await bookingsWith(t.apis.other, tok.token)).status).toBe(401);
     }
     expect((await c.get('/app/connected-apps')).text).not.toContain(first.appUid);
   });
@@ -120,7 +118,7 @@ describe('last used', () => {
     expect((await bookingsWith(t.api, tok.token)).status).toBe(200);
     await expect.poll(async () => (await tokenRow(tok.tokenUid))?.last_used_at).not.toBeNull();
     const first = (await tokenRow(tok.tokenUid))!.last_used_at!;
-    for (let i = 0; i < 3; i++) for (const api of [t.api, other]) expect((await bookingsWith(api, tok.token)).status).toBe(200);
+    for (let i = 0; i < 3; i++) for (const api of [t.api, t.apis.other]) expect((await bookingsWith(api, tok.token)).status).toBe(200);
     await new Promise((r) => setTimeout(r, 200));
     expect((await tokenRow(tok.tokenUid))!.last_used_at!).toBe(first);
     // A minute later (the stamp moved back), the next request writes it again.

@@ -6,7 +6,7 @@ import { documentOverflow, expectNoSeriousAxeViolations, launchBrowser, newPage,
 import { createUser } from '../support/console.js';
 import { Jobs } from '../support/console-day.js';
 import { bookingRow, createBookings, createProperty } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { waitForFinal } from '../support/pipeline.js';
 
 /*
@@ -19,7 +19,7 @@ import { waitForFinal } from '../support/pipeline.js';
  * and their seconds, which are reported, never asserted (the machine is noisy).
  */
 
-const w = usePipeline('redis', { workers: 1 });
+const w = useWorld({ queue: 'redis', workers: 1, seed: true });
 const db = () => w.tdb.database.db;
 const s = {} as { manager: { email: string; password: string }; token: string; browser: Browser; month: string; second: string };
 const jobs = new Jobs('console-calendar-jobs');

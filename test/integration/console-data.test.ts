@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { properties } from '../../shared/infra/db/schema/index.js';
 import { eq } from 'drizzle-orm';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 
 /* The console's reads (ConsoleService): month grid, per-date provenance, recent requests, property list. */
 
-const w = usePipeline('redis', { workers: 1 });
+const w = useWorld({ queue: 'redis', workers: 1, seed: true });
 const svc = () => w.p.ctx.services.console;
 const db = () => w.tdb.database.db;
 

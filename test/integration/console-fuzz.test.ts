@@ -2,7 +2,7 @@ import http from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleClient, createUser } from '../support/console.js';
 import { createCompany, createProperty } from '../support/factories.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * Issue 39 M1: every console page, the OAuth pages, /auth/token and the static files, fuzzed with
@@ -11,7 +11,7 @@ import { useTestApi } from '../support/hooks.js';
  * so forms reach their handlers): not one answer is a 5xx. What cannot be read is a 400.
  */
 
-const t = useTestApi();
+const t = useWorld({ api: true });
 const w = {} as { c: ConsoleClient; csrf: string; cookie: string; property: string };
 
 beforeAll(async () => {

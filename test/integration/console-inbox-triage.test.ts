@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { insertMessage } from '../../shared/domain/messaging/index.js';
 import { ConsoleClient, createUser } from '../support/console.js';
 import { createBookings, bookingRow, createProperty } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { createThread } from '../support/messaging.js';
 import { until } from '../support/webhook-events.js';
 
@@ -15,7 +15,7 @@ import { until } from '../support/webhook-events.js';
  * said plainly where it was sent and on the list.
  */
 
-const w = usePipeline('redis', { workers: 1 });
+const w = useWorld({ queue: 'redis', workers: 1, seed: true });
 const db = () => w.tdb.database.db;
 const s = {} as { owner: { email: string; password: string }; manager: { email: string; password: string }; lisbon: string; a: number; b: number };
 

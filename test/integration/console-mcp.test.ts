@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleClient, createUser } from '../support/console.js';
 import { createCompany } from '../support/factories.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * The Developer apps page shows how to connect an MCP client to this service: the URL of POST /mcp
@@ -10,7 +10,7 @@ import { useTestApi } from '../support/hooks.js';
  * command, escaped like every value of the console.
  */
 
-const t = useTestApi();
+const t = useWorld({ api: true });
 let owner: { email: string; password: string };
 
 beforeAll(async () => {

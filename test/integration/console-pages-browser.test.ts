@@ -10,7 +10,7 @@ import { utcDateTime } from '../../shared/infra/time.js';
 import { launchBrowser, newPage, screenshot, signIn, step } from '../support/browser.js';
 import { createUser } from '../support/console.js';
 import { bookingRow, createBookings } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { waitForFinal } from '../support/pipeline.js';
 
 /*
@@ -23,7 +23,7 @@ import { waitForFinal } from '../support/pipeline.js';
 
 /** DATA_DIR of the file's own: replies by email land in its outbox (no SMTP server needed). */
 const dataDir = join(tmpdir(), `console-pages-${process.pid}`);
-const w = usePipeline('redis', { workers: 1, env: { MESSAGE_BACKOFF_MS: '50', DATA_DIR: dataDir } });
+const w = useWorld({ queue: 'redis', workers: 1, env: { MESSAGE_BACKOFF_MS: '50', DATA_DIR: dataDir }, seed: true });
 const HOSTILE = '<img src=x onerror="window.__pwned=1">';
 const db = () => w.tdb.database.db;
 const s = {} as { manager: { email: string; password: string }; token: string; browser: Browser; month: string };

@@ -4,7 +4,7 @@ import { insertMessage, threadOfBooking } from '../../shared/domain/messaging/in
 import { utcDateTime } from '../../shared/infra/time.js';
 import { ConsoleClient, createUser } from '../support/console.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { seedDemo } from '../../bin/demo/seed.js';
 
 /*
@@ -14,7 +14,7 @@ import { seedDemo } from '../../bin/demo/seed.js';
  * control flag and its change record. The browser test (console-pages-browser) covers the use.
  */
 
-const t = useTestApi();
+const t = useWorld({ api: true });
 const db = () => t.tdb.database.db;
 const w = {} as {
   company: string;

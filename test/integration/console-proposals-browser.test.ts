@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../shared/domain/auth/index.js';
 import { launchBrowser, newPage, nothingExecuted, shotsAtBothWidths, signIn, step } from '../support/browser.js';
 import { createUser } from '../support/console.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { waitForFinal } from '../support/pipeline.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { until } from '../support/webhook-events.js';
@@ -19,7 +19,7 @@ import { until } from '../support/webhook-events.js';
  */
 
 const env = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_BACKOFF_MS: '50', CALENDAR_CHUNK_DAYS: '1' };
-const w = usePipeline('redis', { workers: 1, env });
+const w = useWorld({ queue: 'redis', workers: 1, env, seed: true });
 const HOSTILE = '<img src=x onerror="window.__pwned=1">';
 const db = () => w.tdb.database.db;
 const s = {} as { manager: { email: string; password: string }; token: string; browser: Browser; month: string; receiver: WebhookReceiver; };

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { properties } from '../../shared/infra/db/schema/index.js';
 import { ConsoleClient, createUser } from '../support/console.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates } from '../support/pipeline.js';
 
 /*
@@ -13,7 +13,7 @@ import { futureDates } from '../support/pipeline.js';
  * as a clear 400. The browser test (console-proposals-browser) covers the use.
  */
 
-const w = usePipeline('redis', { scopes: ['pricing-management'] });
+const w = useWorld({ queue: 'redis', seed: { scopes: ['pricing-management'] } });
 const db = () => w.tdb.database.db;
 const s = {} as { manager: { email: string; password: string }; rival: string; rivalToken: string; rivalProperty: string };
 const dates = futureDates(4, 10);

@@ -5,7 +5,7 @@ import { insertMessage, threadOfBooking } from '../../shared/domain/messaging/in
 import { axeViolations, documentOverflow, launchBrowser, newPage, shotsAtBothWidths, signIn, step } from '../support/browser.js';
 import { createUser } from '../support/console.js';
 import { bookingRow, createBookings, createProperty } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates } from '../support/pipeline.js';
 import { proposalProperty, proposalStatus, proposeDays } from '../support/review.js';
 
@@ -18,7 +18,7 @@ import { proposalProperty, proposalStatus, proposeDays } from '../support/review
  * at 390 px (the counts are printed for the report).
  */
 
-const w = usePipeline('redis', { scopes: ['pricing-management'] });
+const w = useWorld({ queue: 'redis', seed: { scopes: ['pricing-management'] } });
 const db = () => w.tdb.database.db;
 const s = {} as { browser: Browser; owner: { email: string; password: string }; tokyo: string; thread: number; dates: string[] };
 const axeLog: Record<string, { critical: number; serious: number; width390: number }> = {};

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleClient, createUser } from '../support/console.js';
 import { createCompany, createProperty } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates } from '../support/pipeline.js';
 import { proposalProperty, proposalStatus, proposeDays } from '../support/review.js';
 
@@ -13,7 +13,7 @@ import { proposalProperty, proposalStatus, proposeDays } from '../support/review
  * the owners' company settings (zone, threshold), bad input answered with the form again (400).
  */
 
-const w = usePipeline('redis', { scopes: ['pricing-management'] });
+const w = useWorld({ queue: 'redis', seed: { scopes: ['pricing-management'] } });
 const db = () => w.tdb.database.db;
 const s = {} as { owner: { email: string; password: string }; manager: { email: string; password: string }; property: string };
 const d = futureDates(8, 12);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleClient, createUser } from '../support/console.js';
 import { createCompany } from '../support/factories.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * /app/settings over HTTP (issue 42): a person's notification modes saved and read back, the
@@ -9,7 +9,7 @@ import { useTestApi } from '../support/hooks.js';
  * every form guarded by its CSRF token.
  */
 
-const t = useTestApi();
+const t = useWorld({ api: true });
 const w = {} as { owner: ConsoleClient; manager: ConsoleClient; managerUid: string; company: string };
 
 const allModes = (mode: string) => ({ reservation_request: mode, guest_waiting: mode, proposal_waiting: mode, webhook_failed: mode });

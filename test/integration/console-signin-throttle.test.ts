@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_LIMITS } from '../../shared/domain/accounts/index.js';
 import { ConsoleClient, createUser } from '../support/console.js';
 import { createCompany } from '../support/factories.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * Issue 39 L1: console sign-in is throttled per client address on the shared limiter
@@ -12,7 +12,7 @@ import { useTestApi } from '../support/hooks.js';
  */
 
 const PER_MINUTE = 12;
-const t = useTestApi({ env: { TRUST_PROXY: 'loopback', SIGN_IN_PER_MINUTE: String(PER_MINUTE) } });
+const t = useWorld({ api: true, env: { TRUST_PROXY: 'loopback', SIGN_IN_PER_MINUTE: String(PER_MINUTE) } });
 let company: string;
 
 beforeAll(async () => {

@@ -2,14 +2,14 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleClient, createUser } from '../support/console.js';
 import { createCompany, createProperty } from '../support/factories.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * The console and the stay restrictions (issue 35): the month shows them, the day editor sets them
  * through the calendar's submission path, and the booking form obeys them by book-property's rules.
  */
 
-const t = useTestApi();
+const t = useWorld({ api: true });
 const db = () => t.tdb.database.db;
 const w = {} as { company: string; owner: { email: string; password: string }; manager: { email: string; password: string }; rivalProperty: string };
 

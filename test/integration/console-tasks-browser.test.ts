@@ -4,7 +4,7 @@ import { issueToken } from '../../shared/domain/auth/index.js';
 import { launchBrowser, nothingExecuted, step } from '../support/browser.js';
 import { createUser } from '../support/console.js';
 import { checkPage, Jobs, seedDay, signedInPage, type DayWorld } from '../support/console-day.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * Tasks in a real Chromium (issue 41 "Work the tasks"): a cleaning reassigned from Today is what
@@ -14,7 +14,7 @@ import { usePipeline } from '../support/hooks.js';
  * and the board by day show the tasks, the ones nobody holds first.
  */
 
-const w = usePipeline('redis', { workers: 0 });
+const w = useWorld({ queue: 'redis', workers: 0, seed: true });
 const db = () => w.tdb.database.db;
 const s = {} as { browser: Browser; manager: { email: string; password: string }; token: string; day: DayWorld };
 const jobs = new Jobs('console-tasks-jobs');

@@ -7,7 +7,7 @@ import { issueToken } from '../../shared/domain/auth/index.js';
 import { launchBrowser, nothingExecuted, step } from '../support/browser.js';
 import { createUser } from '../support/console.js';
 import { checkPage, Jobs, seedDay, signedInPage, type DayWorld } from '../support/console-day.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * Today, Bookings and a booking's page in a real Chromium (issue 41 "See the day"): Today's
@@ -17,7 +17,7 @@ import { usePipeline } from '../support/hooks.js';
  * part of a proposal, reply to a guest, find a booking) take at most 3 clicks, counted and timed.
  */
 
-const w = usePipeline('redis', { workers: 0 });
+const w = useWorld({ queue: 'redis', workers: 0, seed: true });
 const db = () => w.tdb.database.db;
 const s = {} as { browser: Browser; manager: { email: string; password: string }; token: string; day: DayWorld };
 const jobs = new Jobs('console-today-jobs');

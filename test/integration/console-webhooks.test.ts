@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../shared/domain/auth/index.js';
 import { ConsoleClient, createUser } from '../support/console.js';
 import { createCompany } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { until } from '../support/webhook-events.js';
@@ -15,7 +15,7 @@ import { until } from '../support/webhook-events.js';
  */
 
 const env = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_BACKOFF_MS: '50', WEBHOOK_TIMEOUT_MS: '1000' };
-const w = usePipeline('redis', { workers: 1, env });
+const w = useWorld({ queue: 'redis', workers: 1, env, seed: true });
 const db = () => w.tdb.database.db;
 const s = {} as { manager: { email: string; password: string }; app: string; token: string; rivalApp: string; receiver: WebhookReceiver; rivalReceiver: WebhookReceiver };
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { scopes } from '../../shared/domain/auth/index.js';
 import { bookingStatuses, platformTypes } from '../../shared/domain/bookings/index.js';
 import { taskStatuses, taskTypes } from '../../bin/demo/demo-data.js';
@@ -9,7 +9,7 @@ import { seedDemo, type DemoSeed } from '../../bin/demo/seed.js';
 const now = new Date('2030-06-15T12:00:00Z');
 
 describe('demo seed', () => {
-  const t = useTestApi();
+  const t = useWorld({ api: true });
   let demo: DemoSeed;
   const progress: number[] = [];
   const rows = async <T>(query: ReturnType<typeof sql>) => (await t.tdb.database.db.execute(query)) as unknown as T[];

@@ -1,14 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { dayFromToday } from '../support/pipeline.js';
 import { properties } from '../../shared/infra/db/schema/index.js';
-import type { TestApi } from '../support/api.js';
 import { until } from '../support/ops.fixture.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
 
-const t = useTestApi();
-let api2: TestApi;
+const t = useWorld({ api: true, apis: { api2: {} } });
 const w = {} as { company: string; other: string; property: string; token: string; otherToken: string; readToken: string };
 
 const day = (n: number) => dayFromToday(n);
@@ -19,7 +17,6 @@ const count = async (table: string) =>
 
 beforeAll(async () => {
   // Two API instances on one database: two processes as far as the race is concerned.
-  api2 = await t.startApi();
   const db = t.tdb.database.db;
   w.company = await createCompany(db, 'Direct Co');
   w.other = await createCompany(db, 'Other Co');
@@ -84,7 +81,7 @@ describe('POST /api/v1/book-property', () => {
   it('lets exactly one of two requests racing for the same nights win, on two API instances, 20 times', async () => {
     const pairs = Array.from({ length: 20 }, (_, i) => [
       book({ checkin_date: day(100 + i * 5), checkout_date: day(103 + i * 5) }, t.api),
-      book({ checkin_date: day(101 + i * 5), checkout_date: day(104 + i * 5) }, api2),
+      book({ checkin_date: day(101 + i * 5), checkout_date: day(104 + i * 5) }, t.apis.api2),
     ]);
     const results = await Promise.all(pairs.map((p) => Promise.all(p)));
     for (const [a, b] of results) expect([a!.status, b!.status].sort()).toEqual([200, 409]);
@@ -166,7 +163,7 @@ describe('POST /api/v2/cancel-booking', () => {
   it('cancels and frees the nights at once', async () => {
     const made = (await book({ checkin_date: day(70), checkout_date: day(73) })).body.data;
     expect((await book({ checkin_date: day(71), checkout_date: day(72) })).status).toBe(409);
-    const res = await api2.post('/api/v2/cancel-booking', { reservation_code: made.reservation_code }, w.token);
+    const res = await t.apis.api2.post('/api/v2/cancel-booking', { reservation_code: made.reservation_code }, w.token);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 0 });
     expect((await t.api.get(`/api/v1/bookings?booking_uids=${made.booking_uid}`, w.readToken)).body.data[0].booking_status).toBe('cancelled');

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { scopes as allScopes } from '../../shared/domain/auth/index.js';
 import { properties } from '../../shared/infra/db/schema/index.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
@@ -10,7 +10,7 @@ import { bookingRow, createBookings, createCompany, createProperty, createToken 
  * set-booking-door-code, set-property-door-code, and what bookings and properties show.
  */
 
-const t = useTestApi();
+const t = useWorld({ api: true });
 const w = {} as { company: string; other: string; property: string; bare: string; locks: string; reader: string; otherLocks: string; own: string; none: string; twin: string[] };
 const setBooking = (body: unknown, token = w.locks) => t.api.post('/api/v2/set-booking-door-code', body, token);
 const setProperty = (body: unknown, token = w.locks) => t.api.post('/api/v2/set-property-door-code', body, token);

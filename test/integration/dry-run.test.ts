@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { localDate } from '../../shared/infra/time.js';
-import type { TestApi } from '../support/api.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 
 /*
@@ -15,12 +14,10 @@ const BATCH = '/api/v1/set-calendar-batch';
 const RANGE = '/api/v1/set-calendar-data';
 const AVAIL = '/api/v2/set-property-calendar-availability';
 
-const w = usePipeline('redis', { workers: 1, scopes: ['calendar-control'], env: { CALENDAR_CHUNK_DAYS: '3' } });
-let always200: TestApi;
+const w = useWorld({ queue: 'redis', workers: 1, env: { CALENDAR_CHUNK_DAYS: '3' }, seed: { scopes: ['calendar-control'] }, apis: { always200: { env: { ERROR_HTTP_STATUS: 'always-200' } } } });
 /** Request uids the API handed to the queue (a spy on the runtime's producer). */
 const enqueued: string[] = [];
 beforeAll(async () => {
-  always200 = await w.startApi({ env: { ERROR_HTTP_STATUS: 'always-200' } });
   const producer = w.p.ctx.jobs.calendar;
   const enqueue = producer.enqueue.bind(producer);
   producer.enqueue = async (uids, ...rest) => {
@@ -226,10 +223,10 @@ describe('dry run of v2 set-property-calendar-availability', () => {
     const unknown = await post(AVAIL, { property_uid: 'pr_nope', start_date: a, end_date: a, is_available: 1 });
     expect(unknown.status).toBe(404);
     for (const [query, property] of [['?dry_run=maybe', w.property], ['?dry_run=true', 'pr_nope']] as const) {
-      const res = await always200.post(`${AVAIL}${query}`, { property_uid: property, start_date: a, end_date: a, is_available: 1 }, w.token);
+      const res = await w.apis.always200.post(`${AVAIL}${query}`, { property_uid: property, start_date: a, end_date: a, is_available: 1 }, w.token);
       expect([res.status, res.body.success, res.body.errors.length]).toEqual([200, false, 1]);
     }
-    const ok = await always200.post(`${AVAIL}?dry_run=true`, { property_uid: w.property, start_date: a, end_date: a, is_available: 1 }, w.token);
+    const ok = await w.apis.always200.post(`${AVAIL}?dry_run=true`, { property_uid: w.property, start_date: a, end_date: a, is_available: 1 }, w.token);
     expect([ok.status, ok.body.success, ok.body.request_uids]).toEqual([200, true, []]);
   });
 });

@@ -5,14 +5,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli/main.js';
 import { emailAddressProblem } from '../../shared/infra/email-address.js';
 import { createCompany } from '../support/factories.js';
-import { useTestDatabase } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * Issue 39 L5: every e-mail address is validated where it is stored (zod's email rule, at most 254
  * characters, no control character): import refuses the line, the CLI refuses the user.
  */
 
-const w = useTestDatabase();
+const w = useWorld();
 const dir = mkdtempSync(path.join(tmpdir(), 'pops-emails-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -10,8 +10,7 @@ import { useWorld } from '../support/world.js';
  * default, as iGMS does. One error of each code, compared with the same request on a default API.
  */
 
-const t = useWorld();
-const apis = {} as Record<'standard' | 'always', TestApi>;
+const t = useWorld({ apis: { standard: {}, always: { env: { ERROR_HTTP_STATUS: 'always-200' } } } });
 let deadDb: Database;
 const w = {} as { tasks: string; disabled: string; limitedToken: string; availability: string };
 
@@ -24,14 +23,12 @@ beforeAll(async () => {
   w.disabled = disabled.token;
   w.limitedToken = (await createToken(db, company, ['tasks'])).token;
   w.availability = (await createToken(db, company, ['availability-control'])).token;
-  apis.standard = await t.startApi();
-  apis.always = await t.startApi({ env: { ERROR_HTTP_STATUS: 'always-200' } });
   deadDb = t.deadDatabase();
 });
 
 /** The same request to an API with and without the setting. */
 async function both(mode: Partial<{ env: Record<string, string>; db: Database['db'] | Database }>, path: string, token?: string) {
-  let pair: [TestApi, TestApi] = [apis.standard, apis.always];
+  let pair: [TestApi, TestApi] = [t.apis.standard, t.apis.always];
   if (mode.db || mode.env) {
     const database = !mode.db ? t.tdb.database : 'sql' in mode.db ? (mode.db) : { ...t.tdb.database, db: mode.db };
     const env = mode.env ?? {};
@@ -93,7 +90,7 @@ describe('ERROR_HTTP_STATUS=always-200', () => {
     const path = '/api/v2/set-property-calendar-availability';
     // post() sends a string as it is: the last case is a broken JSON text.
     const send = (api: TestApi) => api.post(path, body, w.availability);
-    const [standard, always] = await Promise.all([send(apis.standard), send(apis.always)]);
+    const [standard, always] = await Promise.all([send(t.apis.standard), send(t.apis.always)]);
     expect(standard.status).toBe(status);
     expect(standard.body).toMatchObject({ success: false, availability: [] });
     expect(always.status).toBe(200);

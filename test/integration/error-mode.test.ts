@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli/main.js';
 import { installApp } from '../../shared/domain/oauth/index.js';
 import { issueToken, setAppDisabled } from '../../shared/domain/auth/index.js';
-import type { TestApi } from '../support/api.js';
 import { ConsoleClient, createUser } from '../support/console.js';
 import { createCompany, createToken } from '../support/factories.js';
 import { useWorld } from '../support/world.js';
@@ -15,8 +14,7 @@ import { useWorld } from '../support/world.js';
  * every code through the error middleware in test/unit/error-mode.test.ts.
  */
 
-const t = useWorld();
-const apis = {} as Record<'statuses' | 'always200', TestApi>;
+const t = useWorld({ apis: { statuses: {}, always200: { env: { ERROR_HTTP_STATUS: 'always-200' } } } });
 const w = {} as { company: string; igms: string; http: string; none: string; igmsDisabled: string; httpDisabled: string; igmsAvail: string; httpAvail: string };
 
 const cli = async (...args: string[]) => {
@@ -47,8 +45,6 @@ beforeAll(async () => {
   }
   w.igmsAvail = (await tokenInMode('igms', ['availability-control'])).token;
   w.httpAvail = (await tokenInMode('http', ['availability-control'])).token;
-  apis.statuses = await t.startApi();
-  apis.always200 = await t.startApi({ env: { ERROR_HTTP_STATUS: 'always-200' } });
 });
 
 describe('an app’s error mode set by the operator (app set)', () => {
@@ -59,20 +55,20 @@ describe('an app’s error mode set by the operator (app set)', () => {
     [14, 403, '/api/v1/guests', 'tasks'],
   ] as const)('code %i (HTTP %i): igms answers 200 and http the status, whatever ERROR_HTTP_STATUS', async (code, status, path, who) => {
     const [igms, http] = who === 'disabled' ? [w.igmsDisabled, w.httpDisabled] : [w.igms, w.http];
-    const [igmsS, igmsA, httpS, httpA] = await Promise.all([apis.statuses.get(path, igms), apis.always200.get(path, igms), apis.statuses.get(path, http), apis.always200.get(path, http)]);
+    const [igmsS, igmsA, httpS, httpA] = await Promise.all([t.apis.statuses.get(path, igms), t.apis.always200.get(path, igms), t.apis.statuses.get(path, http), t.apis.always200.get(path, http)]);
     expect([igmsS.status, igmsA.status, httpS.status, httpA.status]).toEqual([200, 200, status, status]);
     for (const r of [igmsS, igmsA, httpA]) expect(r.body).toEqual(httpS.body);
     expect(httpS.body.error.code).toBe(code);
   });
 
   it('an app with no mode follows ERROR_HTTP_STATUS', async () => {
-    const [s, a] = await Promise.all([apis.statuses.get('/api/v1/guests', w.none), apis.always200.get('/api/v1/guests', w.none)]);
+    const [s, a] = await Promise.all([t.apis.statuses.get('/api/v1/guests', w.none), t.apis.always200.get('/api/v1/guests', w.none)]);
     expect([s.status, a.status]).toEqual([403, 200]);
   });
 
   it('code 12: before any app is known (no token, an unknown one) ERROR_HTTP_STATUS decides', async () => {
     for (const token of [undefined, 'not-a-token']) {
-      const [s, a] = await Promise.all([apis.statuses.get('/api/v1/tasks', token), apis.always200.get('/api/v1/tasks', token)]);
+      const [s, a] = await Promise.all([t.apis.statuses.get('/api/v1/tasks', token), t.apis.always200.get('/api/v1/tasks', token)]);
       expect([s.status, a.status, s.body.error.code]).toEqual([401, 200, 12]);
     }
   });
@@ -95,7 +91,7 @@ describe('an app’s error mode set by the operator (app set)', () => {
 
   it('the v2 availability error body follows the mode too', async () => {
     const body = { property_uid: 'pr_nope', start_date: '2030-01-01', end_date: '2030-01-02', is_available: 1 };
-    const [i, h] = await Promise.all([apis.statuses.post('/api/v2/set-property-calendar-availability', body, w.igmsAvail), apis.always200.post('/api/v2/set-property-calendar-availability', body, w.httpAvail)]);
+    const [i, h] = await Promise.all([t.apis.statuses.post('/api/v2/set-property-calendar-availability', body, w.igmsAvail), t.apis.always200.post('/api/v2/set-property-calendar-availability', body, w.httpAvail)]);
     expect([i.status, h.status]).toEqual([200, 404]);
     expect(i.body).toEqual(h.body);
     expect(i.body).toMatchObject({ success: false });
@@ -120,7 +116,7 @@ describe('an OAuth client’s error mode set by its developer', () => {
     expect(made.code, made.err).toBe(0);
     const clientId = made.out.replace('client_id: ', '');
     const token = await clientToken(clientId);
-    const res = await apis.statuses.get('/api/v1/guests', token);
+    const res = await t.apis.statuses.get('/api/v1/guests', token);
     expect([res.status, res.body.error.code]).toEqual([200, 14]);
     const [app] = await t.tdb.database.db.execute<{ uid: string }>(`select uid from apps where client_uid = '${clientId}'`);
     expect((await cli('app', 'set', '--company', w.company, '--app', app!.uid, '--error-mode', 'http')).code).toBe(0);
@@ -134,16 +130,16 @@ describe('an OAuth client’s error mode set by its developer', () => {
 
   it('the console’s Developer apps page sets it for the company’s own client, and only that', async () => {
     const owner = await createUser(t.tdb.database.db, w.company, { role: 'owner' });
-    const c = new ConsoleClient(apis.statuses.baseUrl);
+    const c = new ConsoleClient(t.apis.statuses.baseUrl);
     expect((await c.signIn(owner.email, owner.password)).status).toBe(303);
     const csrf = () => c.get('/app/developer-apps').then((p) => ConsoleClient.fields(p.text)._csrf!);
     const registered = await c.post('/app/developer-apps', { _csrf: await csrf(), name: 'Channel sync', redirect_uris: 'https://sync.example/cb', scopes: 'tasks' });
     const clientId = /client_id: <span class="secret">(cli_[A-Za-z0-9_-]+)</.exec(registered.text)?.[1];
     expect(clientId).toBeDefined();
     const token = await clientToken(clientId!);
-    expect((await apis.statuses.get('/api/v1/guests', token)).status).toBe(403);
+    expect((await t.apis.statuses.get('/api/v1/guests', token)).status).toBe(403);
     const set = await c.post('/app/developer-apps/error-mode', { _csrf: await csrf(), client_id: clientId!, error_mode: 'igms' });
-    expect([set.status, set.location]).toEqual([303, `${apis.statuses.baseUrl}/app/developer-apps`]);
+    expect([set.status, set.location]).toEqual([303, `${t.apis.statuses.baseUrl}/app/developer-apps`]);
     expect((await c.get('/app/developer-apps')).text).toMatch(/<option value="igms" selected="?"?>iGMS: HTTP 200/);
     const fresh = await t.startApi();
     try {

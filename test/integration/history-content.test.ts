@@ -9,7 +9,7 @@ import { rng } from '../faults/batches.js';
 import { createCompany, createProperty, createTask, createToken } from '../support/factories.js';
 import { checkDeliveries, describeMissing, eventChanges, feedAgainstLists } from '../support/history-check.js';
 import { followFeed, opArb, runWriters, type World } from '../support/history.js';
-import { useTestPipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { until } from '../support/webhook-events.js';
 import { createBookingFor } from '../support/messaging.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
@@ -36,7 +36,7 @@ const OPS = 40;
 
 describe.each(['redis', 'postgres'] as const)('the history on the %s queue backend', (kind) => {
   const outbox = join(tmpdir(), `history40-${process.pid}-${kind}`);
-  const t = useTestPipeline(kind, {
+  const t = useWorld({ queue: kind, env: {
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_BACKOFF_MS: '50',
     WEBHOOK_BACKOFF_MAX_MS: '200',
@@ -45,7 +45,7 @@ describe.each(['redis', 'postgres'] as const)('the history on the %s queue backe
     MESSAGE_BACKOFF_MS: '50',
     SCHEDULE_CHECK_MS: '500',
     DATA_DIR: outbox,
-  });
+  } });
   afterAll(async () => {
     await rm(outbox, { recursive: true, force: true });
   });

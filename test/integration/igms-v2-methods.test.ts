@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
 import { seedDemo } from '../../bin/demo/seed.js';
 import { runCli } from '../../bin/cli/main.js';
@@ -15,7 +15,7 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
  * bookings and properties show afterwards to each scope.
  */
 
-const t = useTestApi();
+const t = useWorld({ api: true });
 const w = {} as { company: string; property: string; other: string; booking: string; code: string; all: string; reader: string; direct: string; messaging: string; insurance: string; listing: string };
 
 beforeAll(async () => {

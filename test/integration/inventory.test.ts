@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { createInventory } from '../support/inventory.js';
 import { and, eq } from 'drizzle-orm';
 import { companies, hosts, listings, properties } from '../../shared/infra/db/schema/index.js';
 import { scopes as allScopes } from '../../shared/domain/auth/index.js';
 
-const world = useTestApi();
+const world = useWorld({ api: true });
 const w = {} as { company: string; other: string; all: string; plain: string; otherToken: string; booking: string };
 const N = 31;
 

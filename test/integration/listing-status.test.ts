@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { scopes as allScopes } from '../../shared/domain/auth/index.js';
 import { listings } from '../../shared/infra/db/schema/index.js';
 import { createCompany, createToken } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { createInventory } from '../support/inventory.js';
 import { waitForFinal } from '../support/pipeline.js';
 
 /* POST /api/v1/set-listing-status: a second kind of request through the calendar's pipeline. */
 
 const PATH = '/api/v1/set-listing-status';
-const w = usePipeline('redis', { scopes: ['listings'] });
+const w = useWorld({ queue: 'redis', seed: { scopes: ['listings'] } });
 
 const statusOf = async (company: string, uid: string) =>
   (await w.tdb.database.db.select({ s: listings.status }).from(listings).where(and(eq(listings.companyUid, company), eq(listings.uid, uid))))[0]?.s;

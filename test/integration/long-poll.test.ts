@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestPipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates } from '../support/pipeline.js';
 import { readAnswer } from '../support/api.js';
@@ -11,7 +11,7 @@ import { readAnswer } from '../support/api.js';
  * one, so requests stay queued until the test decides.
  */
 describe('get-request-status long-poll', { timeout: 60_000 }, () => {
-  const t = useTestPipeline('redis');
+  const t = useWorld({ queue: 'redis' });
   let token: string;
   let property: string;
 

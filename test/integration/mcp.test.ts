@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../api/endpoints/index.js';
 import { scopes as allScopes, type Scope } from '../../shared/domain/auth/index.js';
 import { createTask, createToken } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { callJson, connectMcp, type McpTransportKind } from '../support/mcp.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 
@@ -15,7 +15,7 @@ import { futureDates, waitForFinal } from '../support/pipeline.js';
  * tool errors carrying the API's code, and hostile arguments that never bring the server down.
  */
 
-const w = usePipeline('redis', { workers: 1, scopes: [...allScopes] });
+const w = useWorld({ queue: 'redis', workers: 1, seed: { scopes: [...allScopes] } });
 
 /** The API methods a token of `scopes` may call, by operationId: the endpoint definitions' own rule. */
 const methodsFor = (scopes: readonly Scope[]) =>

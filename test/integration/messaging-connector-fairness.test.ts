@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { upsertConnector } from '../../shared/domain/messaging/index.js';
 import { newWebhookSecret } from '../../shared/platform/outbound-http/index.js';
 import { createCompany, createToken } from '../support/factories.js';
-import { useTestPipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { createBookingFor } from '../support/messaging.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -18,7 +18,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 const env = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', MESSAGE_TIMEOUT_MS: '25000', MESSAGE_CONCURRENCY: '16', WEBHOOK_TARGET_CONCURRENCY: '2' };
 
 describe.each(['redis', 'postgres'] as const)('messaging connector fairness between targets, queue on %s', { timeout: 90_000 }, (kind) => {
-  const t = useTestPipeline(kind, env);
+  const t = useWorld({ queue: kind, env });
   let hanging: WebhookReceiver;
   let healthy: WebhookReceiver;
   const a = {} as { company: string; token: string; booking: string };

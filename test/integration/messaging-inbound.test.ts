@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../shared/platform/outbound-http/index.js';
 import type { TestApi } from '../support/api.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { createCompany, createToken } from '../support/factories.js';
 import { createBookingFor, createThread } from '../support/messaging.js';
 
@@ -11,7 +11,7 @@ import { createBookingFor, createThread } from '../support/messaging.js';
  * thread; refused unsigned, stale, tampered, of another tenant, or hostile.
  */
 
-const world = useTestApi();
+const world = useWorld({ api: true });
 const w = {} as { a: string; b: string; token: string; code: string; booking: string; codeWithThread: string; thread: number; otherCode: string };
 const secrets = {} as { a: string; aBooking: string; b: string };
 const PATH = '/channels/airbnb/inbound';

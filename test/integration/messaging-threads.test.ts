@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { createCompany, createToken } from '../support/factories.js';
 import { createBookingFor, createThread } from '../support/messaging.js';
 
-const world = useTestApi();
+const world = useWorld({ api: true });
 const w = {} as { company: string; token: string; plain: string; other: string; otherToken: string; otherThread: number };
 /** Thread ids by the day (May 2030) of their last message; 30 threads, one of which has three messages. */
 const byDay = new Map<number, { id: number; booking: string }>();

@@ -7,7 +7,7 @@ import { runCli } from '../../bin/cli/main.js';
 import { insertMessage, threadOfBooking } from '../../shared/domain/messaging/index.js';
 import { companies } from '../../shared/infra/db/schema/index.js';
 import type { TestDatabase } from '../support/db.js';
-import { useTestDatabase } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { createCompany } from '../support/factories.js';
 import { createBookingFor } from '../support/messaging.js';
 
@@ -16,8 +16,8 @@ import { createBookingFor } from '../support/messaging.js';
  * numbers (thread and message ids) and bookkeeping times comes back; refusals name their line.
  */
 
-const source = useTestDatabase();
-const target = useTestDatabase();
+const source = useWorld();
+const target = useWorld();
 const w = {} as { company: string; other: string; bookings: string[]; dir: string; file: string };
 
 const cli = async (db: TestDatabase, ...args: string[]) => {

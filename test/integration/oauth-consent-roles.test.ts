@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli/main.js';
 import { ConsoleClient, createUser } from '../support/console.js';
 import { createCompany } from '../support/factories.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * Issue 39: only owners install apps on the consent page, as only owners register them; a company
  * setting (`company set --managers-install-apps true`) lets its managers too.
  */
 
-const t = useTestApi();
+const t = useWorld({ api: true });
 const REDIRECT = 'https://app.example.test/callback';
 
 const cli = async (...args: string[]) => {

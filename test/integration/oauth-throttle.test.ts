@@ -1,13 +1,13 @@
 import http from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * Issue 39 L2: wrong client secrets at /auth/token count against the address's failed-
  * authentication allowance (AUTH_FAILURES_PER_MINUTE, the API's `authfail:<ip>`).
  */
 
-const world = useTestApi({ env: { AUTH_FAILURES_PER_MINUTE: '3' } });
+const world = useWorld({ api: true, env: { AUTH_FAILURES_PER_MINUTE: '3' } });
 let client: { clientId: string; clientSecret?: string };
 
 beforeAll(async () => {

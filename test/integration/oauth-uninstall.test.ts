@@ -12,8 +12,7 @@ import { futureDates } from '../support/pipeline.js';
  * holds a live token.
  */
 
-const w = useWorld({ api: true });
-let second: TestApi;
+const w = useWorld({ api: true, apis: { second: {} } });
 let company: string;
 let property: string;
 let owner: { email: string; password: string };
@@ -21,7 +20,6 @@ let client: { clientId: string };
 const REDIRECT = 'https://app.example.test/callback';
 
 beforeAll(async () => {
-  second = await w.startApi();
   company = await createCompany(w.tdb.database.db, 'Acme Stays');
   property = await createProperty(w.tdb.database.db, company);
   owner = await createUser(w.tdb.database.db, company, { role: 'owner' });
@@ -85,10 +83,10 @@ describe('an uninstalled app', () => {
   it('refuses every token of the app on every API process at once, a remembered one too', async () => {
     const c = await signedIn();
     const token = (await exchange(await code(c))).body.access_token as string;
-    for (const who of [w.api, second]) expect((await batch(who, token)).status).toBe(200);
+    for (const who of [w.api, w.apis.second]) expect((await batch(who, token)).status).toBe(200);
     // The app marked uninstalled with the token left unrevoked: what a racing exchange made before.
     await w.tdb.database.sql`update apps set uninstalled_at = now() where uid = ${await appUid()}`;
-    for (const who of [w.api, second]) {
+    for (const who of [w.api, w.apis.second]) {
       expect((await batch(who, token)).status).toBe(401);
       expect((await who.get('/api/v1/bookings', token)).status).toBe(401);
     }
@@ -105,7 +103,7 @@ describe('an uninstalled app', () => {
     const live = await w.tdb.database.sql<{ n: number }[]>`select count(*)::int as n from access_tokens where app_uid = ${uid} and not revoked`;
     expect(live[0]!.n).toBe(0);
     await w.tdb.database.sql`update apps set uninstalled_at = null where uid = ${uid}`;
-    expect((await second.get('/api/v1/bookings', token)).status).toBe(401);
+    expect((await w.apis.second.get('/api/v1/bookings', token)).status).toBe(401);
   });
 
   it('an exchange racing an uninstall never leaves a live token of the uninstalled app', async () => {
@@ -115,7 +113,7 @@ describe('an uninstalled app', () => {
       const [answer] = await Promise.all([exchange(pending), uninstall(c)]);
       const live = await w.tdb.database.sql<{ n: number }[]>`select count(*)::int as n from access_tokens where app_uid = ${await appUid()} and not revoked`;
       expect(live[0]!.n, `round ${i}: exchange answered ${answer.status}`).toBe(0);
-      if (answer.status === 200) expect((await second.get('/api/v1/bookings', answer.body.access_token)).status).toBe(401);
+      if (answer.status === 200) expect((await w.apis.second.get('/api/v1/bookings', answer.body.access_token)).status).toBe(401);
     }
   });
 });

@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TestApi } from '../support/api.js';
 import { ConsoleClient, createUser } from '../support/console.js';
 import { createCompany } from '../support/factories.js';
 import { useWorld } from '../support/world.js';
 
 /* docs/api.md "Apps connect themselves": /app/auth.html and /auth/token, and their attacks. */
 
-const w = useWorld({ api: true });
-let second: TestApi;
+const w = useWorld({ api: true, apis: { second: {} } });
 let company: string;
 let user: { email: string; password: string };
 let pub: { clientId: string };
@@ -16,7 +14,6 @@ let conf: { clientId: string; clientSecret?: string };
 const REDIRECT = 'https://app.example.test/callback';
 
 beforeAll(async () => {
-  second = await w.startApi();
   company = await createCompany(w.tdb.database.db, 'Acme Stays');
   user = await createUser(w.tdb.database.db, company);
   pub = await w.api.ctx.services.oauth.createClient({ name: 'Channel Sync', redirectUris: [REDIRECT], scopes: ['messaging', 'tasks'], withSecret: false });
@@ -142,7 +139,7 @@ describe('attacks', () => {
     expect(res.location).toBeUndefined();
   });
 
-  it('a second exchange of a code fails and revokes the first token (replay)', async () => {
+  it('a w.apis.second exchange of a code fails and revokes the first token (replay)', async () => {
     const c = await code();
     const first = await exchange({ code: c, client_id: pub.clientId });
     expect(first.status).toBe(200);
@@ -190,11 +187,11 @@ describe('attacks', () => {
     expect(await w.api.get(`/auth/token?grant_type=password&client_id=${pub.clientId}`)).toMatchObject({ status: 400, body: { error: 'Unsupported grant type' } });
   });
 
-  it('a revoked token is refused at once by a second API process', async () => {
+  it('a revoked token is refused at once by a w.apis.second API process', async () => {
     const t = (await exchange({ code: await code(), client_id: pub.clientId })).body.access_token as string;
-    expect((await second.get('/api/v1/bookings', t)).status).toBe(200);
+    expect((await w.apis.second.get('/api/v1/bookings', t)).status).toBe(200);
     expect(await w.api.ctx.services.tokens.revoke(company, t)).toBe(true);
-    expect((await second.get('/api/v1/bookings', t)).status).toBe(401);
+    expect((await w.apis.second.get('/api/v1/bookings', t)).status).toBe(401);
   });
 
   it('installs one app per client and company, reused when authorized again', async () => {

@@ -4,7 +4,7 @@ import { buildOpenApi, type OpenApiDocument } from '../../api/openapi/document.j
 import { scopes as allScopes, type Scope } from '../../shared/domain/auth/index.js';
 import { readAnswer } from '../support/api.js';
 import { createCompany, createToken } from '../support/factories.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * Scopes, per operation, three ways: what the definition says, what the document states, and what
@@ -12,7 +12,7 @@ import { useTestApi } from '../support/hooks.js';
  * api/endpoints/index.ts is covered, so a new one is checked without touching this file.
  */
 
-const world = useTestApi();
+const world = useWorld({ api: true });
 let doc: OpenApiDocument;
 const tokenOf = {} as Record<Scope, string>;
 

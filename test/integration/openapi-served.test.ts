@@ -9,7 +9,7 @@ import { OAUTH_OPERATIONS } from '../../api/openapi/oauth-paths.js';
 import { bookingsQuerySchema } from '../../shared/domain/bookings/index.js';
 import { calendarDataQuerySchema, requestStatusQuerySchema } from '../../shared/domain/calendar/index.js';
 import { tasksQuerySchema } from '../../shared/domain/tasks/index.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * The OpenAPI document itself, as GET /openapi.json serves it: valid OpenAPI 3.1, every route the
@@ -19,7 +19,7 @@ import { useTestApi } from '../support/hooks.js';
 
 type Doc = { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, any> } };
 
-const world = useTestApi({ env: { CALENDAR_MAX_DAYS: '20', CALENDAR_CHUNK_DAYS: '5', BODY_LIMIT_BYTES: '4096' } });
+const world = useWorld({ api: true, env: { CALENDAR_MAX_DAYS: '20', CALENDAR_CHUNK_DAYS: '5', BODY_LIMIT_BYTES: '4096' } });
 let api: typeof world.api;
 let openapi: OpenApi;
 let served: Doc;

@@ -3,11 +3,11 @@ import { insertRequests } from '../../shared/domain/calendar/index.js';
 import type { CalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
 import { createLogger } from '../../shared/infra/logger.js';
 import { startMetricsServer } from '../../shared/infra/metrics/metrics-server.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 import { labelValues, sample, until } from '../support/ops.fixture.js';
 
-const w = usePipeline('redis', { env: { HEALTH_TIMEOUT_MS: '300' } });
+const w = useWorld({ queue: 'redis', env: { HEALTH_TIMEOUT_MS: '300' }, seed: true });
 
 const scrape = async () => {
   const res = await fetch(`${w.p.api.baseUrl}/metrics`);

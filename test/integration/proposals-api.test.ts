@@ -4,7 +4,7 @@ import { scopes as allScopes } from '../../shared/domain/auth/index.js';
 import { WARNING_NO_CURRENCY, WARNING_PAST } from '../../shared/domain/calendar/index.js';
 import { properties } from '../../shared/infra/db/schema/index.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 
 /*
@@ -16,7 +16,7 @@ import { futureDates, waitForFinal } from '../support/pipeline.js';
 const CONTROL = '/api/v2/set-property-calendar-control';
 const BATCH = '/api/v1/calendar-batch';
 const RANGE = '/api/v1/calendar';
-const w = usePipeline('redis', { env: { CALENDAR_CHUNK_DAYS: '3' }, workers: 1, scopes: ['pricing-management', 'calendar-control'] });
+const w = useWorld({ queue: 'redis', env: { CALENDAR_CHUNK_DAYS: '3' }, workers: 1, seed: { scopes: ['pricing-management', 'calendar-control'] } });
 const db = () => w.tdb.database.db;
 
 const read = async (property: string, from: string, to: string) => {

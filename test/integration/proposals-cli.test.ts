@@ -4,7 +4,7 @@ import { runCli } from '../../bin/cli/main.js';
 import { properties } from '../../shared/infra/db/schema/index.js';
 import { runCliProcess, type CliRun } from '../support/cli.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { fastQueueEnv, futureDates } from '../support/pipeline.js';
 import { until } from '../support/ops.fixture.js';
 
@@ -13,7 +13,7 @@ import { until } from '../support/ops.fixture.js';
  * the scheduled job expire-proposals of a worker.
  */
 
-const t = useTestApi();
+const t = useWorld({ api: true });
 const w = {} as { company: string; property: string; token: string };
 
 beforeAll(async () => {

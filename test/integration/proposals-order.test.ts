@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { properties } from '../../shared/infra/db/schema/index.js';
 import { createProperty } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 
 /*
@@ -13,7 +13,7 @@ import { futureDates, waitForFinal } from '../support/pipeline.js';
  */
 
 describe.each(['redis', 'postgres'] as const)('proposals and the submission order on the %s backend', (kind) => {
-  const w = usePipeline(kind, { scopes: ['pricing-management', 'calendar-control'] });
+  const w = useWorld({ queue: kind, seed: { scopes: ['pricing-management', 'calendar-control'] } });
   const svc = () => w.p.ctx.services.proposals;
 
   async function setup(n: number) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { WARNING_EXPIRED, WARNING_NOT_APPROVED, WARNING_REJECTED } from '../../shared/domain/proposals/index.js';
 import { properties } from '../../shared/infra/db/schema/index.js';
 import { createCompany, createProperty } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 
 /*
@@ -11,7 +11,7 @@ import { futureDates, waitForFinal } from '../support/pipeline.js';
  * beside current values, approve all, approve some dates, reject, race safety, and the expiry.
  */
 
-const w = usePipeline('redis', { env: { CALENDAR_CHUNK_DAYS: '2' }, workers: 1, scopes: ['pricing-management', 'calendar-control'] });
+const w = useWorld({ queue: 'redis', env: { CALENDAR_CHUNK_DAYS: '2' }, workers: 1, seed: { scopes: ['pricing-management', 'calendar-control'] } });
 const svc = () => w.p.ctx.services.proposals;
 const db = () => w.tdb.database.db;
 const rows = <T>(q: ReturnType<typeof sql>) => db().execute(q) as unknown as Promise<T[]>;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { useTestDatabase } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { memoryRateLimiter, postgresRateLimiter, redisRateLimiter, withLocalFallback, type RateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
 import { testRedisUrl } from '../support/env.js';
 import { ownRedisServer } from '../support/redis-server.js';
@@ -13,7 +13,7 @@ import { ownRedisServer } from '../support/redis-server.js';
 
 let redisA: Redis;
 let redisB: Redis;
-const world = useTestDatabase();
+const world = useWorld();
 const prefixes: string[] = [];
 
 function uniquePrefix(): string {

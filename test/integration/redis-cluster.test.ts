@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestPipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { ConfigError, loadConfig } from '../../shared/infra/config.js';
 import { connectRedis } from '../../shared/infra/queue/connection.js';
 import { redisRateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
@@ -13,7 +13,7 @@ import { futureDates, waitForFinal } from '../support/pipeline.js';
  * The accept / apply / order tests run on it too, as the 'cluster' kind of calendar-pipeline and
  * calendar-order; this file holds what only a cluster has: slots and nodes.
  */
-const t = useTestPipeline('cluster');
+const t = useWorld({ queue: 'cluster' });
 let token: string;
 let propertyUid: string;
 const nodeClient = (port: number) => new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1 });

@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scopes as allScopes } from '../../shared/domain/auth/index.js';
 import { bookingRow, createBookings, createCompany, createProperty, createTask, createToken } from '../support/factories.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * The CSV reports (docs/api.md "Reservation requests, listing status, door codes, reports"): the
  * answer's rules, the filters, the scope and the tenant wall. Streaming: reports-stream.test.ts.
  */
 
-const t = useTestApi();
+const t = useWorld({ api: true });
 const w = {} as { company: string; property: string; other: string; token: string; locks: string; otherToken: string; uids: Record<string, string> };
 
 const BOOKINGS = '/api/v1/reservation-report-csv';

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { cloneBookings } from '../../bench/csv-seed.js';
 import { MAX_CONCURRENT_REPORTS, REPORT_STATEMENT_TAG } from '../../shared/domain/reports/index.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * Issue 39: the CSV report slots of a process (MAX_CONCURRENT_REPORTS) are shared fairly: a
@@ -13,7 +13,7 @@ import { useTestApi } from '../support/hooks.js';
  */
 
 const ROWS = 20_000;
-const t = useTestApi();
+const t = useWorld({ api: true });
 const tokens: string[] = [];
 
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { cloneBookings } from '../../bench/csv-seed.js';
 import { REPORT_STATEMENT_TAG } from '../../shared/domain/reports/index.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * The reports are streamed (docs/api.md "Reservation requests, listing status, door codes,
@@ -12,7 +12,7 @@ import { useTestApi } from '../support/hooks.js';
  */
 
 const ROWS = 40_000;
-const t = useTestApi();
+const t = useWorld({ api: true });
 const w = {} as { token: string };
 
 beforeAll(async () => {
@@ -81,7 +81,7 @@ describe('the reports are streamed', () => {
 });
 
 describe('a client that stops reading without closing', () => {
-  const s = useTestApi({ env: { REPORT_STALL_MS: '500' } });
+  const s = useWorld({ api: true, env: { REPORT_STALL_MS: '500' } });
   it('is cut off after REPORT_STALL_MS, its statement ended', async () => {
     const db = s.tdb.database.db;
     const company = await createCompany(db);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../api/middleware/body.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates } from '../support/pipeline.js';
 
 /*
@@ -9,7 +9,7 @@ import { futureDates } from '../support/pipeline.js';
  * nesting bounded; and an Idempotency-Key compares the validated body, not its bytes.
  */
 
-const world = useTestApi();
+const world = useWorld({ api: true });
 let property: string;
 let token: string;
 

@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { scopes as allScopes } from '../../shared/domain/auth/index.js';
 import { utcDateTime } from '../../shared/infra/time.js';
-import type { TestApi } from '../support/api.js';
 import { until } from '../support/ops.fixture.js';
 import { dayFromToday, fastQueueEnv } from '../support/pipeline.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
@@ -14,8 +13,7 @@ import { bookingRow, createBookings, createCompany, createProperty, createToken 
  * job, and the race between answers.
  */
 
-const t = useTestApi();
-let api2: TestApi;
+const t = useWorld({ api: true, apis: { api2: {} } });
 const w = {} as { company: string; other: string; property: string; token: string; otherToken: string; readToken: string };
 
 const day = (n: number) => dayFromToday(n);
@@ -36,7 +34,6 @@ async function request(target = t.api) {
 }
 
 beforeAll(async () => {
-  api2 = await t.startApi();
   const db = t.tdb.database.db;
   w.company = await createCompany(db, 'Requests Co');
   w.other = await createCompany(db, 'Other Co');
@@ -152,7 +149,7 @@ describe('racing answers end in exactly one outcome', () => {
   it(`two racing accepts on two API instances: one 200, one 409 (${ROUNDS} rounds)`, async () => {
     for (let i = 0; i < ROUNDS; i++) {
       const r = await request();
-      const results = await Promise.all([accept(r.reservation_code, t.api), accept(r.reservation_code, api2)]);
+      const results = await Promise.all([accept(r.reservation_code, t.api), accept(r.reservation_code, t.apis.api2)]);
       expect(results.map((x) => x.status).sort(), `round ${i}`).toEqual([200, 409]);
       expect(await statusOf(r.booking_uid)).toBe('accepted');
     }
@@ -161,7 +158,7 @@ describe('racing answers end in exactly one outcome', () => {
   it(`an accept racing a decline: the winner's outcome is the booking's, the loser 409 (${ROUNDS} rounds)`, async () => {
     for (let i = 0; i < ROUNDS; i++) {
       const r = await request();
-      const [a, d] = await Promise.all([accept(r.reservation_code, i % 2 ? t.api : api2), decline(r.reservation_code, i % 2 ? api2 : t.api)]);
+      const [a, d] = await Promise.all([accept(r.reservation_code, i % 2 ? t.api : t.apis.api2), decline(r.reservation_code, i % 2 ? t.apis.api2 : t.api)]);
       expect([a.status, d.status].sort(), `round ${i}`).toEqual([200, 409]);
       expect(await statusOf(r.booking_uid)).toBe(a.status === 200 ? 'accepted' : 'declined');
       expect((a.status === 409 ? a : d).body.error.message).toContain(a.status === 200 ? 'it is accepted' : 'it is declined');
@@ -172,12 +169,12 @@ describe('racing answers end in exactly one outcome', () => {
     for (let i = 0; i < ROUNDS; i++) {
       const r = await request();
       await t.tdb.database.db.execute(sql`update bookings set booked_dttm = '2020-01-01 00:00:00' where booking_uid = ${r.booking_uid}`);
-      const [answer, expired] = await Promise.all([accept(r.reservation_code), api2.ctx.services.reservationRequests.expireDue()]);
+      const [answer, expired] = await Promise.all([accept(r.reservation_code), t.apis.api2.ctx.services.reservationRequests.expireDue()]);
       const status = await statusOf(r.booking_uid);
       if (answer.status === 200) {
         expect(status, `round ${i}`).toBe('accepted');
         // The expiry skipped the locked row; a later run leaves the answered request alone.
-        expect(await api2.ctx.services.reservationRequests.expireDue()).toBe(0);
+        expect(await t.apis.api2.ctx.services.reservationRequests.expireDue()).toBe(0);
       } else {
         expect([answer.status, status, expired], `round ${i}`).toEqual([409, 'expired', 1]);
       }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestPipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { insertRequests, type RequestDay } from '../../shared/domain/calendar/index.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
@@ -18,7 +18,7 @@ const env = {
   REENQUEUE_AFTER_MS: '600000',
 };
 
-const t = useTestPipeline('redis', env);
+const t = useWorld({ queue: 'redis', env });
 let token: string;
 let companyUid: string;
 let propertyUid: string;

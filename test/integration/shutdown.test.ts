@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { calendarRequests } from '../../shared/infra/db/schema/index.js';
 import { testRedisUrl } from '../support/env.js';
 import { createProperty } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { lockProperty } from '../support/locks.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 import { sample, until } from '../support/ops.fixture.js';
@@ -62,7 +62,7 @@ function spawnProcess(script: string, env: Record<string, string>): Spawned {
   return { child, lines, output: () => text, exited, hasExited: () => done };
 }
 
-const w = usePipeline('redis', { env: { CALENDAR_CHUNK_DAYS: '10', CALENDAR_MAX_DAYS: '1000' } });
+const w = useWorld({ queue: 'redis', env: { CALENDAR_CHUNK_DAYS: '10', CALENDAR_MAX_DAYS: '1000' }, seed: true });
 const children: ChildProcess[] = [];
 
 const workerEnv = () => ({
@@ -87,7 +87,7 @@ async function submit(propertyUid: string, days: number, offset: number): Promis
   return res.body.data.request_uids as string[];
 }
 
-// Registered after usePipeline, so it runs first (after-hooks run in reverse order).
+// Registered after useWorld, so it runs first (after-hooks run in reverse order).
 afterAll(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });

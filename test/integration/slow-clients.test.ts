@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { ApiServer } from '../../api/server.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * Issue 24 ("Also"): slow clients. The real server (startApiServer) closes a connection whose head
@@ -9,7 +9,7 @@ import { useTestApi } from '../support/hooks.js';
  * keep being answered.
  */
 
-const t = useTestApi();
+const t = useWorld({ api: true });
 
 async function realServer(env: Record<string, string>): Promise<ApiServer> {
   return t.startServer(env);

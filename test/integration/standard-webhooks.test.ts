@@ -6,7 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { upsertConnector } from '../../shared/domain/messaging/index.js';
 import { newWebhookSecret, verifySignature } from '../../shared/platform/outbound-http/index.js';
 import { createCompany, createToken } from '../support/factories.js';
-import { useTestPipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { createBookingFor } from '../support/messaging.js';
 import { startWebhookReceiver, type Received, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -17,7 +17,7 @@ import { startWebhookReceiver, type Received, type WebhookReceiver } from '../su
  * included.
  */
 const env = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_BACKOFF_MS: '50', WEBHOOK_TIMEOUT_MS: '2000' };
-const t = useTestPipeline('redis', env);
+const t = useWorld({ queue: 'redis', env });
 const receivers: WebhookReceiver[] = [];
 let company: string;
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProperty } from '../support/factories.js';
 import { testRedisUrl } from '../support/env.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates } from '../support/pipeline.js';
 import { until } from '../support/ops.fixture.js';
 
@@ -47,7 +47,7 @@ function spawnProcess(script: string, env: Record<string, string>): Proc {
   return { child, lines };
 }
 
-const w = usePipeline('redis', { scopes: ['calendar-control', 'direct-bookings'] });
+const w = useWorld({ queue: 'redis', seed: { scopes: ['calendar-control', 'direct-bookings'] } });
 const apis: string[] = [];
 
 afterAll(() => {

@@ -5,7 +5,7 @@ import { localDate } from '../../shared/infra/time.js';
 import { calendarDays } from '../../shared/infra/db/schema/index.js';
 import { STAY_LOCK_NAMESPACE } from '../../shared/domain/calendar/index.js';
 import { createProperty, createToken } from '../support/factories.js';
-import { usePipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 
 /*
@@ -14,7 +14,7 @@ import { futureDates, waitForFinal } from '../support/pipeline.js';
  * book-property then does, over random calendars and stays.
  */
 
-const w = usePipeline('redis', { workers: 1, scopes: ['calendar-control', 'direct-bookings', 'messaging'] });
+const w = useWorld({ queue: 'redis', workers: 1, seed: { scopes: ['calendar-control', 'direct-bookings', 'messaging'] } });
 
 const count = async (table: string) => ((await w.tdb.database.db.execute(sql.raw(`select count(*)::int as n from ${table}`))) as unknown as Array<{ n: number }>)[0]!.n;
 const book = (property: string, checkin: string, checkout: string, o: Record<string, unknown> = {}) =>

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestPipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { scopes } from '../../shared/domain/auth/index.js';
 import { newUid } from '../../shared/infra/ids.js';
 import { bookingRow, createBookings, createCompany, createProperty, createTask, createTeamMember, createToken } from '../support/factories.js';
@@ -23,7 +23,7 @@ interface Tenant {
   requests: string[];
 }
 
-const world = useTestPipeline('redis', { RATE_LIMIT_PER_MINUTE: '100000' });
+const world = useWorld({ queue: 'redis', env: { RATE_LIMIT_PER_MINUTE: '100000' } });
 const t: Record<'a' | 'b', Tenant> = {} as never;
 const dates = futureDates(5, 3);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { revokeToken, setAppDisabled } from '../../shared/domain/auth/index.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates } from '../support/pipeline.js';
 
 /*
@@ -12,7 +12,7 @@ import { futureDates } from '../support/pipeline.js';
  * process from its next request", so each answer must be the refusal, and nothing may be stored.
  */
 
-const world = useTestApi();
+const world = useWorld({ api: true });
 
 async function remembered(opts: { appDisabled?: boolean } = {}) {
   const db = world.tdb.database.db;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestDatabase } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { runCli } from '../../bin/cli/main.js';
 import { seedDemo, type DemoSeed } from '../../bin/demo/seed.js';
 import { calendarDays, companies } from '../../shared/infra/db/schema/index.js';
@@ -17,8 +17,8 @@ import { bookingRow, createBookings, createCompany, createProperty } from '../su
  */
 
 /** The source database (the demo seeded) and the one the export is imported into. */
-const source = useTestDatabase();
-const target = useTestDatabase();
+const source = useWorld();
+const target = useWorld();
 let demo: DemoSeed;
 let dir: string;
 

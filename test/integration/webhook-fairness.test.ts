@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { newWebhookSecret } from '../../shared/platform/outbound-http/index.js';
 import { setWebhook } from '../../shared/domain/webhooks/index.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
-import { useTestPipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates } from '../support/pipeline.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -17,7 +17,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 const env = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT_MS: '25000', WEBHOOK_CONCURRENCY: '16', WEBHOOK_TARGET_CONCURRENCY: '2' };
 
 describe.each(['redis', 'postgres'] as const)('webhook fairness between targets, queue on %s', { timeout: 90_000 }, (kind) => {
-  const t = useTestPipeline(kind, env);
+  const t = useWorld({ queue: kind, env });
   let company: string;
   let property: string;
   let hanging: WebhookReceiver;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli/main.js';
 import { issueToken } from '../../shared/domain/auth/index.js';
 import { createCompany, createToken } from '../support/factories.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
 /*
  * Issue 39 L3 and L4: set-webhook's refusal of a private target says it is refused and never what
@@ -10,7 +10,7 @@ import { useTestApi } from '../support/hooks.js';
  * rule, webhooks' callbackUrlProblem).
  */
 
-const t = useTestApi({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
+const t = useWorld({ api: true, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
 
 const cli = async (...args: string[]) => {
   let stderr = '';

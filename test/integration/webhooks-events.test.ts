@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../shared/domain/auth/index.js';
 import { verifySignature } from '../../shared/platform/outbound-http/index.js';
 import { bookingRow, createBookings, createCompany, createProperty, createTask, createToken } from '../support/factories.js';
-import { useTestPipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { fanOut, recordEvents, until } from '../support/webhook-events.js';
@@ -14,7 +14,7 @@ import { fanOut, recordEvents, until } from '../support/webhook-events.js';
  * write paths (update-task, the calendar apply) through the real queue and worker.
  */
 const env = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_BACKOFF_MS: '50', WEBHOOK_TIMEOUT_MS: '500' };
-const t = useTestPipeline('redis', env);
+const t = useWorld({ queue: 'redis', env });
 const receivers: WebhookReceiver[] = [];
 let company: string;
 let property: string;

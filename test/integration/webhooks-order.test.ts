@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';
-import { useTestPipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { fanOut, recordEvents, until } from '../support/webhook-events.js';
 
@@ -32,7 +32,7 @@ function random(seed: number) {
 }
 
 describe.each(['redis', 'postgres'] as const)('per-object order of webhook events on the %s backend', { timeout: 120_000 }, (kind) => {
-  const t = useTestPipeline(kind, env);
+  const t = useWorld({ queue: kind, env });
   beforeAll(async () => {
     await t.p.startWorkers(WORKERS);
   });

@@ -2,9 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { scopes as allScopes } from '../../shared/domain/auth/index.js';
 import { verifySignature } from '../../shared/platform/outbound-http/index.js';
-import type { TestApi } from '../support/api.js';
 import { createCompany, createToken } from '../support/factories.js';
-import { useTestPipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { startWebhookReceiver, type Behaviour, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { eventStatus, fanOut, recordEvents, until } from '../support/webhook-events.js';
 
@@ -15,10 +14,9 @@ import { eventStatus, fanOut, recordEvents, until } from '../support/webhook-eve
  * over the same database does not, for the SSRF guard.
  */
 const env = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_BACKOFF_MS: '50', WEBHOOK_TIMEOUT_MS: '500' };
-const t = useTestPipeline('redis', env);
+const t = useWorld({ queue: 'redis', env, apis: { guarded: { env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } } } });
 const receivers: WebhookReceiver[] = [];
 let company: string;
-let guarded: TestApi;
 
 const receiver = async (behave?: Behaviour) => {
   const r = await startWebhookReceiver(behave);
@@ -32,7 +30,6 @@ const get = (path: string, token: string) => t.p.api.get(`/api/v1/${path}`, toke
 beforeAll(async () => {
   await t.p.startWorkers(1);
   company = await createCompany(t.tdb.database.db);
-  guarded = await t.startApi({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
 });
 afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.close()));
@@ -105,16 +102,16 @@ describe('set-webhook, get-webhook, rotate-webhook-secret, delete-webhook', () =
     const a = await app();
     const refused = ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://10.1.2.3/x', 'http://192.168.0.1/x', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/x', 'http://[::ffff:127.0.0.1]/x', 'http://0.0.0.0/x'];
     for (const url of refused) {
-      const res = await guarded.post('/api/v1/set-webhook', { url, events: ['*'] }, a.token);
+      const res = await t.apis.guarded.post('/api/v1/set-webhook', { url, events: ['*'] }, a.token);
       expect([url, res.status, res.body.error?.code, res.body.error?.param]).toEqual([url, 400, 11, 'url']);
     }
-    expect((await guarded.get('/api/v1/get-webhook', a.token)).status).toBe(404);
+    expect((await t.apis.guarded.get('/api/v1/get-webhook', a.token)).status).toBe(404);
     // A public address passes (an address literal: no DNS needed).
-    expect((await guarded.post('/api/v1/set-webhook', { url: 'http://93.184.216.34/x', events: ['*'] }, a.token)).status).toBe(200);
+    expect((await t.apis.guarded.post('/api/v1/set-webhook', { url: 'http://93.184.216.34/x', events: ['*'] }, a.token)).status).toBe(200);
     // A target that became private after it was set (here: set where private targets are allowed) is refused at connect time.
     const r = await receiver();
     await post('set-webhook', a.token, { url: r.url, events: ['*'] });
-    const test = await guarded.post('/api/v1/test-webhook', {}, a.token);
+    const test = await t.apis.guarded.post('/api/v1/test-webhook', {}, a.token);
     expect(test.body.data).toMatchObject({ delivered: false, status_code: null, error: expect.stringContaining('loopback') });
     expect(r.received).toHaveLength(0);
   });

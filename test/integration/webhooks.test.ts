@@ -3,7 +3,7 @@ import { sweepOnce } from '../../worker/reenqueue-sweep.js';
 import { jobRegistry } from '../../shared/infra/queue/registry.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPropertyOpsClient, submitAndWait, verifyWebhook, WebhookVerificationError } from '../../sdk/index.js';
-import { useTestPipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { runCli } from '../../bin/cli/main.js';
 import { markError } from '../../shared/domain/calendar/index.js';
 import { verifySignature } from '../../shared/platform/outbound-http/index.js';
@@ -19,7 +19,7 @@ import { signatureValid, startWebhookReceiver, type Behaviour, type WebhookRecei
 const env = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_BACKOFF_MS: '50', WEBHOOK_TIMEOUT_MS: '500' };
 
 describe('webhooks', { timeout: 60_000 }, () => {
-  const t = useTestPipeline('redis', env);
+  const t = useWorld({ queue: 'redis', env });
   let company: string;
   let property: string;
   let receiver: WebhookReceiver | undefined;

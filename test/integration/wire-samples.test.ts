@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo, type DemoSeed } from '../../bin/demo/seed.js';
-import { useTestApi } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 import { collapsed, compareShape, type ShapeReport } from '../support/wire-shape.js';
 
 /*
@@ -23,7 +23,7 @@ interface Sample {
 const samples = (JSON.parse(readFileSync(new URL('../fixtures/igms-wire-samples.json', import.meta.url), 'utf8')) as { methods: Sample[] }).methods;
 const withExample = samples.filter((s) => typeof s.example_response === 'object' && s.example_response !== null);
 
-const t = useTestApi();
+const t = useWorld({ api: true });
 let demo: DemoSeed;
 const w = {} as { property: string; booking: string; requestUid: string; messageUid: string; booked: string; pending: string[] };
 const report: Record<string, ShapeReport & { status: number }> = {};

@@ -9,9 +9,9 @@ import { expect, it } from 'vitest';
  */
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
-import { useTestPipeline } from '../support/hooks.js';
+import { useWorld } from '../support/world.js';
 
-const t = useTestPipeline('redis', { RATE_LIMIT_PER_MINUTE: '100000' });
+const t = useWorld({ queue: 'redis', env: { RATE_LIMIT_PER_MINUTE: '100000' } });
 const SECONDS = Number(process.env.PROBE_SECONDS ?? 40);
 
 it('reads and writes while backends are terminated: no 503, nothing stored twice', { timeout: 300_000 }, async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { Scope } from '../../shared/domain/auth/index.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken, type BookingInsert } from './factories.js';
-import type { ApiWorld } from './hooks.js';
+import type { ApiWorld } from './world.js';
 
 /** The list-bookings tests' helpers over one test world (test/integration/bookings*.test.ts). */
 export function bookingsListHelpers(world: ApiWorld) {

@@ -18,16 +18,19 @@ import { testQueueConnection, type TestQueue } from './queue.js';
  * tests and hooks.
  *
  *   useWorld()                                       its own migrated database (`tdb`)
- *   useWorld({ api: true, env })                     and the API over it (`api`), no queue of its own
- *   useWorld({ api: { logger, jobs, ... } })         the API with stand-ins (see TestApiOptions)
+ *   useWorld({ blank: true })                        an empty one (tests of the migrations)
+ *   useWorld({ api: true, env })                     and the API over it (`api`; no workers)
+ *   useWorld({ api: { logger, jobs, endpoints } })   the API with stand-ins (see TestApiOptions)
  *   useWorld({ queue: 'redis', workers: 2 })         the pipeline (`p`: API, real queue, workers)
+ *   useWorld({ ..., apis: { second: { env } } })     more APIs over the same database (`apis.second`)
  *   useWorld({ ..., seed: true })                    a company, a property and a calendar-control token
  *
- * Anything more a test needs (a second API over the same database, a runtime of other settings, a
- * worker on it, a queue of the database's own, another fresh database, a client to a database that
- * does not answer) comes from the world's methods: what they make is closed after the file, in
- * reverse order, unless the test closed it first (closing twice is harmless). Tests create no
- * database, server or runtime themselves: eslint.config.js forbids the creators outside test/support.
+ * Anything more a test needs (an API of other settings made inside a test, a runtime, a worker on
+ * it, the service's own HTTP server, a queue of the database's own, another fresh database, a
+ * client to a database that does not answer) comes from the world's tools: what they make is
+ * closed after the file, in reverse order, unless the test closed it first (closing twice is
+ * harmless). Tests make no database, server, runtime or worker themselves: eslint.config.js forbids
+ * the makers in test files; only test/support calls them.
  */
 
 export interface SeedOptions {
@@ -57,6 +60,8 @@ export interface WorldOptions {
   workers?: number;
   /** One company with one property and a token (`company`, `property`, `token`). */
   seed?: true | SeedOptions;
+  /** More APIs over the world's database, by name (`apis.<name>`), each with its own options. */
+  apis?: Record<string, TestApiOptions>;
   /** The world's database empty, not migrated (a test of the migrations; no API then). */
   blank?: true;
 }
@@ -110,7 +115,8 @@ export interface WorldTools {
 type WorldOf<O extends WorldOptions> = DatabaseWorld &
   WorldTools &
   (O extends { queue: PipelineKind } ? BarePipelineWorld : O extends { api: object | true } ? ApiWorld : unknown) &
-  (O extends { seed: object | true } ? Seeded : unknown);
+  (O extends { seed: object | true } ? Seeded : unknown) &
+  (O extends { apis: infer A } ? { apis: Record<keyof A, TestApi> } : unknown);
 
 /** `fn` wrapped so that only its first call does anything (a test may close first; the world closes after). */
 function once(fn: () => Promise<void>): () => Promise<void> {
@@ -205,6 +211,11 @@ export function useWorld<O extends WorldOptions = Record<never, never>>(opts: O 
       w.company = await createCompany(db);
       w.property = await createProperty(db, w.company, { timeZone: seed.timeZone ?? 'UTC' });
       w.token = (await createToken(db, w.company, seed.scopes ?? ['calendar-control'])).token;
+    }
+    if (opts.apis) {
+      const apis: Record<string, TestApi> = {};
+      for (const [name, apiOpts] of Object.entries(opts.apis)) apis[name] = await startApi(apiOpts);
+      (w as { apis?: Record<string, TestApi> }).apis = apis;
     }
     if (opts.workers) await w.p?.startWorkers(opts.workers);
   });
