@@ -65,7 +65,7 @@ describe('POST /api/v1/book-property', () => {
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     const [bookings, guests] = [await count('bookings'), await count('guests')];
     // The retry a client sends after a 503 or no answer: the same key and body, on another API process.
-    const again = await api2.post('/api/v1/book-property', { property_uid: w.property, guests: 2, price_total: 200, currency: 'eur', ...body }, w.token, headers);
+    const again = await t.apis.api2.post('/api/v1/book-property', { property_uid: w.property, guests: 2, price_total: 200, currency: 'eur', ...body }, w.token, headers);
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body.data).toEqual(first.body.data);
     expect([await count('bookings'), await count('guests')]).toEqual([bookings, guests]);
