@@ -18,6 +18,7 @@ import { MAX_RANGE_DAYS } from '../../shared/infra/http/wire.js';
 import { commaListDoc, errorText } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
+import { idempotencyKeyHeader } from './idempotency-header.js';
 
 const batchExample = {
   property_uid: 'pr_5c1dQ9aXbT7eLm2NfR0s',
@@ -72,17 +73,10 @@ const calendarDayExample = {
 };
 
 /** The optional Idempotency-Key of the calendar's submissions. */
-export const idempotencyKeyHeaders = z.object({
-  'Idempotency-Key': z
-    .string()
-    .min(1, 'must be 1 to 255 characters')
-    .max(255, 'must be 1 to 255 characters')
-    .optional()
-    .describe(
-      'Optional, 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and queues nothing; with a different body it is a 409, code 11. ' +
-        '"The same body" is compared after validation: the same JSON with its keys in another order, with a key the method ignores, or with null where the first had the key absent (null means absent) is the same body and replays.',
-    ),
-});
+export const idempotencyKeyHeaders = idempotencyKeyHeader(
+  'Optional, 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and queues nothing; with a different body it is a 409, code 11. ' +
+    '"The same body" is compared after validation: the same JSON with its keys in another order, with a key the method ignores, or with null where the first had the key absent (null means absent) is the same body and replays.',
+);
 
 export const setCalendarBatch = defineEndpoint({
   method: 'post',

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   bookPropertyAnswerSchema,
   bookPropertyBodySchema,
@@ -10,6 +9,7 @@ import {
 import { errorText } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
+import { idempotencyKeyHeader } from './idempotency-header.js';
 
 export const bookProperty = defineEndpoint({
   method: 'post',
@@ -25,16 +25,9 @@ export const bookProperty = defineEndpoint({
     'strings. Nights [checkin_date, checkout_date) already held by a holding booking of the property: 409 code 11 ' +
     'naming checkin_date, and nothing is written. The database decides between racing requests: exactly one wins.',
   scopes: ['direct-bookings'],
-  headers: z.object({
-    'Idempotency-Key': z
-      .string()
-      .min(1, 'must be 1 to 255 characters')
-      .max(255, 'must be 1 to 255 characters')
-      .optional()
-      .describe(
-        'Optional (an extension), 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and books nothing (a retry after a 503 or no answer gets its booking, not a 409 for the nights it holds); with a different body it is a 409, code 11.',
-      ),
-  }),
+  headers: idempotencyKeyHeader(
+    'Optional (an extension), 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and books nothing (a retry after a 503 or no answer gets its booking, not a 409 for the nights it holds); with a different body it is a 409, code 11.',
+  ),
   body: bookPropertyBodySchema,
   bodyDoc: {
     name: 'BookPropertyBody',

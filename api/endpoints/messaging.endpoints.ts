@@ -11,6 +11,7 @@ import {
 import { commaListDoc, pageDoc, errorText } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
+import { idempotencyKeyHeader } from './idempotency-header.js';
 
 /* Messaging (docs/api.md "Messaging"): threads, messages to guests, their statuses. */
 
@@ -74,14 +75,7 @@ export const getThreads = defineEndpoint({
   handle: (ctx, { query, principal }) => ctx.services.messaging.listThreads(principal.companyUid, query),
 });
 
-const idempotencyHeader = z.object({
-  'Idempotency-Key': z
-    .string()
-    .min(1, 'must be 1 to 255 characters')
-    .max(255, 'must be 1 to 255 characters')
-    .optional()
-    .describe('Optional, 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and sends nothing; with a different body it is a 409, code 11.'),
-});
+const idempotencyHeader = idempotencyKeyHeader('Optional, 1-255 characters, kept 24 h per token: the same key with the same body answers the first answer again and sends nothing; with a different body it is a 409, code 11.');
 
 export const messageBookingGuest = defineEndpoint({
   method: 'post',
