@@ -1,7 +1,7 @@
 import { BookingExtrasService, bookingExtrasRepository } from '../domain/booking-extras/index.js';
 import { ListingContentService } from '../domain/listings/index.js';
-import { AccountsService } from '../domain/accounts/index.js';
-import { OAuthService } from '../domain/oauth/index.js';
+import { AccountsService, usersRepository } from '../domain/accounts/index.js';
+import { OAuthService, oauthRepository } from '../domain/oauth/index.js';
 import { TokensService, tokenRepository } from '../domain/auth/index.js';
 import { BookingsService, bookingsRepository } from '../domain/bookings/index.js';
 import { CalendarService, calendarRepository } from '../domain/calendar/index.js';
@@ -11,14 +11,14 @@ import { CalendarChangeService, ConsoleDayService, ConsoleService } from '../dom
 import { DirectBookingsService, directBookingsRepository } from '../domain/direct-bookings/index.js';
 import { ListingStatusService, ListingsService, listingsRepository } from '../domain/listings/index.js';
 import { DoorCodesService, doorCodesRepository } from '../domain/door-codes/index.js';
-import { ConnectorsService, MessagingService } from '../domain/messaging/index.js';
+import { ConnectorsService, MessagingService, connectorsRepository } from '../domain/messaging/index.js';
 import { NotificationsService } from '../domain/notifications/index.js';
 import { PeopleService, peopleRepository } from '../domain/people/index.js';
 import { PropertiesService, propertyRepository } from '../domain/properties/index.js';
 import { ProposalsService, proposalsRepository } from '../domain/proposals/index.js';
 import { ReportsService } from '../domain/reports/index.js';
 import { ReservationRequestsService, reservationRequestsRepository } from '../domain/reservation-requests/index.js';
-import { RetentionService } from '../domain/retention/index.js';
+import { RetentionService, retentionRepository } from '../domain/retention/index.js';
 import { TasksService, tasksRepository } from '../domain/tasks/index.js';
 import { TeamMembersService, teamMembersRepository } from '../domain/team-members/index.js';
 import { TransferService } from '../domain/transfer/index.js';
@@ -71,16 +71,20 @@ export interface ServiceOptions {
  * build a service over one of its own).
  */
 const repositories = {
+  accounts: usersRepository,
   bookingExtras: bookingExtrasRepository,
   bookings: bookingsRepository,
   calendar: calendarRepository,
+  connectors: connectorsRepository,
   directBookings: directBookingsRepository,
   doorCodes: doorCodesRepository,
   listings: listingsRepository,
+  oauth: oauthRepository,
   people: peopleRepository,
   properties: propertyRepository,
   proposals: proposalsRepository,
   reservationRequests: reservationRequestsRepository,
+  retention: retentionRepository,
   tasks: tasksRepository,
   teamMembers: teamMembersRepository,
   tokens: tokenRepository,
@@ -94,8 +98,8 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
   const calendar = new CalendarService(infra, properties, r.calendar, opts.requestWaits);
   const bookings = new BookingsService(infra, r.bookings);
   return {
-    accounts: new AccountsService(infra),
-    oauth: new OAuthService(infra),
+    accounts: new AccountsService(infra, r.accounts),
+    oauth: new OAuthService(infra, r.oauth),
     bookings,
     calendar,
     changes: new ChangesService(infra, changeReaders),
@@ -110,14 +114,14 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     listings: new ListingsService(infra, r.listings),
     listingStatus: new ListingStatusService(infra, calendar, properties),
     messaging: new MessagingService(infra),
-    connectors: new ConnectorsService(infra),
+    connectors: new ConnectorsService(infra, r.connectors),
     notifications: new NotificationsService(infra),
     people: new PeopleService(infra, r.people),
     properties,
     proposals: new ProposalsService(infra, calendar, properties, r.proposals),
     reports: new ReportsService(infra, bookings),
     reservationRequests: new ReservationRequestsService(infra, bookings, r.reservationRequests),
-    retention: new RetentionService(infra),
+    retention: new RetentionService(infra, r.retention),
     tasks: new TasksService(infra, r.tasks),
     teamMembers: new TeamMembersService(infra, r.teamMembers),
     tokens: new TokensService(infra, r.tokens),

@@ -98,3 +98,7 @@ export async function recordFailure(
 export async function clearFailures(db: Executor, emailKey: string): Promise<void> {
   await db.delete(signInThrottle).where(eq(signInThrottle.email, emailKey));
 }
+
+/** The repository its service is given by the composition root (shared/app/services.ts). */
+export const usersRepository = { findUserByEmail, findUser, insertUser, updateUserByEmail, usersOfCompany, lockOf, recordFailure, clearFailures };
+export type UsersRepository = typeof usersRepository;

@@ -37,3 +37,7 @@ export async function connectorsOfPlatform(db: Db, platform: string): Promise<Co
 export async function connectorsOfCompany(db: Db, companyUid: string): Promise<ConnectorRow[]> {
   return db.select().from(channelConnectors).where(eq(channelConnectors.companyUid, companyUid)).orderBy(channelConnectors.platform);
 }
+
+/** The repository its service is given by the composition root (shared/app/services.ts). */
+export const connectorsRepository = { upsertConnector, deleteConnector, findConnector, connectorsOfPlatform, connectorsOfCompany };
+export type ConnectorsRepository = typeof connectorsRepository;

@@ -4,7 +4,8 @@ import { platformTypes, type PlatformType } from '../bookings/index.js';
 import { BaseService } from '../service.js';
 import { newWebhookSecret } from '../../platform/outbound-http/index.js';
 import { CALLBACK_URL_PROBLEMS, callbackTargetProblem, callbackUrlProblem } from '../webhooks/index.js';
-import { connectorsOfCompany, deleteConnector, findConnector, upsertConnector } from './connectors.repository.js';
+import type { ConnectorsRepository } from './connectors.repository.js';
+import type { Infra } from '../../infra/infra.js';
 
 /*
  * A company's channel connectors (docs/api.md "Channels"; issue 39 L6): the operator's `channel
@@ -25,6 +26,13 @@ export class ConnectorRefusedError extends Error {}
 export const isPlatform = (p: string): p is PlatformType => (platformTypes as readonly string[]).includes(p);
 
 export class ConnectorsService extends BaseService {
+  constructor(
+    infra: Infra,
+    private readonly repo: ConnectorsRepository,
+  ) {
+    super(infra);
+  }
+
   private async requireCompany(companyUid: string): Promise<void> {
     const [row] = await this.db.select({ uid: companies.uid }).from(companies).where(eq(companies.uid, companyUid));
     if (!row) throw new ConnectorRefusedError(`unknown company ${companyUid}`);
@@ -39,21 +47,21 @@ export class ConnectorsService extends BaseService {
     if (why !== undefined) throw new ConnectorRefusedError(`--url refused: ${why}`);
     await this.requireCompany(companyUid);
     const secret = newWebhookSecret();
-    await upsertConnector(this.db, { companyUid, platform, url: new URL(url).toString(), secret });
+    await this.repo.upsertConnector(this.db, { companyUid, platform, url: new URL(url).toString(), secret });
     return secret;
   }
 
   async find(companyUid: string, platform: string): Promise<ConnectorView | undefined> {
-    const row = await findConnector(this.db, companyUid, platform);
+    const row = await this.repo.findConnector(this.db, companyUid, platform);
     return row ? { platform: row.platform, url: row.url, createdAt: row.createdAt } : undefined;
   }
 
   async list(companyUid: string): Promise<ConnectorView[]> {
     await this.requireCompany(companyUid);
-    return (await connectorsOfCompany(this.db, companyUid)).map((r) => ({ platform: r.platform, url: r.url, createdAt: r.createdAt }));
+    return (await this.repo.connectorsOfCompany(this.db, companyUid)).map((r) => ({ platform: r.platform, url: r.url, createdAt: r.createdAt }));
   }
 
   remove(companyUid: string, platform: string): Promise<boolean> {
-    return deleteConnector(this.db, companyUid, platform);
+    return this.repo.deleteConnector(this.db, companyUid, platform);
   }
 }

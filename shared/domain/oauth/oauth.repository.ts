@@ -100,3 +100,7 @@ export async function expireOutstandingCodes(db: Executor, companyUid: string, a
     returning c.code_hash`);
   return rows.length;
 }
+
+/** The repository its service is given by the composition root (shared/app/services.ts). */
+export const oauthRepository = { findClient, insertClient, updateClientErrorMode, clientsOfCompany, installApp, insertCode, lockCode, markCodeUsed, insertToken, revokeTokenUid, appOfCode, expireOutstandingCodes };
+export type OAuthRepository = typeof oauthRepository;

@@ -3,8 +3,9 @@ import { isScope, scopes as allScopes, type ErrorMode, type Scope } from '../aut
 import { AppError, ErrorCode } from '../../infra/errors.js';
 import { newToken, sha256 } from '../../infra/ids.js';
 import { BaseService } from '../service.js';
-import * as repo from './oauth.repository.js';
+import type { ClientRow, OAuthRepository } from './oauth.repository.js';
 import { selectConnectedApps, uninstallApp } from './installations.js';
+import type { Infra } from '../../infra/infra.js';
 
 /*
  * The OAuth authorization-code flow as iGMS clients use it (docs/api.md "Apps connect
@@ -27,7 +28,7 @@ export class TokenExchangeError extends Error {
 
 /** What the consent page may show: the client, or why it must not redirect. */
 export type AuthorizationCheck =
-  | { ok: true; client: repo.ClientRow; redirectUri: string }
+  | { ok: true; client: ClientRow; redirectUri: string }
   | { ok: false; reason: string };
 
 /** Reads a scope list: commas or spaces. Unknown names come back as such. */
@@ -58,10 +59,17 @@ export function redirectUriProblem(text: string): string | undefined {
 }
 
 export class OAuthService extends BaseService {
+  constructor(
+    infra: Infra,
+    private readonly repo: OAuthRepository,
+  ) {
+    super(infra);
+  }
+
   /** Registers a client; the secret (when asked for) is returned this once. */
   async createClient(opts: { name: string; redirectUris: string[]; scopes?: Scope[]; withSecret: boolean; ownerCompanyUid?: string; errorMode?: ErrorMode | null }) {
     const secret = opts.withSecret ? randomBytes(32).toString('base64url') : undefined;
-    const clientId = await repo.insertClient(this.db, {
+    const clientId = await this.repo.insertClient(this.db, {
       name: opts.name,
       redirectUris: opts.redirectUris,
       scopes: opts.scopes ?? [...allScopes],
@@ -74,7 +82,7 @@ export class OAuthService extends BaseService {
 
   /** The error mode of a client the company registered (the console); false when it has no such client. */
   setClientErrorMode(companyUid: string, clientId: string, mode: ErrorMode | null) {
-    return repo.updateClientErrorMode(this.db, companyUid, clientId, mode);
+    return this.repo.updateClientErrorMode(this.db, companyUid, clientId, mode);
   }
 
   /** The company's installed apps with their most recent tokens (the console's Connected apps). */
@@ -88,17 +96,17 @@ export class OAuthService extends BaseService {
   }
 
   clientsOf(companyUid: string) {
-    return repo.clientsOfCompany(this.db, companyUid);
+    return this.repo.clientsOfCompany(this.db, companyUid);
   }
 
   findClient(clientId: string) {
-    return repo.findClient(this.db, clientId);
+    return this.repo.findClient(this.db, clientId);
   }
 
   /** The client and redirect URI of an authorization request, matched exactly; never a redirect when not. */
   async checkAuthorization(clientId: unknown, redirectUri: unknown): Promise<AuthorizationCheck> {
     if (typeof clientId !== 'string' || clientId === '') return { ok: false, reason: 'The request names no client_id.' };
-    const client = await repo.findClient(this.db, clientId);
+    const client = await this.repo.findClient(this.db, clientId);
     if (!client) return { ok: false, reason: 'No application has this client_id.' };
     if (typeof redirectUri !== 'string' || !client.redirectUris.includes(redirectUri)) {
       return { ok: false, reason: 'The redirect_uri is not one registered for this application.' };
@@ -107,7 +115,7 @@ export class OAuthService extends BaseService {
   }
 
   /** The scopes asked for, when each is known and allowed to the client; else undefined (invalid_scope). */
-  grantableScopes(client: repo.ClientRow, asked: string): Scope[] | undefined {
+  grantableScopes(client: ClientRow, asked: string): Scope[] | undefined {
     const names = parseScopes(asked);
     if (names.length === 0) return undefined;
     if (!names.every((s) => isScope(s) && client.scopes.includes(s))) return undefined;
@@ -124,12 +132,12 @@ export class OAuthService extends BaseService {
   }
 
   /** Allow: installs the client on the company and makes a single-use code bound to everything (and its PKCE challenge). */
-  async allow(opts: { client: repo.ClientRow; redirectUri: string; userUid: string; companyUid: string; scopes: Scope[]; codeChallenge?: string; codeChallengeMethod?: string }): Promise<string> {
+  async allow(opts: { client: ClientRow; redirectUri: string; userUid: string; companyUid: string; scopes: Scope[]; codeChallenge?: string; codeChallengeMethod?: string }): Promise<string> {
     if (!this.validChallenge(opts.codeChallenge, opts.codeChallengeMethod)) throw new AppError(ErrorCode.badParam, 'The code_challenge is not a valid S256 challenge.', { param: 'code_challenge' });
     const code = newToken();
     await this.db.transaction(async (tx) => {
-      await repo.installApp(tx, opts.client.uid, opts.companyUid, opts.client.name);
-      await repo.insertCode(tx, code, {
+      await this.repo.installApp(tx, opts.client.uid, opts.companyUid, opts.client.name);
+      await this.repo.insertCode(tx, code, {
         clientUid: opts.client.uid,
         redirectUri: opts.redirectUri,
         userUid: opts.userUid,
@@ -148,24 +156,24 @@ export class OAuthService extends BaseService {
    */
   async exchange(p: { grantType?: string; code?: string; redirectUri?: string; clientId?: string; clientSecret?: string; codeVerifier?: string }) {
     if (p.grantType !== 'authorization_code') throw new TokenExchangeError('grant');
-    const client = p.clientId ? await repo.findClient(this.db, p.clientId) : undefined;
+    const client = p.clientId ? await this.repo.findClient(this.db, p.clientId) : undefined;
     if (!client) throw new TokenExchangeError('credentials');
     if (client.secretHash ? !p.clientSecret || !sameSecret(p.clientSecret, client.secretHash) : p.clientSecret) {
       throw new TokenExchangeError('credentials');
     }
     const result = await this.db.transaction(async (tx) => {
-      const row = p.code ? await repo.lockCode(tx, p.code) : undefined;
+      const row = p.code ? await this.repo.lockCode(tx, p.code) : undefined;
       if (!row || row.clientUid !== client.uid) return 'invalid' as const;
       if (row.usedAt) {
-        if (row.tokenUid) await repo.revokeTokenUid(tx, row.tokenUid);
+        if (row.tokenUid) await this.repo.revokeTokenUid(tx, row.tokenUid);
         return 'invalid' as const;
       }
       if (row.expiresAt.getTime() <= Date.now() || row.redirectUri !== p.redirectUri) return 'invalid' as const;
       if (row.codeChallenge && (!p.codeVerifier || s256(p.codeVerifier) !== row.codeChallenge)) return 'invalid' as const;
-      const appUid = await repo.appOfCode(tx, client.uid, row.companyUid);
+      const appUid = await this.repo.appOfCode(tx, client.uid, row.companyUid);
       if (!appUid) return 'invalid' as const;
-      const issued = await repo.insertToken(tx, row.companyUid, appUid, row.scopes);
-      await repo.markCodeUsed(tx, row.codeHash, issued.tokenUid);
+      const issued = await this.repo.insertToken(tx, row.companyUid, appUid, row.scopes);
+      await this.repo.markCodeUsed(tx, row.codeHash, issued.tokenUid);
       return { token: issued.token, scopes: row.scopes };
     });
     if (result === 'invalid') throw new TokenExchangeError('code');

@@ -51,3 +51,7 @@ export async function deleteSettledWebhookEvents(db: Db, olderThanDays: number, 
 export async function vacuumTable(db: Db, table: 'calendar_requests' | 'idempotency_keys' | 'webhook_events' | 'webhook_deliveries'): Promise<void> {
   await db.execute(sql.raw(`vacuum (skip_locked) ${table}`));
 }
+
+/** The repository its service is given by the composition root (shared/app/services.ts). */
+export const retentionRepository = { deleteFinishedRequests, deleteSettledWebhookEvents, vacuumTable };
+export type RetentionRepository = typeof retentionRepository;

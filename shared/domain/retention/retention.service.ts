@@ -1,7 +1,8 @@
 import { BaseService } from '../service.js';
 import { pruneIdempotencyKeys } from '../../platform/idempotency/index.js';
 import { pruneRateLimitWindows } from '../../infra/ratelimit/rate-limiter.js';
-import { deleteFinishedRequests, deleteSettledWebhookEvents, vacuumTable } from './retention.repository.js';
+import type { RetentionRepository } from './retention.repository.js';
+import type { Infra } from '../../infra/infra.js';
 
 export interface PruneCounts {
   requests: number;
@@ -26,12 +27,19 @@ async function inBatches(batchRows: number, maxBatches: number, deleteBatch: () 
 
 /** Bounded storage: what is past its retention goes, one kind per scheduled maintenance job. */
 export class RetentionService extends BaseService {
+  constructor(
+    infra: Infra,
+    private readonly repo: RetentionRepository,
+  ) {
+    super(infra);
+  }
+
   /** Finished calendar requests past REQUEST_RETENTION_DAYS (their days went when they were applied). */
   async pruneFinishedRequests(maxBatches = 1000): Promise<number> {
     const { requestDays, pruneBatchRows: rows } = this.config.retention;
-    const deleted = await inBatches(rows, maxBatches, () => deleteFinishedRequests(this.db, requestDays, rows));
+    const deleted = await inBatches(rows, maxBatches, () => this.repo.deleteFinishedRequests(this.db, requestDays, rows));
     // Applied requests leave dead versions behind too (their days, dropped): vacuum after any prune.
-    if (deleted > 0) await vacuumTable(this.db, 'calendar_requests');
+    if (deleted > 0) await this.repo.vacuumTable(this.db, 'calendar_requests');
     return deleted;
   }
 
@@ -39,17 +47,17 @@ export class RetentionService extends BaseService {
   async pruneExpiredIdempotencyKeys(maxBatches = 1000): Promise<number> {
     const rows = this.config.retention.pruneBatchRows;
     const deleted = await inBatches(rows, maxBatches, () => pruneIdempotencyKeys(this.db, this.config.idempotency.ttlHours, rows));
-    if (deleted > 0) await vacuumTable(this.db, 'idempotency_keys');
+    if (deleted > 0) await this.repo.vacuumTable(this.db, 'idempotency_keys');
     return deleted;
   }
 
   /** Settled webhook events (and their delivery attempts) past WEBHOOK_RETENTION_DAYS. */
   async pruneSettledWebhookEvents(maxBatches = 1000): Promise<number> {
     const { webhookDays, pruneBatchRows: rows } = this.config.retention;
-    const deleted = await inBatches(rows, maxBatches, () => deleteSettledWebhookEvents(this.db, webhookDays, rows));
+    const deleted = await inBatches(rows, maxBatches, () => this.repo.deleteSettledWebhookEvents(this.db, webhookDays, rows));
     if (deleted > 0) {
-      await vacuumTable(this.db, 'webhook_events');
-      await vacuumTable(this.db, 'webhook_deliveries');
+      await this.repo.vacuumTable(this.db, 'webhook_events');
+      await this.repo.vacuumTable(this.db, 'webhook_deliveries');
     }
     return deleted;
   }
