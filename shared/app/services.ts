@@ -5,18 +5,18 @@ import { OAuthService, oauthRepository } from '../domain/oauth/index.js';
 import { TokensService, tokenRepository } from '../domain/auth/index.js';
 import { BookingsService, bookingsRepository } from '../domain/bookings/index.js';
 import { CalendarService, calendarRepository } from '../domain/calendar/index.js';
-import { ChangesService } from '../domain/changes/index.js';
+import { ChangesService, changesRepository } from '../domain/changes/index.js';
 import { CompanyService } from '../domain/company/index.js';
 import { CalendarChangeService, ConsoleDayService, ConsoleService } from '../domain/console/index.js';
 import { DirectBookingsService, directBookingsRepository } from '../domain/direct-bookings/index.js';
 import { ListingStatusService, ListingsService, listingsRepository } from '../domain/listings/index.js';
 import { DoorCodesService, doorCodesRepository } from '../domain/door-codes/index.js';
 import { ConnectorsService, MessagingService, connectorsRepository } from '../domain/messaging/index.js';
-import { NotificationsService } from '../domain/notifications/index.js';
+import { NotificationsService, notificationsRepository } from '../domain/notifications/index.js';
 import { PeopleService, peopleRepository } from '../domain/people/index.js';
 import { PropertiesService, propertyRepository } from '../domain/properties/index.js';
 import { ProposalsService, proposalsRepository } from '../domain/proposals/index.js';
-import { ReportsService } from '../domain/reports/index.js';
+import { ReportsService, reportsRepository } from '../domain/reports/index.js';
 import { ReservationRequestsService, reservationRequestsRepository } from '../domain/reservation-requests/index.js';
 import { RetentionService, retentionRepository } from '../domain/retention/index.js';
 import { TasksService, tasksRepository } from '../domain/tasks/index.js';
@@ -75,14 +75,17 @@ const repositories = {
   bookingExtras: bookingExtrasRepository,
   bookings: bookingsRepository,
   calendar: calendarRepository,
+  changes: changesRepository,
   connectors: connectorsRepository,
   directBookings: directBookingsRepository,
   doorCodes: doorCodesRepository,
   listings: listingsRepository,
+  notifications: notificationsRepository,
   oauth: oauthRepository,
   people: peopleRepository,
   properties: propertyRepository,
   proposals: proposalsRepository,
+  reports: reportsRepository,
   reservationRequests: reservationRequestsRepository,
   retention: retentionRepository,
   tasks: tasksRepository,
@@ -102,7 +105,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     oauth: new OAuthService(infra, r.oauth),
     bookings,
     calendar,
-    changes: new ChangesService(infra, changeReaders),
+    changes: new ChangesService(infra, changeReaders, r.changes),
     company: new CompanyService(infra),
     console: new ConsoleService(infra),
     consoleDay: new ConsoleDayService(infra),
@@ -115,11 +118,11 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     listingStatus: new ListingStatusService(infra, calendar, properties),
     messaging: new MessagingService(infra),
     connectors: new ConnectorsService(infra, r.connectors),
-    notifications: new NotificationsService(infra),
+    notifications: new NotificationsService(infra, r.notifications),
     people: new PeopleService(infra, r.people),
     properties,
     proposals: new ProposalsService(infra, calendar, properties, r.proposals),
-    reports: new ReportsService(infra, bookings),
+    reports: new ReportsService(infra, bookings, r.reports),
     reservationRequests: new ReservationRequestsService(infra, bookings, r.reservationRequests),
     retention: new RetentionService(infra, r.retention),
     tasks: new TasksService(infra, r.tasks),

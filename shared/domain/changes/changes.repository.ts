@@ -107,3 +107,7 @@ export async function pruneChanges(db: Db, olderThanDays: number, batchRows: num
     select count(*)::int as n from gone`);
   return row?.n ?? 0;
 }
+
+/** The repository its service is given by the composition root (shared/app/services.ts). */
+export const changesRepository = { stampChanges, readChanges, pruneChanges };
+export type ChangesRepository = typeof changesRepository;

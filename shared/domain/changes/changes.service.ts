@@ -4,7 +4,7 @@ import type { Infra } from '../../infra/infra.js';
 import { AppError, ErrorCode } from '../../infra/errors.js';
 import type { ChangeReaders } from './changes.readers.js';
 import { CHANGES_STAMPED_CHANNEL, createRequestWaits, type RequestWaits } from '../../platform/long-poll/index.js';
-import { pruneChanges, readChanges, stampChanges, type ChangeRow } from './changes.repository.js';
+import type { ChangeRow, ChangesRepository } from './changes.repository.js';
 import { decodeCursor, encodeCursor, readableKinds, type Change, type ChangesQuery, type Cursor } from './changes.schema.js';
 
 /** While anyone waits, committed changes are given positions at least this often (ms). */
@@ -29,6 +29,7 @@ export class ChangesService extends BaseService {
     infra: Infra,
     /** How each kind's objects are read: the nouns' readers, registered at composition. */
     private readonly readers: ChangeReaders,
+    private readonly repo: ChangesRepository,
   ) {
     super(infra);
   }
@@ -43,7 +44,7 @@ export class ChangesService extends BaseService {
       this.again = true;
       return this.stamping.then(() => this.stamp());
     }
-    const run = stampChanges(this.db).finally(() => {
+    const run = this.repo.stampChanges(this.db).finally(() => {
       this.stamping = undefined;
     });
     this.stamping = run;
@@ -96,7 +97,7 @@ export class ChangesService extends BaseService {
     const now = cursorText === 'now';
     const given: Cursor | undefined = cursorText === undefined || now ? undefined : decodeCursor(cursorText);
     const from = given ?? { pos: 0, skip: 0 };
-    const feed = await readChanges(this.db, companyUid, now ? Number.MAX_SAFE_INTEGER : Math.max(from.pos, 1), kinds, now ? 0 : limit + 1);
+    const feed = await this.repo.readChanges(this.db, companyUid, now ? Number.MAX_SAFE_INTEGER : Math.max(from.pos, 1), kinds, now ? 0 : limit + 1);
     if (now) return { data: [], meta: { cursor: encodeCursor({ pos: feed.head + 1, skip: 0 }), has_more: false } };
     // Everything up to pos - 1 was read; if the prune removed positions above that, some are gone.
     if (given && given.pos - 1 < feed.prunedThrough) {
@@ -163,7 +164,7 @@ export class ChangesService extends BaseService {
     const { changeDays, pruneBatchRows } = this.config.retention;
     let total = 0;
     for (let i = 0; i < maxBatches; i++) {
-      const n = await pruneChanges(this.db, changeDays, pruneBatchRows);
+      const n = await this.repo.pruneChanges(this.db, changeDays, pruneBatchRows);
       total += n;
       if (n < pruneBatchRows) break;
     }

@@ -7,4 +7,5 @@
  *   notifications.service.ts     NotificationsService: sweep (find, digest, send), settings
  */
 export * from './notifications.service.js';
+export { notificationsRepository, type NotificationsRepository } from './notifications.repository.js';
 export { notificationKinds, notificationModes, type NotificationKind, type NotificationMode } from '../../infra/db/schema/index.js';

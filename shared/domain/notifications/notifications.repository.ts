@@ -152,3 +152,7 @@ export async function recentOf(db: Executor, userUid: string, limit: number) {
   return db.execute<{ kind: string; subject: string; status: string; created: string }>(sql`
     select kind, subject, status, to_char(created_at at time zone 'utc', 'YYYY-MM-DD HH24:MI:SS') as created from notifications where user_uid = ${userUid} and kind <> 'digest' order by created_at desc limit ${limit}`);
 }
+
+/** The repository its service is given by the composition root (shared/app/services.ts). */
+export const notificationsRepository = { insertNotifications, claimPending, markNotification, releaseClaims, digestRecipients, makeDigest, selectSettings, upsertSettings, selectGuestReplyMinutes, updateGuestReplyMinutes, recentOf };
+export type NotificationsRepository = typeof notificationsRepository;

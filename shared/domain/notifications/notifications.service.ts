@@ -5,19 +5,7 @@ import { createMailer, type Mailer } from '../../platform/mail/index.js';
 import { BaseService } from '../service.js';
 import { compose, composeDigest } from './notifications.compose.js';
 import { guestsWaiting, proposalsWaiting, reservationRequestsWaiting, webhooksFailed, type WaitingEvent } from './notifications.events.js';
-import {
-  claimPending,
-  digestRecipients,
-  insertNotifications,
-  makeDigest,
-  markNotification,
-  recentOf,
-  releaseClaims,
-  selectGuestReplyMinutes,
-  selectSettings,
-  updateGuestReplyMinutes,
-  upsertSettings,
-} from './notifications.repository.js';
+import type { NotificationsRepository } from './notifications.repository.js';
 
 /** The settings form: one mode per kind. */
 export const notificationSettingsSchema = z.object(
@@ -49,7 +37,10 @@ const SEND_BATCH = 100;
 export class NotificationsService extends BaseService {
   private mailer: Mailer | undefined;
 
-  constructor(infra: Infra) {
+  constructor(
+    infra: Infra,
+    private readonly repo: NotificationsRepository,
+  ) {
     super(infra);
   }
 
@@ -73,7 +64,7 @@ export class NotificationsService extends BaseService {
     let rows = 0;
     for (const [kind, find] of finders) {
       const events = await find();
-      rows += await insertNotifications(
+      rows += await this.repo.insertNotifications(
         this.db,
         kind,
         events.map((e) => ({ companyUid: e.companyUid, eventKey: e.eventKey, ...compose(kind, e, ctx) })),
@@ -85,26 +76,26 @@ export class NotificationsService extends BaseService {
   /** After DIGEST_HOUR in the company's zone, each person with items for the digest gets one digest for that local day. */
   async makeDigests(now = new Date()): Promise<number> {
     let made = 0;
-    for (const r of await digestRecipients(this.db, now, this.config.notifications.digestHour)) {
-      if (await makeDigest(this.db, r.user_uid, r.company_uid, r.day, (items) => composeDigest(items, r.day, this.config.notifications.consoleUrl))) made++;
+    for (const r of await this.repo.digestRecipients(this.db, now, this.config.notifications.digestHour)) {
+      if (await this.repo.makeDigest(this.db, r.user_uid, r.company_uid, r.day, (items) => composeDigest(items, r.day, this.config.notifications.consoleUrl))) made++;
     }
     return made;
   }
 
   async sendPending(now = new Date()): Promise<{ sent: number; failed: number }> {
-    const batch = await claimPending(this.db, now, SEND_BATCH);
+    const batch = await this.repo.claimPending(this.db, now, SEND_BATCH);
     let sent = 0;
     let failed = 0;
     for (const [i, n] of batch.entries()) {
       const outcome = await (this.mailer ??= createMailer(this.config)).send({ uid: n.uid, to: { name: n.name, address: n.email }, subject: n.subject, text: n.body });
       if (outcome.kind === 'sent') sent++;
       else if (outcome.kind === 'failed') failed++;
-      await markNotification(this.db, n.uid, outcome.kind === 'sent' ? { status: 'sent' } : { status: outcome.kind, error: outcome.error });
+      await this.repo.markNotification(this.db, n.uid, outcome.kind === 'sent' ? { status: 'sent' } : { status: outcome.kind, error: outcome.error });
       if (outcome.kind === 'retry') {
         // The mail server is away: the rest of the batch waits for the next sweep rather than each
         // waiting out its own time-out (the maintenance queue runs one job at a time: the webhook
         // fan-out must not stall behind a dead SMTP server).
-        await releaseClaims(this.db, batch.slice(i + 1).map((r) => r.uid));
+        await this.repo.releaseClaims(this.db, batch.slice(i + 1).map((r) => r.uid));
         this.logger.warn({ notificationUid: n.uid, error: outcome.error, left: batch.length - i - 1 }, 'notifications not sent; tried again at the next sweep');
         break;
       }
@@ -114,24 +105,24 @@ export class NotificationsService extends BaseService {
 
   /** A person's mode for every kind (email where never set). */
   async settings(userUid: string): Promise<Record<NotificationKind, NotificationMode>> {
-    const set = await selectSettings(this.db, userUid);
+    const set = await this.repo.selectSettings(this.db, userUid);
     return Object.fromEntries(notificationKinds.map((k) => [k, set[k] ?? 'email'])) as Record<NotificationKind, NotificationMode>;
   }
 
   setSettings(userUid: string, modes: Partial<Record<NotificationKind, NotificationMode>>): Promise<void> {
-    return upsertSettings(this.db, userUid, modes);
+    return this.repo.upsertSettings(this.db, userUid, modes);
   }
 
   guestReplyMinutes(companyUid: string): Promise<number> {
-    return selectGuestReplyMinutes(this.db, companyUid);
+    return this.repo.selectGuestReplyMinutes(this.db, companyUid);
   }
 
   setGuestReplyMinutes(companyUid: string, minutes: number): Promise<void> {
-    return updateGuestReplyMinutes(this.db, companyUid, minutes);
+    return this.repo.updateGuestReplyMinutes(this.db, companyUid, minutes);
   }
 
   recent(userUid: string, limit = 10) {
-    return recentOf(this.db, userUid, limit);
+    return this.repo.recentOf(this.db, userUid, limit);
   }
 
   close(): void {

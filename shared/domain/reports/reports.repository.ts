@@ -70,3 +70,7 @@ export async function* cursorRows<T extends PgTable>(
     signal?.removeEventListener('abort', cancel);
   }
 }
+
+/** The repository its service is given by the composition root (shared/app/services.ts). */
+export const reportsRepository = { bookingsReportQuery, tasksReportQuery, cursorRows };
+export type ReportsRepository = typeof reportsRepository;

@@ -8,7 +8,7 @@ import { AppError, ErrorCode } from '../../infra/errors.js';
 import type { Infra } from '../../infra/infra.js';
 import { BaseService } from '../service.js';
 import { csvColumnsOf, writeCsv, type CsvColumn } from './csv.js';
-import { bookingsReportQuery, cursorRows, tasksReportQuery } from './reports.repository.js';
+import type { ReportsRepository } from './reports.repository.js';
 import type { BookingsReportFilter, TasksReportFilter } from './reports.schema.js';
 
 /**
@@ -42,6 +42,7 @@ export class ReportsService extends BaseService {
   constructor(
     infra: Infra,
     private readonly bookingsService: BookingsService,
+    private readonly repo: ReportsRepository,
   ) {
     super(infra);
     this.sql = infra.database.sql;
@@ -53,20 +54,20 @@ export class ReportsService extends BaseService {
     // The report keeps its columns of before issue 36: guidebook links and insurance policies are
     // read from the list (docs/api.md "The remaining iGMS v2 methods").
     const columns = csvColumnsOf(bookingSchema, withDoorCode ? ['guidebook_link', 'insurance_policy'] : ['door_access_code', 'guidebook_link', 'insurance_policy']);
-    const statement = bookingsReportQuery(this.db, companyUid, filter);
-    const { bookingsService, sql } = this;
+    const statement = this.repo.bookingsReportQuery(this.db, companyUid, filter);
+    const { bookingsService, sql, repo } = this;
     async function* wire(signal?: AbortSignal) {
-      for await (const rows of cursorRows(sql, statement, bookings, undefined, signal)) yield bookingsService.asShown(companyUid, rows, scopes);
+      for await (const rows of repo.cursorRows(sql, statement, bookings, undefined, signal)) yield bookingsService.asShown(companyUid, rows, scopes);
     }
     await this.write(companyUid, wire(sink.signal), columns, sink);
   }
 
   /** The tasks as the list shows them. */
   async writeTasks(companyUid: string, filter: TasksReportFilter, sink: ReportSink): Promise<void> {
-    const statement = tasksReportQuery(this.db, companyUid, filter);
-    const sql = this.sql;
+    const statement = this.repo.tasksReportQuery(this.db, companyUid, filter);
+    const { sql, repo } = this;
     async function* wire(signal?: AbortSignal) {
-      for await (const rows of cursorRows(sql, statement, tasks, undefined, signal)) yield rows.map(taskToWire);
+      for await (const rows of repo.cursorRows(sql, statement, tasks, undefined, signal)) yield rows.map(taskToWire);
     }
     await this.write(companyUid, wire(sink.signal), taskColumns, sink);
   }
