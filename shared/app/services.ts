@@ -11,7 +11,7 @@ import { CalendarChangeService, ConsoleDayService, ConsoleService } from '../dom
 import { DirectBookingsService, directBookingsRepository } from '../domain/direct-bookings/index.js';
 import { ListingStatusService, ListingsService, listingsRepository } from '../domain/listings/index.js';
 import { DoorCodesService, doorCodesRepository } from '../domain/door-codes/index.js';
-import { ConnectorsService, MessagingService, connectorsRepository } from '../domain/messaging/index.js';
+import { ConnectorsService, MessagingService, connectorsRepository, messagingRepository } from '../domain/messaging/index.js';
 import { NotificationsService, notificationsRepository } from '../domain/notifications/index.js';
 import { PeopleService, peopleRepository } from '../domain/people/index.js';
 import { PropertiesService, propertyRepository } from '../domain/properties/index.js';
@@ -80,6 +80,7 @@ const repositories = {
   directBookings: directBookingsRepository,
   doorCodes: doorCodesRepository,
   listings: listingsRepository,
+  messaging: messagingRepository,
   notifications: notificationsRepository,
   oauth: oauthRepository,
   people: peopleRepository,
@@ -116,7 +117,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     listingContent: new ListingContentService(infra),
     listings: new ListingsService(infra, r.listings),
     listingStatus: new ListingStatusService(infra, calendar, properties),
-    messaging: new MessagingService(infra),
+    messaging: new MessagingService(infra, r.messaging),
     connectors: new ConnectorsService(infra, r.connectors),
     notifications: new NotificationsService(infra, r.notifications),
     people: new PeopleService(infra, r.people),

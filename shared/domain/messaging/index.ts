@@ -19,5 +19,6 @@ export * from './messaging.service.js';
 export * from './messaging.inbound.js';
 export * from './messaging.objects.js';
 export * from './connectors.repository.js';
+export { messagingRepository, type MessagingRepository } from './messaging.repository.js';
 export * from './connectors.service.js';
 export * from './messaging.transfer.js';

@@ -8,14 +8,12 @@ import { createRequestWaits, MESSAGE_FINISHED_CHANNEL, type RequestWaits } from 
 import { recordChanges } from '../changes/index.js';
 import { idempotent } from '../../platform/idempotency/index.js';
 import { BaseService } from '../service.js';
+import type { MessagingRepository } from './messaging.repository.js';
 import { newWebhookSecret } from '../../platform/outbound-http/index.js';
-import { findConnector, upsertConnector, deleteConnector } from './connectors.repository.js';
 import { createChannels, type Channels, type SendOutcome } from './messaging.channels.js';
 import { appendInbound, inboundSigners, type InboundMessageAnswer, type InboundMessageBody } from './messaging.inbound.js';
 import type { GetThreadsQuery, MessageBookingGuestAnswer, MessageBookingGuestBody, MessageStatusView, ThreadsPage } from './messaging.schema.js';
 import { threadFilterOf, threadsPage } from './messaging.wire.js';
-import { claimStaleMessages, findFinishedMessageUids, findMessage, insertMessage, markDeferred, markFailed, markSending, markSent } from './messages.repository.js';
-import { findThread, listThreads, messagesOfThreads, threadOfBooking } from './threads.repository.js';
 
 export const unknownThread = (threadId: number) => notFound('thread_id', `Unknown thread_id ${threadId}`);
 export const unknownBooking = (bookingUid: string) => notFound('booking_uid', `Unknown booking_uid ${shown(bookingUid)}`);
@@ -38,15 +36,19 @@ export class MessagingService extends BaseService {
   readonly waits: RequestWaits;
   private channels: Channels | undefined;
 
-  constructor(infra: Infra, opts: { safetyRecheckMs?: number } = {}) {
+  constructor(
+    infra: Infra,
+    private readonly repo: MessagingRepository,
+    opts: { safetyRecheckMs?: number } = {},
+  ) {
     super(infra);
-    this.waits = createRequestWaits(infra.database.sql, MESSAGE_FINISHED_CHANNEL, (company, uids) => findFinishedMessageUids(this.db, company, uids), infra.logger, infra.metrics.longPollWaiters, opts);
+    this.waits = createRequestWaits(infra.database.sql, MESSAGE_FINISHED_CHANNEL, (company, uids) => this.repo.findFinishedMessageUids(this.db, company, uids), infra.logger, infra.metrics.longPollWaiters, opts);
   }
 
   /** GET /get-threads: a page of 25 threads with every message of each, newest first. */
   async listThreads(companyUid: string, q: GetThreadsQuery): Promise<ThreadsPage> {
-    const rows = await listThreads(this.db, companyUid, threadFilterOf(q), q.page);
-    const msgs = await messagesOfThreads(this.db, companyUid, rows.slice(0, PAGE_SIZE).map((t) => t.id));
+    const rows = await this.repo.listThreads(this.db, companyUid, threadFilterOf(q), q.page);
+    const msgs = await this.repo.messagesOfThreads(this.db, companyUid, rows.slice(0, PAGE_SIZE).map((t) => t.id));
     return threadsPage(rows, msgs, q.page);
   }
 
@@ -59,7 +61,7 @@ export class MessagingService extends BaseService {
     const key = idempotencyKey === undefined ? undefined : { tokenUid: by.tokenUid, companyUid, key: idempotencyKey, body };
     const write = async (tx: Executor) => {
       const threadId = await this.resolveThread(tx, companyUid, body);
-      const { uid } = await insertMessage(tx, companyUid, threadId, { direction: 'outbound', channel: body.channel, text: body.message, appUid: by.appUid });
+      const { uid } = await this.repo.insertMessage(tx, companyUid, threadId, { direction: 'outbound', channel: body.channel, text: body.message, appUid: by.appUid });
       // The change feed, in the transaction that makes the change (after the write: see recordChange).
       await recordChanges(tx, [
         { company: companyUid, kind: 'thread', objectUid: String(threadId) },
@@ -75,21 +77,21 @@ export class MessagingService extends BaseService {
 
   private async resolveThread(tx: Executor, companyUid: string, body: MessageBookingGuestBody): Promise<number> {
     if (body.thread_id !== undefined) {
-      const thread = await findThread(tx, companyUid, body.thread_id);
+      const thread = await this.repo.findThread(tx, companyUid, body.thread_id);
       if (!thread) throw unknownThread(body.thread_id);
       return thread.id;
     }
     const bookingUid = body.booking_uid as string;
     // A racing first message of the same booking may have opened the thread after this
     // statement's snapshot: the second look sees it.
-    const thread = (await threadOfBooking(tx, companyUid, { bookingUid })) ?? (await threadOfBooking(tx, companyUid, { bookingUid }));
+    const thread = (await this.repo.threadOfBooking(tx, companyUid, { bookingUid })) ?? (await this.repo.threadOfBooking(tx, companyUid, { bookingUid }));
     if (!thread) throw unknownBooking(bookingUid);
     return thread.id;
   }
 
   /** GET /message-status, read from Postgres (it survives the loss of the queue). */
   async status(companyUid: string, messageUid: string): Promise<MessageStatusView> {
-    const m = await findMessage(this.db, companyUid, messageUid);
+    const m = await this.repo.findMessage(this.db, companyUid, messageUid);
     if (!m) throw notFound('message_uid', `Unknown message_uid ${shown(messageUid)}`);
     const paused = m.status === 'queued' && (await this.infra.jobs.messages.isPaused().catch(() => false));
     return {
@@ -120,21 +122,21 @@ export class MessagingService extends BaseService {
    * outcome was recorded). `lastAttempt`: a transient failure then ends the message in `error`.
    */
   async deliver(messageUid: string, lastAttempt: boolean): Promise<DeliverResult> {
-    const m = await markSending(this.db, messageUid);
+    const m = await this.repo.markSending(this.db, messageUid);
     if (!m) return { outcome: 'skipped', reason: 'message missing' };
     if (m.status !== 'processing') return { outcome: 'skipped', reason: `already ${m.status}` };
     this.channels ??= createChannels(this.config);
-    const sent: SendOutcome = m.channel === 'email' ? await this.channels.email(m) : await this.channels.platform(m, await findConnector(this.db, m.companyUid, m.platformType));
+    const sent: SendOutcome = m.channel === 'email' ? await this.channels.email(m) : await this.channels.platform(m, await this.repo.findConnector(this.db, m.companyUid, m.platformType));
     if (sent.kind === 'deferred') {
-      await markDeferred(this.db, messageUid);
+      await this.repo.markDeferred(this.db, messageUid);
       return { outcome: 'deferred', until: sent.until };
     }
     if (sent.kind === 'sent') {
-      await this.finish(m.companyUid, messageUid, (tx) => markSent(tx, messageUid));
+      await this.finish(m.companyUid, messageUid, (tx) => this.repo.markSent(tx, messageUid));
       return { outcome: 'completed' };
     }
     if (sent.kind === 'failed' || lastAttempt) {
-      await this.finish(m.companyUid, messageUid, (tx) => markFailed(tx, messageUid, sent.error));
+      await this.finish(m.companyUid, messageUid, (tx) => this.repo.markFailed(tx, messageUid, sent.error));
       return { outcome: 'error', error: sent.error };
     }
     return { outcome: 'retry', error: sent.error };
@@ -143,7 +145,7 @@ export class MessagingService extends BaseService {
   /** Worker: the job failed for good (its attempts ran out, or the queue gave up on it). */
   async fail(messageUid: string, message: string): Promise<void> {
     const [row] = await this.db.execute<{ company_uid: string }>(sql`select company_uid from messages where uid = ${messageUid}`);
-    if (row) await this.finish(row.company_uid, messageUid, (tx) => markFailed(tx, messageUid, message));
+    if (row) await this.finish(row.company_uid, messageUid, (tx) => this.repo.markFailed(tx, messageUid, message));
   }
 
   /**
@@ -163,7 +165,7 @@ export class MessagingService extends BaseService {
 
   /** The re-enqueue sweep's claim: messages whose job may be lost. */
   claimStale(limit: number): Promise<{ uid: string; status: string }[]> {
-    return claimStaleMessages(this.db, this.config.queue.reenqueueAfterMs, limit);
+    return this.repo.claimStaleMessages(this.db, this.config.queue.reenqueueAfterMs, limit);
   }
 
   /** POST /channels/{platform}/inbound: the companies whose connector signed the body (none: refuse it). */
@@ -179,12 +181,12 @@ export class MessagingService extends BaseService {
   /** CLI `channel set`: registers the company's connector for a platform; answers its new secret. */
   async setConnector(companyUid: string, platform: string, url: string): Promise<string> {
     const secret = newWebhookSecret();
-    await upsertConnector(this.db, { companyUid, platform, url, secret });
+    await this.repo.upsertConnector(this.db, { companyUid, platform, url, secret });
     return secret;
   }
 
   removeConnector(companyUid: string, platform: string): Promise<boolean> {
-    return deleteConnector(this.db, companyUid, platform);
+    return this.repo.deleteConnector(this.db, companyUid, platform);
   }
 
   async close(): Promise<void> {
