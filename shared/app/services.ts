@@ -9,7 +9,7 @@ import { ChangesService, changesRepository } from '../domain/changes/index.js';
 import { CompanyService } from '../domain/company/index.js';
 import { CalendarChangeService, ConsoleDayService, ConsoleService } from '../domain/console/index.js';
 import { DirectBookingsService, directBookingsRepository } from '../domain/direct-bookings/index.js';
-import { ListingStatusService, ListingsService, listingsRepository } from '../domain/listings/index.js';
+import { ListingStatusService, ListingsService, listingStatusRepository, listingsRepository } from '../domain/listings/index.js';
 import { DoorCodesService, doorCodesRepository } from '../domain/door-codes/index.js';
 import { ConnectorsService, MessagingService, connectorsRepository, messagingRepository } from '../domain/messaging/index.js';
 import { NotificationsService, notificationsRepository } from '../domain/notifications/index.js';
@@ -80,6 +80,7 @@ const repositories = {
   directBookings: directBookingsRepository,
   doorCodes: doorCodesRepository,
   listings: listingsRepository,
+  listingStatus: listingStatusRepository,
   messaging: messagingRepository,
   notifications: notificationsRepository,
   oauth: oauthRepository,
@@ -116,7 +117,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     bookingExtras: new BookingExtrasService(infra, r.bookingExtras),
     listingContent: new ListingContentService(infra),
     listings: new ListingsService(infra, r.listings),
-    listingStatus: new ListingStatusService(infra, calendar, properties),
+    listingStatus: new ListingStatusService(infra, calendar, properties, r.listingStatus, r.calendar),
     messaging: new MessagingService(infra, r.messaging),
     connectors: new ConnectorsService(infra, r.connectors),
     notifications: new NotificationsService(infra, r.notifications),
@@ -131,6 +132,6 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     tokens: new TokensService(infra, r.tokens),
     transfer: new TransferService(infra),
     webhooks: new WebhooksService(infra, changeReaders, r.webhooks),
-    webhookSettings: new WebhookSettingsService(infra),
+    webhookSettings: new WebhookSettingsService(infra, r.webhooks),
   };
 }

@@ -15,5 +15,6 @@ export * from './listings.service.js';
 export * from './listings.objects.js';
 export * from './listing-status.schema.js';
 export * from './listing-status.service.js';
+export { listingStatusRepository, type ListingStatusRepository } from './listing-status.repository.js';
 export * from './listing-content.js';
 export * from './listings.transfer.js';

@@ -55,3 +55,7 @@ export async function applyListingStatusRequest(db: Db, uid: string): Promise<Li
   const [exists] = await db.execute<{ status: string }>(sql`select status from calendar_requests where uid = ${uid}`);
   return { status: exists ? 'already-final' : 'missing', listingsChanged: 0 };
 }
+
+/** The repository ListingStatusService is given by the composition root (shared/app/services.ts). */
+export const listingStatusRepository = { findListingTargets, applyListingStatusRequest };
+export type ListingStatusRepository = typeof listingStatusRepository;

@@ -1,9 +1,9 @@
 import { notFound, shown } from '../../infra/errors.js';
 import type { Infra } from '../../infra/infra.js';
-import { calendarRepository, type CalendarService, type Submitter } from '../calendar/index.js';
+import type { CalendarRepository, CalendarService, Submitter } from '../calendar/index.js';
 import type { PropertiesService } from '../properties/index.js';
 import { BaseService } from '../service.js';
-import { applyListingStatusRequest, findListingTargets, type ListingStatusOutcome } from './listing-status.repository.js';
+import type { ListingStatusOutcome, ListingStatusRepository } from './listing-status.repository.js';
 import type { ListingStatusItem, SetListingStatusAnswer, SetListingStatusBody } from './listing-status.schema.js';
 
 /**
@@ -15,6 +15,9 @@ export class ListingStatusService extends BaseService {
     infra: Infra,
     private readonly calendar: CalendarService,
     private readonly properties: PropertiesService,
+    private readonly repo: ListingStatusRepository,
+    /** The calendar's requests, which listing-status requests are rows of. */
+    private readonly requests: CalendarRepository,
   ) {
     super(infra);
   }
@@ -23,7 +26,7 @@ export class ListingStatusService extends BaseService {
   async submit(companyUid: string, body: SetListingStatusBody, by: Submitter): Promise<SetListingStatusAnswer> {
     const listingUid = body.listing_uid ?? undefined;
     const propertyUid = body.property_uid ?? undefined;
-    const targets = await findListingTargets(this.db, companyUid, listingUid !== undefined ? { listingUid } : { propertyUid });
+    const targets = await this.repo.findListingTargets(this.db, companyUid, listingUid !== undefined ? { listingUid } : { propertyUid });
     let property = targets[0]?.propertyUid;
     if (listingUid !== undefined && (property === undefined || (propertyUid !== undefined && property !== propertyUid))) {
       throw notFound('listing_uid', `Unknown listing_uid ${shown(listingUid)}`);
@@ -35,7 +38,7 @@ export class ListingStatusService extends BaseService {
     const items: ListingStatusItem[] = targets.map((t) => ({ listing_uid: t.uid, status: body.status }));
     const { answer } = await this.calendar.submitStored(
       async (tx) => {
-        const uids = await calendarRepository.insertRequests(tx, companyUid, property, [items], [{}], by.appUid, { kind: 'listing_status' });
+        const uids = await this.requests.insertRequests(tx, companyUid, property, [items], [{}], by.appUid, { kind: 'listing_status' });
         return { answer: { data: { request_uid: uids[0] as string } }, uids, queue: uids };
       },
       undefined,
@@ -46,9 +49,9 @@ export class ListingStatusService extends BaseService {
 
   /** Worker: marks the request processing, then applies it (a request already final is left alone). */
   async apply(requestUid: string): Promise<ListingStatusOutcome> {
-    const marked = await calendarRepository.markProcessing(this.db, requestUid);
+    const marked = await this.requests.markProcessing(this.db, requestUid);
     if (!marked) return { status: 'missing', listingsChanged: 0 };
     if (marked.status !== 'processing') return { status: 'already-final', listingsChanged: 0 };
-    return applyListingStatusRequest(this.db, requestUid);
+    return this.repo.applyListingStatusRequest(this.db, requestUid);
   }
 }

@@ -134,7 +134,7 @@ export async function listDeliveries(db: Db, companyUid: string, appUid: string,
   return events.map((e) => ({ ...e, attemptRows: attempts.filter((a) => a.eventUid === e.uid) }));
 }
 
-export const webhookRepository = { setWebhook, findWebhook, removeWebhook, loadDelivery, nextOfObject, recordAttempt, claimStalePendingEvents, listDeliveries };
+export const webhookRepository = { setWebhook, findWebhook, removeWebhook, appLiveScopes, loadDelivery, nextOfObject, recordAttempt, claimStalePendingEvents, listDeliveries };
 export type WebhookRepository = typeof webhookRepository;
 
 /** Every scope the app's live tokens hold (what its webhook may receive: the fan-out's rule). */

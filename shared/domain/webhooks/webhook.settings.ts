@@ -7,7 +7,7 @@ import { utcDateTime, utcDateTimeOrNull } from '../../infra/time.js';
 import { TEST_EVENT } from '../../platform/outbox/index.js';
 import { deliveryHeaders, newWebhookSecret, postWebhook } from '../../platform/outbound-http/index.js';
 import { eventsBetween, eventsByWireUid, reopenEvents, rotateSecret, selectAttempts, upsertOwnWebhook } from './webhook.log.js';
-import { appLiveScopes, findWebhook, removeWebhook, type WebhookRow } from './webhook.repository.js';
+import type { WebhookRepository, WebhookRow } from './webhook.repository.js';
 import { REDELIVER_MAX_EVENTS, type DeliveriesQuery, type RedeliverBody, type SetWebhookBody } from './webhook.schema.js';
 import { callbackTargetProblem } from './webhook.url.js';
 import { patternReadable } from './webhook.scopes.js';
@@ -19,7 +19,10 @@ const NO_WEBHOOK = 'This app has no webhook: set one with set-webhook';
 
 /** An app that manages its own webhook with its token (the self-service methods). */
 export class WebhookSettingsService extends BaseService {
-  constructor(infra: Infra) {
+  constructor(
+    infra: Infra,
+    private readonly repo: WebhookRepository,
+  ) {
     super(infra);
   }
 
@@ -29,7 +32,7 @@ export class WebhookSettingsService extends BaseService {
   }
 
   private async own(companyUid: string, appUid: string): Promise<WebhookRow> {
-    const w = await findWebhook(this.db, companyUid, appUid);
+    const w = await this.repo.findWebhook(this.db, companyUid, appUid);
     if (!w) throw notFound('webhook', NO_WEBHOOK);
     return w;
   }
@@ -45,7 +48,7 @@ export class WebhookSettingsService extends BaseService {
   }
 
   async set(companyUid: string, appUid: string, body: SetWebhookBody) {
-    const scopes = await appLiveScopes(this.db, companyUid, appUid);
+    const scopes = await this.repo.appLiveScopes(this.db, companyUid, appUid);
     const unreadable = body.events.findIndex((p) => !patternReadable(p, scopes));
     if (unreadable >= 0) {
       const p = body.events[unreadable]!;
@@ -59,7 +62,7 @@ export class WebhookSettingsService extends BaseService {
 
   /** The app's webhook settings, or undefined when it has none (the console's Webhooks page; get-webhook refuses with 404). */
   async find(companyUid: string, appUid: string) {
-    const w = await findWebhook(this.db, companyUid, appUid);
+    const w = await this.repo.findWebhook(this.db, companyUid, appUid);
     return w ? this.view(w) : undefined;
   }
 
@@ -68,7 +71,7 @@ export class WebhookSettingsService extends BaseService {
   }
 
   async remove(companyUid: string, appUid: string) {
-    if (!(await removeWebhook(this.db, companyUid, appUid))) throw notFound('webhook', NO_WEBHOOK);
+    if (!(await this.repo.removeWebhook(this.db, companyUid, appUid))) throw notFound('webhook', NO_WEBHOOK);
     return { data: { deleted: true as const } };
   }
 
