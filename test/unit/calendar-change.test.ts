@@ -42,6 +42,8 @@ describe('a calendar change from the console', () => {
     expect(message({ price_mode: 'set', price: '-1' })).toBe('a price cannot be negative');
     expect(message({ from: '2030-02-30' })).toBe('from is not a real date');
     expect(message({ property_uids: [] })).toBe('select at least one property');
+    // "All properties" of a company with more than the change's limit.
+    expect(message({ property_uids: Array.from({ length: 201 }, (_, i) => `pr_${i}`) })).toBe('at most 200 properties at once');
     expect(message({ weekdays: '7' })).toBeDefined();
   });
 

@@ -37,7 +37,7 @@ const tri = optional(z.enum(['keep', '1', '0'])).transform((v) => (v === undefin
 
 export const calendarChangeSchema = z
   .object({
-    property_uids: z.preprocess(list, z.array(z.string().min(1).max(64)).min(1, 'select at least one property').max(MAX_CHANGE_PROPERTIES)),
+    property_uids: z.preprocess(list, z.array(z.string().min(1).max(64)).min(1, 'select at least one property').max(MAX_CHANGE_PROPERTIES, `at most ${MAX_CHANGE_PROPERTIES} properties at once`)),
     from: z.string().regex(DATE, 'from must be a date YYYY-MM-DD').refine(real, 'from is not a real date'),
     to: optional(z.string().regex(DATE, 'to must be a date YYYY-MM-DD').refine(real, 'to is not a real date')),
     /** Monday 0 .. Sunday 6; none selected: every date of the range. */
