@@ -30,21 +30,10 @@ export async function streamBookings(
     const guest = `${opts.runId} guest ${i}`;
     const body = { property_uid: propertyUid, checkin_date: addDays(opts.today, 1 + 2 * i), checkout_date: addDays(opts.today, 2 + 2 * i), guest_name: guest, guests: 1, price_total: 100, currency: 'eur' };
     const headers = { 'Idempotency-Key': `${opts.runId}-booking-${i}` };
-    const giveUpAt = Date.now() + opts.retryForMs;
-    for (let tries = 1; ; tries++) {
-      const a = await client.post('/api/v1/book-property', body, headers);
-      if (a.status === 200) {
-        out.accepted.set(guest, a.body.data.booking_uid as string);
-        break;
-      }
-      const transient = (a.status === 503 && a.code === 15) || a.status === 0;
-      if (!transient || Date.now() > giveUpAt) {
-        out.refused++;
-        break;
-      }
-      out.retried++;
-      await sleep(Math.min(250 * tries, 1000));
-    }
+    const { answer: a, tries } = await client.postRetrying('/api/v1/book-property', body, headers, opts.retryForMs);
+    out.retried += tries - 1;
+    if (a.status === 200) out.accepted.set(guest, a.body.data.booking_uid as string);
+    else out.refused++;
     await sleep(opts.everyMs);
   }
   return out;

@@ -84,4 +84,19 @@ export class ApiClient {
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Answer> {
     return this.request('POST', path, body, headers);
   }
+
+  /**
+   * A POST as a client sends it through faults: a 503 code 15 or no answer is sent again as it
+   * was (its Idempotency-Key included), backing off 250 ms more each try up to 1 s, for at most
+   * `retryForMs`. Answers the last answer (200, or the one it gave up on) and the tries it took.
+   */
+  async postRetrying(path: string, body: unknown, headers: Record<string, string>, retryForMs: number): Promise<{ answer: Answer; tries: number }> {
+    const giveUpAt = Date.now() + retryForMs;
+    for (let tries = 1; ; tries++) {
+      const answer = await this.post(path, body, headers);
+      const transient = (answer.status === 503 && answer.code === 15) || answer.status === 0;
+      if (answer.status === 200 || !transient || Date.now() > giveUpAt) return { answer, tries };
+      await new Promise((r) => setTimeout(r, Math.min(250 * tries, 1000)));
+    }
+  }
 }

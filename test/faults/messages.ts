@@ -49,21 +49,11 @@ export async function streamMessages(client: ApiClient, bookingUid: string, opts
   const out: MessageStream = { accepted: [], refused: 0, retried: 0 };
   const end = Date.now() + opts.durationMs;
   for (let i = 0; Date.now() < end; i++) {
-    const giveUpAt = Date.now() + opts.retryForMs;
-    for (let tries = 1; ; tries++) {
-      const a = await client.post('/api/v1/message-booking-guest', { booking_uid: bookingUid, message: `fault message ${i}`, channel: 'email' }, { 'Idempotency-Key': `${opts.runId}-m${i}` });
-      if (a.status === 200) {
-        out.accepted.push(a.body.data.message_uid as string);
-        break;
-      }
-      const transient = (a.status === 503 && a.code === 15) || a.status === 0;
-      if (!transient || Date.now() > giveUpAt) {
-        out.refused++;
-        break;
-      }
-      out.retried++;
-      await sleep(Math.min(250 * tries, 1000));
-    }
+    const body = { booking_uid: bookingUid, message: `fault message ${i}`, channel: 'email' };
+    const { answer: a, tries } = await client.postRetrying('/api/v1/message-booking-guest', body, { 'Idempotency-Key': `${opts.runId}-m${i}` }, opts.retryForMs);
+    out.retried += tries - 1;
+    if (a.status === 200) out.accepted.push(a.body.data.message_uid as string);
+    else out.refused++;
     await sleep(opts.everyMs);
   }
   return out;

@@ -42,28 +42,20 @@ export async function submitStream(
   async function submit(batch: PlannedBatch): Promise<void> {
     const body = { property_uid: propertyUids[batch.property], days: batch.days };
     const headers = { 'Idempotency-Key': `${opts.runId}-${batch.property}-${batch.index}` };
-    const giveUpAt = Date.now() + opts.retryForMs;
-    for (let tries = 1; ; tries++) {
-      const a = await client.post('/api/v1/set-calendar-batch', body, headers);
-      if (a.status === 200) {
-        result.accepted[batch.property]?.push({
-          batch,
-          requestUids: a.body.data.request_uids,
-          warnings: a.body.data.warnings,
-          acceptedAt: Date.now(),
-          tries,
-        });
-        result.lastAcceptedAt = Math.max(result.lastAcceptedAt, Date.now());
-        return;
-      }
-      const transient = (a.status === 503 && a.code === 15) || a.status === 0;
-      if (!transient || Date.now() > giveUpAt) {
-        result.refused.push({ batch, status: a.status, body: a.body });
-        return;
-      }
-      result.retried++;
-      await sleep(Math.min(250 * tries, 1000));
+    const { answer: a, tries } = await client.postRetrying('/api/v1/set-calendar-batch', body, headers, opts.retryForMs);
+    result.retried += tries - 1;
+    if (a.status !== 200) {
+      result.refused.push({ batch, status: a.status, body: a.body });
+      return;
     }
+    result.accepted[batch.property]?.push({
+      batch,
+      requestUids: a.body.data.request_uids,
+      warnings: a.body.data.warnings,
+      acceptedAt: Date.now(),
+      tries,
+    });
+    result.lastAcceptedAt = Math.max(result.lastAcceptedAt, Date.now());
   }
 
   await Promise.all(
