@@ -94,8 +94,9 @@ export type ProvenanceRow = {
 
 /**
  * Per field group of one date, the request that last set it and the app behind it, in one
- * statement. The sequences kept on calendar_days (price_seq, ...) are the link: each names the
- * request (calendar_requests.seq is unique) whose value the field holds now. No row for the date:
+ * statement. The sequences kept on calendar_days are the link: coalesce(price_value_seq, price_seq)
+ * (and so on; a request that re-sent the stored value is not the source) names the request
+ * (calendar_requests.seq is unique) whose value the field holds now. No row for the date:
  * every field reads as never set.
  */
 export async function selectProvenance(db: Db, companyUid: string, propertyUid: string, date: string): Promise<ProvenanceRow[]> {
@@ -103,14 +104,14 @@ export async function selectProvenance(db: Db, companyUid: string, propertyUid: 
     with d as (
       select * from calendar_days where company_uid = ${companyUid} and property_uid = ${propertyUid} and date = ${date}::date
     ), f(field, value, seq, ord) as (
-      select 'price', d.price::text || ' ' || d.currency, d.price_seq, 1 from d
-      union all select 'availability', case when d.is_available is null then null when d.is_available then '1' else '0' end, d.availability_seq, 2 from d
-      union all select 'min_stay', d.min_stay::text, d.min_stay_seq, 3 from d
-      union all select 'notes', d.notes, d.notes_seq, 4 from d
+      select 'price', d.price::text || ' ' || d.currency, coalesce(d.price_value_seq, d.price_seq), 1 from d
+      union all select 'availability', case when d.is_available is null then null when d.is_available then '1' else '0' end, coalesce(d.availability_value_seq, d.availability_seq), 2 from d
+      union all select 'min_stay', d.min_stay::text, coalesce(d.min_stay_value_seq, d.min_stay_seq), 3 from d
+      union all select 'notes', d.notes, coalesce(d.notes_value_seq, d.notes_seq), 4 from d
       -- max_stay cleared (0 submitted) reads as no value, with its writer still named.
-      union all select 'max_stay', d.max_stay::text, d.max_stay_seq, 5 from d
-      union all select 'closed_to_arrival', case when d.closed_to_arrival is null then null when d.closed_to_arrival then '1' else '0' end, d.closed_to_arrival_seq, 6 from d
-      union all select 'closed_to_departure', case when d.closed_to_departure is null then null when d.closed_to_departure then '1' else '0' end, d.closed_to_departure_seq, 7 from d
+      union all select 'max_stay', d.max_stay::text, coalesce(d.max_stay_value_seq, d.max_stay_seq), 5 from d
+      union all select 'closed_to_arrival', case when d.closed_to_arrival is null then null when d.closed_to_arrival then '1' else '0' end, coalesce(d.closed_to_arrival_value_seq, d.closed_to_arrival_seq), 6 from d
+      union all select 'closed_to_departure', case when d.closed_to_departure is null then null when d.closed_to_departure then '1' else '0' end, coalesce(d.closed_to_departure_value_seq, d.closed_to_departure_seq), 7 from d
     )
     select f.field, case when f.seq > 0 then f.value end as value, f.seq::float8 as seq,
            r.uid as request_uid, r.status as request_status, r.request_error, r.app_uid, a.name as app_name, u.name as user_name,

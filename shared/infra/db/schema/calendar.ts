@@ -136,7 +136,21 @@ export const calendarDays = pgTable(
     closedToArrivalSeq: bigint('closed_to_arrival_seq', { mode: 'number' }).notNull().default(0),
     closedToDeparture: boolean('closed_to_departure'),
     closedToDepartureSeq: bigint('closed_to_departure_seq', { mode: 'number' }).notNull().default(0),
-    /** Sequence, uid and time of the request that last changed the date. */
+    /**
+     * Provenance when it differs from the ordering sequence (issue 37): a request that re-sent the
+     * value a field group already held advances the group's sequence (so an earlier request applied
+     * later still loses) but does not become its source; this keeps the sequence of the request
+     * whose value the group holds. Null: that request is the group's own sequence. Read it as
+     * coalesce(<group>_value_seq, <group>_seq).
+     */
+    priceValueSeq: bigint('price_value_seq', { mode: 'number' }),
+    availabilityValueSeq: bigint('availability_value_seq', { mode: 'number' }),
+    minStayValueSeq: bigint('min_stay_value_seq', { mode: 'number' }),
+    notesValueSeq: bigint('notes_value_seq', { mode: 'number' }),
+    maxStayValueSeq: bigint('max_stay_value_seq', { mode: 'number' }),
+    closedToArrivalValueSeq: bigint('closed_to_arrival_value_seq', { mode: 'number' }),
+    closedToDepartureValueSeq: bigint('closed_to_departure_value_seq', { mode: 'number' }),
+    /** Sequence, uid and time of the request that last changed a value of the date (one that changed nothing is not named). */
     lastSeq: bigint('last_seq', { mode: 'number' }).notNull().default(0),
     requestUid: text('request_uid'),
     updatedDttm: tstz('updated_dttm'),
