@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import postgres from 'postgres';
+import postgres, { type Sql } from 'postgres';
 import { issueToken } from '../../shared/domain/auth/index.js';
 import { connectDatabase, type Database } from '../../shared/infra/db/client.js';
 import { migrateDatabase } from '../../shared/infra/db/migrate.js';
@@ -107,6 +107,32 @@ export function cpuSecondsOf(comm: string | number[]): number {
     }
   }
   return ticks / hz;
+}
+
+/**
+ * The Postgres processes that work for this database: its backends (the API's, the workers', the
+ * bench's) and the shared writers (WAL writer, checkpointer, background writer), by pid. Other
+ * databases' backends on the same server (other sessions' tests) are not counted.
+ */
+async function pgPidsOf(sql: Sql): Promise<number[]> {
+  const rows = await sql<{ pid: number }[]>`select pid from pg_stat_activity
+     where datname = current_database() or backend_type in ('walwriter', 'checkpointer', 'background writer')`;
+  return rows.map((r) => r.pid);
+}
+
+/** CPU seconds of this database's Postgres processes now, per pid (see pgPidsOf). */
+export async function pgCpuSnapshot(sql: Sql): Promise<Map<number, number>> {
+  return new Map((await pgPidsOf(sql)).map((pid) => [pid, cpuSecondsOf([pid])]));
+}
+
+/**
+ * CPU seconds this database's Postgres processes used since `before`; a backend that connected
+ * meanwhile counts from 0 (one that disconnected meanwhile is missed: pools stay open in a run).
+ */
+export async function pgCpuSince(sql: Sql, before: Map<number, number>): Promise<number> {
+  let total = 0;
+  for (const pid of await pgPidsOf(sql)) total += cpuSecondsOf([pid]) - (before.get(pid) ?? 0);
+  return total;
 }
 
 export function futureDays(n: number, offsetDays: number, seed: number) {
