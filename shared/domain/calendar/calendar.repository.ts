@@ -112,7 +112,8 @@ const DAY_CHANGES = `(${FIELD_GROUPS.map(([g, columns]) => changes(g, columns)).
 export const CALENDAR_DAYS_ON_CONFLICT = `on conflict (property_uid, date) do update set
         ${[
           ...FIELD_GROUPS.flatMap(([g, columns]) => [
-            ...columns.map((col) => `${col} = case when ${changes(g, columns)} then excluded.${col} else c.${col} end`),
+            // Where the group advances without a change, excluded's value is the stored one: either may stand.
+            ...columns.map((col) => `${col} = case when ${advances(g)} then excluded.${col} else c.${col} end`),
             `${g}_value_seq = case when ${changes(g, columns)} then null when ${advances(g)} then coalesce(c.${g}_value_seq, c.${g}_seq) else c.${g}_value_seq end`,
             `${g}_seq = greatest(c.${g}_seq, excluded.${g}_seq)`,
           ]),
