@@ -154,6 +154,11 @@ export function jobRegistry(config: Config) {
   // Bounded retention keeps Redis memory flat however many jobs pass through; failures kept longer.
   const kept = { removeOnComplete: { age: 3600, count: 5000 }, removeOnFail: { age: 7 * 24 * 3600, count: 20000 } } satisfies JobsOptions;
   const requestOptions = { attempts: config.queue.attempts, backoff: { type: 'exponential', delay: config.queue.backoffMs }, ...kept } satisfies JobsOptions;
+  // Deliveries and sends: the capped backoff the strategy reads, and enough attempts to span the maximum age.
+  const retriedUntilMaxAge = (s: { backoff: CappedBackoff; maxAgeMs: number }) => ({
+    backoff: s.backoff,
+    options: { ...cappedRetries(s.backoff, s.maxAgeMs), ...kept } satisfies JobsOptions,
+  });
 
   const jobs = {
     'apply-calendar-request': {
@@ -180,10 +185,9 @@ export function jobRegistry(config: Config) {
       // The handler itself marks an event failed once it is past WEBHOOK_MAX_AGE_MS: a job the
       // queue gave up on is added again, to be settled by it.
       durable: { rows: 'webhook_events', uidField: 'eventUid', failedForGood: 'retry' },
-      backoff: config.webhooks.backoff,
       payload: deliverWebhookPayload,
       result: deliverWebhookResult,
-      options: { ...cappedRetries(config.webhooks.backoff, config.webhooks.maxAgeMs), ...kept },
+      ...retriedUntilMaxAge(config.webhooks),
     },
     /**
      * Sends one outbound message (its uid: the jobId) through its channel; transient failures are
@@ -192,10 +196,9 @@ export function jobRegistry(config: Config) {
     'send-message': {
       queue: 'messages',
       durable: { rows: 'messages', uidField: 'messageUid', failedForGood: 'record' },
-      backoff: config.messaging.backoff,
       payload: sendMessagePayload,
       result: sendMessageResult,
-      options: { ...cappedRetries(config.messaging.backoff, config.messaging.maxAgeMs), ...kept },
+      ...retriedUntilMaxAge(config.messaging),
     },
     /** Forgets Idempotency-Key answers past IDEMPOTENCY_TTL_HOURS, in batches of PRUNE_BATCH_ROWS. */
     'prune-idempotency-keys': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
