@@ -33,12 +33,9 @@ import { uidValue } from '../http/wire.js';
  * Payloads carry ids, not data: Postgres holds the request, the queue holds the pointer.
  */
 
-const applyCalendarRequestPayload = z.object({ requestUid: uidValue() });
 const applyCalendarRequestResult = z.object({ daysApplied: z.number().int(), skippedPast: z.number().int() });
 const applyListingStatusResult = z.object({ listingsChanged: z.number().int() });
 
-export const deliverWebhookPayload = z.object({ eventUid: z.string().min(1).max(120) });
-export type DeliverWebhookPayload = z.infer<typeof deliverWebhookPayload>;
 const deliverWebhookResult = z.object({
   outcome: z.enum(['delivered', 'failed', 'skipped']),
   statusCode: z.number().int().nullable().optional(),
@@ -87,7 +84,6 @@ function cappedRetries(b: CappedBackoff, maxAgeMs: number): Pick<JobsOptions, 'a
   return { attempts: attemptsToSpan(b, maxAgeMs), backoff: { type: CAPPED_BACKOFF, delay: b.delayMs } };
 }
 
-export const sendMessagePayload = z.object({ messageUid: z.string().min(1).max(120) });
 const sendMessageResult = z.object({ outcome: z.enum(['completed', 'error', 'skipped']), reason: z.string().optional() });
 
 /** Scheduled maintenance carries nothing: it works on whatever is due when it runs. */
@@ -118,6 +114,15 @@ export interface Durability {
   rows: DurableRows;
   uidField: string;
   failedForGood: 'record' | 'retry';
+}
+
+/**
+ * A durable job's declaration and the payload it implies: the row's uid, under `uidField` (the
+ * field is named once, so the sweep and the producers cannot disagree on it).
+ */
+function standsFor<F extends string>(rows: DurableRows, uidField: F, failedForGood: Durability['failedForGood'], uid: z.ZodString = z.string().min(1).max(120)) {
+  const durable: Durability = { rows, uidField, failedForGood };
+  return { durable, payload: z.object({ [uidField]: uid } as Record<F, z.ZodString>) };
 }
 
 interface JobDefinition<Q extends string> {
@@ -163,8 +168,7 @@ export function jobRegistry(config: Config) {
   const jobs = {
     'apply-calendar-request': {
       queue: 'calendar',
-      durable: { rows: 'calendar_requests', uidField: 'requestUid', failedForGood: 'record' },
-      payload: applyCalendarRequestPayload,
+      ...standsFor('calendar_requests', 'requestUid', 'record', uidValue()),
       result: applyCalendarRequestResult,
       options: requestOptions,
     },
@@ -174,8 +178,7 @@ export function jobRegistry(config: Config) {
      */
     'apply-listing-status': {
       queue: 'calendar',
-      durable: { rows: 'calendar_requests', uidField: 'requestUid', failedForGood: 'record' },
-      payload: applyCalendarRequestPayload,
+      ...standsFor('calendar_requests', 'requestUid', 'record', uidValue()),
       result: applyListingStatusResult,
       options: requestOptions,
     },
@@ -184,8 +187,7 @@ export function jobRegistry(config: Config) {
       queue: 'webhooks',
       // The handler itself marks an event failed once it is past WEBHOOK_MAX_AGE_MS: a job the
       // queue gave up on is added again, to be settled by it.
-      durable: { rows: 'webhook_events', uidField: 'eventUid', failedForGood: 'retry' },
-      payload: deliverWebhookPayload,
+      ...standsFor('webhook_events', 'eventUid', 'retry'),
       result: deliverWebhookResult,
       ...retriedUntilMaxAge(config.webhooks),
     },
@@ -195,8 +197,7 @@ export function jobRegistry(config: Config) {
      */
     'send-message': {
       queue: 'messages',
-      durable: { rows: 'messages', uidField: 'messageUid', failedForGood: 'record' },
-      payload: sendMessagePayload,
+      ...standsFor('messages', 'messageUid', 'record'),
       result: sendMessageResult,
       ...retriedUntilMaxAge(config.messaging),
     },
