@@ -85,6 +85,31 @@ export function Form(props: { ctx: PageContext; action: string; class?: string; 
   );
 }
 
+/** A button for what cannot be undone (revoke, uninstall, decline): the browser asks `confirm` before it posts. */
+export function DangerButton(props: { ctx: PageContext; action: string; confirm: string; inline?: true; label?: string; children?: Child }) {
+  return (
+    <Form ctx={props.ctx} action={props.action} class={props.inline && 'inline'} confirm={props.confirm}>
+      <button type="submit" class="danger" aria-label={props.label}>
+        {props.children}
+      </button>
+    </Form>
+  );
+}
+
+/** The line that says a change was made (a screen reader announces it); nothing without a text. */
+export function Notice(props: { text: string | undefined }) {
+  return props.text ? (
+    <p class="notice" role="status">
+      {props.text}
+    </p>
+  ) : null;
+}
+
+/** The fixed notice a page's `?done=` names after a change (POST, redirect, GET); none for a key the page does not know. */
+export function noticeOf<K extends string>(notices: Readonly<Record<K, string>>, done: unknown): string | undefined {
+  return typeof done === 'string' && Object.hasOwn(notices, done) ? notices[done as K] : undefined;
+}
+
 export function Layout(props: { ctx: PageContext; title: string; children?: Child }) {
   const { user, path } = props.ctx;
   return (

@@ -3,7 +3,7 @@ import { Router } from 'express';
 import type { AppContext } from '../../../shared/app/context.js';
 import type { ConnectedApp } from '../../../shared/domain/oauth/index.js';
 import { pageContext, requireUser, userOf } from '../guard.js';
-import { Form, Layout, MessagePage, type PageContext } from '../layout.js';
+import { DangerButton, Layout, MessagePage, Notice, noticeOf, type PageContext } from '../layout.js';
 import { render } from '../render.js';
 import { ColumnHeads } from '../table.js';
 
@@ -50,22 +50,24 @@ function AppCard(props: { ctx: PageContext; app: ConnectedApp }) {
               <td>{t.revoked ? `revoked ${when(t.revokedAt, zone)}` : 'active'}</td>
               <td>
                 {!t.revoked && (
-                  <Form ctx={ctx} action={`/app/connected-apps/tokens/${encodeURIComponent(t.uid)}/revoke`} class="inline" confirm={`Revoke token ${t.uid}? The app can no longer use it.`}>
-                    <button type="submit" class="danger" aria-label={`Revoke token ${t.uid}`}>
-                      Revoke
-                    </button>
-                  </Form>
+                  <DangerButton
+                    ctx={ctx}
+                    action={`/app/connected-apps/tokens/${encodeURIComponent(t.uid)}/revoke`}
+                    inline
+                    confirm={`Revoke token ${t.uid}? The app can no longer use it.`}
+                    label={`Revoke token ${t.uid}`}
+                  >
+                    Revoke
+                  </DangerButton>
                 )}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <Form ctx={ctx} action={`/app/connected-apps/${encodeURIComponent(app.uid)}/uninstall`} confirm={`Uninstall ${app.name}? Every one of its tokens is revoked.`}>
-        <button type="submit" class="danger">
-          Uninstall {app.name}
-        </button>
-      </Form>
+      <DangerButton ctx={ctx} action={`/app/connected-apps/${encodeURIComponent(app.uid)}/uninstall`} confirm={`Uninstall ${app.name}? Every one of its tokens is revoked.`}>
+        Uninstall {app.name}
+      </DangerButton>
     </section>
   );
 }
@@ -76,17 +78,13 @@ export function connectedAppsRoutes(ctx: AppContext): Router {
   router.get('/connected-apps', requireUser(ctx), async (req, res) => {
     const user = userOf(res);
     const apps = await ctx.services.oauth.connectedApps(user.companyUid);
-    const done = typeof req.query.done === 'string' && req.query.done in NOTICES ? NOTICES[req.query.done as keyof typeof NOTICES] : undefined;
+    const done = noticeOf(NOTICES, req.query.done);
     const pctx = pageContext(req, res);
     await render(
       res,
       <Layout ctx={pctx} title="Connected apps">
         <h1>Connected apps</h1>
-        {done && (
-          <p class="notice" role="status">
-            {done}
-          </p>
-        )}
+        <Notice text={done} />
         <p class="muted">
           Apps installed on {user.companyName}, with the tokens they hold. Revoking a token or uninstalling an app takes effect at the app's next
           request.

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../shared/app/context.js';
 import type { Request, Response } from 'express';
 import { AppError, badParam, notFound, shown } from '../../../shared/infra/errors.js';
 import { pageContext, requireUser, userOf } from '../guard.js';
-import { Layout } from '../layout.js';
+import { Layout, Notice, noticeOf } from '../layout.js';
 import { render } from '../render.js';
 import { ConfirmAll, ProposalCard } from './proposal-parts.js';
 
@@ -69,11 +69,7 @@ async function showList(ctx: AppContext, req: Request, res: Response, o: { error
     res,
     <Layout ctx={pctx} title="Proposals">
       <h1>Proposals</h1>
-      {o.done && (
-        <p class="notice" role="status">
-          {o.done}
-        </p>
-      )}
+      <Notice text={o.done} />
       {o.error && (
         <p class="notice error" role="alert">
           {o.error}
@@ -96,7 +92,7 @@ export function proposalsRoutes(ctx: AppContext): Router {
   const router = Router();
 
   router.get('/proposals', requireUser(ctx), async (req, res) => {
-    const done = typeof req.query.done === 'string' && req.query.done in NOTICES ? NOTICES[req.query.done as keyof typeof NOTICES] : undefined;
+    const done = noticeOf(NOTICES, req.query.done);
     await showList(ctx, req, res, done ? { done } : {});
   });
 

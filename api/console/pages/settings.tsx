@@ -4,7 +4,7 @@ import type { AppContext } from '../../../shared/app/context.js';
 import { guestReplyMinutesSchema, notificationKinds, notificationSettingsSchema, type NotificationKind, type NotificationMode } from '../../../shared/domain/notifications/index.js';
 import { instantIn } from '../format.js';
 import { pageContext, requireUser, userOf } from '../guard.js';
-import { Form, Layout, type PageContext } from '../layout.js';
+import { Form, Layout, Notice, type PageContext } from '../layout.js';
 import { render } from '../render.js';
 
 /*
@@ -36,11 +36,7 @@ function SettingsPage(props: { ctx: PageContext; view: SettingsView; notice?: st
   return (
     <Layout ctx={ctx} title="Settings">
       <h1>Settings</h1>
-      {props.notice && (
-        <p class="notice" role="status">
-          {props.notice}
-        </p>
-      )}
+      <Notice text={props.notice} />
       {props.error && (
         <p class="notice error" role="alert">
           {props.error}
