@@ -3,7 +3,7 @@ import { Router } from 'express';
 import type { AppContext } from '../../../shared/app/context.js';
 import type { ConnectedApp } from '../../../shared/domain/oauth/index.js';
 import { pageContext, requireUser, userOf } from '../guard.js';
-import { DangerButton, Layout, MessagePage, Notice, noticeOf, type PageContext } from '../layout.js';
+import { DangerButton, MessagePage, noticeOf, type PageContext, TitledPage } from '../layout.js';
 import { render } from '../render.js';
 import { ColumnHeads } from '../table.js';
 
@@ -56,18 +56,15 @@ function AppCard(props: { ctx: PageContext; app: ConnectedApp }) {
                     inline
                     confirm={`Revoke token ${t.uid}? The app can no longer use it.`}
                     label={`Revoke token ${t.uid}`}
-                  >
-                    Revoke
-                  </DangerButton>
+                    text="Revoke"
+                  />
                 )}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <DangerButton ctx={ctx} action={`/app/connected-apps/${encodeURIComponent(app.uid)}/uninstall`} confirm={`Uninstall ${app.name}? Every one of its tokens is revoked.`}>
-        Uninstall {app.name}
-      </DangerButton>
+      <DangerButton ctx={ctx} action={`/app/connected-apps/${encodeURIComponent(app.uid)}/uninstall`} confirm={`Uninstall ${app.name}? Every one of its tokens is revoked.`} text={`Uninstall ${app.name}`} />
     </section>
   );
 }
@@ -82,15 +79,13 @@ export function connectedAppsRoutes(ctx: AppContext): Router {
     const pctx = pageContext(req, res);
     await render(
       res,
-      <Layout ctx={pctx} title="Connected apps">
-        <h1>Connected apps</h1>
-        <Notice text={done} />
+      <TitledPage ctx={pctx} title="Connected apps" notice={done}>
         <p class="muted">
           Apps installed on {user.companyName}, with the tokens they hold. Revoking a token or uninstalling an app takes effect at the app's next
           request.
         </p>
         {apps.length === 0 ? <p>No app is connected yet.</p> : apps.map((app) => <AppCard ctx={pctx} app={app} />)}
-      </Layout>,
+      </TitledPage>,
     );
   });
 

@@ -6,7 +6,7 @@ import type { PendingRequest } from '../../../shared/domain/reservation-requests
 import { badParam } from '../../../shared/infra/errors.js';
 import { addDays, datesOf } from '../../../shared/infra/time.js';
 import { pageContext, requireUser, userOf } from '../guard.js';
-import { DangerButton, Form, Layout, Notice, noticeOf, type PageContext } from '../layout.js';
+import { DangerButton, Form, noticeOf, type PageContext, TitledPage } from '../layout.js';
 import { render } from '../render.js';
 
 /*
@@ -53,9 +53,7 @@ function RequestCard(props: { ctx: PageContext; r: PendingRequest; names: Names 
             Accept
           </button>
         </Form>
-        <DangerButton ctx={ctx} action={action('decline')} inline confirm={`Decline ${r.reservation_code}? Its nights become free.`} label={`Decline ${r.reservation_code}`}>
-          Decline
-        </DangerButton>
+        <DangerButton ctx={ctx} action={action('decline')} inline confirm={`Decline ${r.reservation_code}? Its nights become free.`} label={`Decline ${r.reservation_code}`} text="Decline" />
       </div>
     </section>
   );
@@ -77,16 +75,14 @@ export function reservationRequestsRoutes(ctx: AppContext): Router {
     const pctx = pageContext(req, res);
     await render(
       res,
-      <Layout ctx={pctx} title="Reservation requests">
-        <h1>Reservation requests</h1>
-        <Notice text={done} />
+      <TitledPage ctx={pctx} title="Reservation requests" notice={done}>
         <p class="muted">Direct booking requests waiting for an answer, oldest first. Their nights are held until you answer or they expire.</p>
         {list.data.length === 0 ? <p>No reservation request is waiting.</p> : list.data.map((r) => <RequestCard ctx={pctx} r={r} names={names} />)}
         <nav class="pages" aria-label="Pages">
           {page > 1 && <a href={`/app/reservation-requests?page=${page - 1}`}>Previous page</a>}
           {list.meta.has_next_page && <a href={`/app/reservation-requests?page=${page + 1}`}>Next page</a>}
         </nav>
-      </Layout>,
+      </TitledPage>,
     );
   });
 
