@@ -8,6 +8,10 @@
  * A layer imports only layers below it (docs/architecture.md "Layers"); api and worker never
  * import each other; no file takes part in an import circle.
  */
+/** A layer rule: no file under `from` imports a file under `to` (both path patterns). */
+const layer = (name, comment, from, to) => ({ name, severity: 'error', comment, from: { path: from }, to: { path: to } });
+const apart = 'The two process kinds share code only through shared/.';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -18,57 +22,24 @@ module.exports = {
       from: { path: '^(api|worker|shared|bin)/' },
       to: { circular: true },
     },
-    {
-      name: 'infra-stays-below',
-      severity: 'error',
-      comment: 'shared/infra is the ground floor (config, db, queue, logging): it knows no noun and no platform piece.',
-      from: { path: '^shared/infra/' },
-      to: { path: '^(shared/(domain|platform|app)|api|worker|bin)/' },
-    },
-    {
-      name: 'platform-knows-no-noun',
-      severity: 'error',
-      comment: 'shared/platform is machinery several nouns use; it must not depend on any of them.',
-      from: { path: '^shared/platform/' },
-      to: { path: '^(shared/(domain|app)|api|worker|bin)/' },
-    },
-    {
-      name: 'domain-below-app',
-      severity: 'error',
-      comment: 'shared/app is the composition root (services, runtime); the nouns never reach up into it.',
-      from: { path: '^shared/domain/' },
-      to: { path: '^(shared/app|api|worker|bin)/' },
-    },
-    {
-      name: 'changes-knows-no-noun',
-      severity: 'error',
-      comment:
-        'The change feed reads objects through the readers each noun registers at composition (shared/app/change-readers.ts); ' +
+    layer(
+      'infra-stays-below',
+      'shared/infra is the ground floor (config, db, queue, logging): it knows no noun and no platform piece.',
+      '^shared/infra/',
+      '^(shared/(domain|platform|app)|api|worker|bin)/',
+    ),
+    layer('platform-knows-no-noun', 'shared/platform is machinery several nouns use; it must not depend on any of them.', '^shared/platform/', '^(shared/(domain|app)|api|worker|bin)/'),
+    layer('domain-below-app', 'shared/app is the composition root (services, runtime); the nouns never reach up into it.', '^shared/domain/', '^(shared/app|api|worker|bin)/'),
+    layer(
+      'changes-knows-no-noun',
+      'The change feed reads objects through the readers each noun registers at composition (shared/app/change-readers.ts); ' +
         'it imports no noun but auth (the scopes that gate each kind).',
-      from: { path: '^shared/domain/changes/' },
-      to: { path: '^shared/domain/(?!changes/|auth/|service[.]ts$)' },
-    },
-    {
-      name: 'api-and-worker-apart',
-      severity: 'error',
-      comment: 'The two process kinds share code only through shared/.',
-      from: { path: '^api/' },
-      to: { path: '^worker/' },
-    },
-    {
-      name: 'worker-and-api-apart',
-      severity: 'error',
-      comment: 'The two process kinds share code only through shared/.',
-      from: { path: '^worker/' },
-      to: { path: '^api/' },
-    },
-    {
-      name: 'shared-knows-no-process',
-      severity: 'error',
-      comment: 'shared/ is what both processes use; it never reaches up into a process or the CLI.',
-      from: { path: '^shared/' },
-      to: { path: '^(api|worker|bin)/' },
-    },
+      '^shared/domain/changes/',
+      '^shared/domain/(?!changes/|auth/|service[.]ts$)',
+    ),
+    layer('api-and-worker-apart', apart, '^api/', '^worker/'),
+    layer('worker-and-api-apart', apart, '^worker/', '^api/'),
+    layer('shared-knows-no-process', 'shared/ is what both processes use; it never reaches up into a process or the CLI.', '^shared/', '^(api|worker|bin)/'),
     {
       name: 'not-to-unresolvable',
       severity: 'error',

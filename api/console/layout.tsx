@@ -85,6 +85,42 @@ export function Form(props: { ctx: PageContext; action: string; class?: string; 
   );
 }
 
+/** A button for what cannot be undone (revoke, uninstall, decline): the browser asks `confirm` before it posts. */
+export function DangerButton(props: { ctx: PageContext; action: string; confirm: string; text: string; inline?: true; label?: string }) {
+  return (
+    <Form ctx={props.ctx} action={props.action} class={props.inline && 'inline'} confirm={props.confirm}>
+      <button type="submit" class="danger" aria-label={props.label}>
+        {props.text}
+      </button>
+    </Form>
+  );
+}
+
+/** The line that says a change was made (a screen reader announces it); nothing without a text. */
+export function Notice(props: { text: string | undefined }) {
+  return props.text ? (
+    <p class="notice" role="status">
+      {props.text}
+    </p>
+  ) : null;
+}
+
+/** A page whose heading is its title, with the notice of the change just made (if any) under it. */
+export function TitledPage(props: { ctx: PageContext; title: string; notice: string | undefined; children?: Child }) {
+  return (
+    <Layout ctx={props.ctx} title={props.title}>
+      <h1>{props.title}</h1>
+      <Notice text={props.notice} />
+      {props.children}
+    </Layout>
+  );
+}
+
+/** The fixed notice a page's `?done=` names after a change (POST, redirect, GET); none for a key the page does not know. */
+export function noticeOf<K extends string>(notices: Readonly<Record<K, string>>, done: unknown): string | undefined {
+  return typeof done === 'string' && Object.hasOwn(notices, done) ? notices[done as K] : undefined;
+}
+
 export function Layout(props: { ctx: PageContext; title: string; children?: Child }) {
   const { user, path } = props.ctx;
   return (

@@ -1,4 +1,5 @@
 import { bookingSchema, bookingsQuerySchema, bookingStatuses, platformTypes } from '../../shared/domain/bookings/index.js';
+import { bookingReadScopes } from '../../shared/domain/auth/index.js';
 import { commaListDoc, dateBoundDoc, pageDoc, pageOfSchema } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
@@ -50,7 +51,7 @@ export const bookingsQueryDocs = {
 export const listBookings = defineEndpoint({
   method: 'get',
   path: '/api/v1/bookings',
-  scopes: ['messaging', 'pricing-management', 'smart-locks', 'external-cleaning-management'],
+  scopes: bookingReadScopes,
   operationId: 'listBookings',
   tag: 'Bookings',
   summary: 'List bookings',

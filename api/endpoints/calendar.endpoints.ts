@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { calendarReadScopes } from '../../shared/domain/auth/index.js';
 import {
   calendarDataQuerySchema,
   calendarDaySchema,
@@ -185,7 +186,7 @@ export const getRequestStatus = defineEndpoint({
 export const getCalendarData = defineEndpoint({
   method: 'get',
   path: '/api/v1/get-calendar-data',
-  scopes: ['calendar-control', 'direct-bookings', 'pricing-management', 'external-cleaning-management', 'availability-control'],
+  scopes: calendarReadScopes,
   operationId: 'getCalendarData',
   tag: 'Calendar',
   summary: 'Read calendar days back',

@@ -5,11 +5,25 @@ import {
   cancelBookingBodySchema,
   quoteAnswerSchema,
   quoteQuerySchema,
+  stayRefusal,
 } from '../../shared/domain/direct-bookings/index.js';
+import { judgeStay, type StayDay } from '../../shared/domain/calendar/index.js';
 import { errorText } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
 import { defineEndpoint } from './define.js';
 import { idempotencyKeyHeader } from './idempotency-header.js';
+
+/**
+ * The 409's example is the refusal itself, as the rules write it: a stay of 4 nights from
+ * 2030-07-14 whose arrival asks at least 5 and whose second night the host blocked.
+ */
+function refusedStayExample() {
+  const day = (date: string, o: Partial<StayDay> = {}): StayDay => ({
+    date, host_blocked: false, held: false, price: 100, currency: 'USD', min_stay: 1, max_stay: null, closed_to_arrival: 0, closed_to_departure: 0, ...o,
+  });
+  const days = [day('2030-07-14', { min_stay: 5 }), day('2030-07-15', { host_blocked: true }), day('2030-07-16'), day('2030-07-17'), day('2030-07-18')];
+  return stayRefusal(judgeStay({ checkin: '2030-07-14', checkout: '2030-07-18', today: '2030-07-01' }, days))!.toBody();
+}
 
 export const bookProperty = defineEndpoint({
   method: 'post',
@@ -44,17 +58,7 @@ export const bookProperty = defineEndpoint({
     404: errorText(11, 'unknown property_uid or reservation_code (or one of another company)', 'Unknown property pr_x', 'property_uid'),
     409: {
       description: 'Code 11: the stay breaks a rule of the calendar (a night held by another booking or blocked by host, min_stay, max_stay, closed to arrival or departure): every broken rule in details',
-      example: {
-        error: {
-          code: 11,
-          message: '2030-07-15 is blocked by host',
-          param: 'checkin_date',
-          details: [
-            { path: 'checkin_date', message: '2030-07-15 is blocked by host', rule: 'blocked_by_host', date: '2030-07-15' },
-            { path: 'checkout_date', message: 'a stay of 4 nights is shorter than the min_stay 5 of 2030-07-14', rule: 'min_stay', date: '2030-07-14' },
-          ],
-        },
-      },
+      example: refusedStayExample(),
     },
   },
   handle: (ctx, { body, principal, headers }) => ctx.services.directBookings.book(principal.companyUid, body, principal, headers['Idempotency-Key']),

@@ -124,38 +124,33 @@ export const getCompany = defineEndpoint({
 
 const personText = 'name and thumbnail_url are null where the platform never told them; email and phone_number are lists, possibly empty.';
 
+/** What a list of people states alike, named after the kind: path, operation, summary and the page it answers. */
+const peopleList = (kind: 'host' | 'guest', item: z.ZodType, example: unknown) => {
+  const Kind = kind === 'host' ? 'Host' : 'Guest';
+  return {
+    method: 'get',
+    path: `/api/v1/${kind}s`,
+    operationId: `list${Kind}s`,
+    tag: 'Inventory',
+    summary: `List ${kind}s`,
+    answer: { description: `A page of ${kind}s`, schema: named(`${Kind}sPage`, pageOfSchema(named(Kind, item))), example: page(example) },
+  } as const;
+};
+
 export const listHosts = defineEndpoint({
-  method: 'get',
-  path: '/api/v1/hosts',
-  operationId: 'listHosts',
-  tag: 'Inventory',
-  summary: 'List hosts',
+  ...peopleList('host', hostSchema, { host_uid: 'ho_19d0beKx2Rq7Lp5Zm8Na', name: 'Marta (Demo Stays)', email: ['host-airbnb@demo-stays.example'], phone_number: ['+15550100200'], platform_type: 'airbnb', thumbnail_url: null }),
   description: `Hosts of the token's company (the accounts its listings run under), 25 per page, ordered by host_uid. ${personText}`,
   scopes: ['messaging', 'listings', 'pricing-management'],
   query: hostsQuerySchema,
   queryDocs: { host_uids: commaListDoc('Only these hosts', 'ho_19d0beKx2Rq7Lp5Zm8Na'), platform_type: platformDoc, page: pageDoc },
-  answer: {
-    description: 'A page of hosts',
-    schema: named('HostsPage', pageOfSchema(named('Host', hostSchema))),
-    example: page({ host_uid: 'ho_19d0beKx2Rq7Lp5Zm8Na', name: 'Marta (Demo Stays)', email: ['host-airbnb@demo-stays.example'], phone_number: ['+15550100200'], platform_type: 'airbnb', thumbnail_url: null }),
-  },
   handle: (ctx, { query, principal }) => ctx.services.people.listHosts(principal.companyUid, query),
 });
 
 export const listGuests = defineEndpoint({
-  method: 'get',
-  path: '/api/v1/guests',
-  operationId: 'listGuests',
-  tag: 'Inventory',
-  summary: 'List guests',
+  ...peopleList('guest', guestSchema, { guest_uid: 'gu_71aa3cPq9LmZ0xY4wV2t', name: 'Elena Rossi', email: ['elena.rossi@guest.example'], phone_number: [], platform_type: 'airgms', thumbnail_url: null }),
   description: `Guests of the token's company bookings, 25 per page, ordered by guest_uid. ${personText}`,
   scopes: ['messaging'],
   query: guestsQuerySchema,
   queryDocs: { guest_uids: commaListDoc('Only these guests', 'gu_71aa3cPq9LmZ0xY4wV2t'), platform_type: platformDoc, page: pageDoc },
-  answer: {
-    description: 'A page of guests',
-    schema: named('GuestsPage', pageOfSchema(named('Guest', guestSchema))),
-    example: page({ guest_uid: 'gu_71aa3cPq9LmZ0xY4wV2t', name: 'Elena Rossi', email: ['elena.rossi@guest.example'], phone_number: [], platform_type: 'airgms', thumbnail_url: null }),
-  },
   handle: (ctx, { query, principal }) => ctx.services.people.listGuests(principal.companyUid, query),
 });

@@ -86,3 +86,23 @@ export const flagOrBoolean = z.union([z.boolean(), z.literal(0), z.literal(1)]);
 export const storedFlag = (flag: boolean | 0 | 1 | undefined, otherwise: boolean) => (flag === undefined ? otherwise : flag === 1 || flag === true);
 /** Numbers that are numeric columns travel as strings with their scale, as Postgres keeps them. */
 export const decimal = (n: number | null, scale: number) => (n === null ? null : n.toFixed(scale));
+
+/** `local_start_dttm` -> `localStartDttm`: a wire field's name as Drizzle names its column. */
+type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+
+/** The line's fields that are columns of the same name, under the row's (camelCase) names, values as they are. */
+export function columnsOf<L, F extends keyof L & string>(line: L, fields: readonly F[]): { [K in F as Camel<K>]: L[K] } {
+  return Object.fromEntries(fields.map((f) => [f.replace(/_(.)/g, (_, c: string) => c.toUpperCase()), line[f]])) as { [K in F as Camel<K>]: L[K] };
+}
+
+/** exportLines of a part whose rows are read whole: every row of the company, in byte order of its uid column, as `{kind, ...line(row)}`. */
+export function companyLines<T extends PgTable & { companyUid: AnyPgColumn }, K extends keyof T & keyof T['$inferSelect'] & string, Kind extends string>(
+  kind: Kind,
+  table: T,
+  uidKey: K,
+  line: (row: T['$inferSelect']) => object,
+) {
+  return async function* (db: Db, companyUid: string) {
+    for await (const r of companyRows(db, table, uidKey, companyUid)) yield { kind, ...line(r) };
+  };
+}

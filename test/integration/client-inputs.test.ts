@@ -14,6 +14,9 @@ const w = {} as { company: string; property: string; token: string; booking: str
 const send = (method: string, path: string, body?: unknown) =>
   rawRequest(t.api.baseUrl, method, `${path}${path.includes('?') ? '&' : '?'}access_token=${w.token}`, body === undefined ? undefined : JSON.stringify(body));
 
+/** A POST about the file's one property: every write here but the message names it. */
+const postProperty = (path: string, fields: Record<string, unknown>) => send('POST', path, { property_uid: w.property, ...fields });
+
 beforeAll(async () => {
   const db = t.tdb.database.db;
   w.company = await createCompany(db);
@@ -45,8 +48,7 @@ describe('dates as clients write them', () => {
   });
 
   it('reads ISO dates and "true" in v2 set-property-calendar-availability', async () => {
-    const res = await send('POST', '/api/v2/set-property-calendar-availability?dry_run=1', {
-      property_uid: w.property,
+    const res = await postProperty('/api/v2/set-property-calendar-availability?dry_run=1', {
       start_date: '2030-06-01T00:00:00.000-04:00',
       end_date: '2030-06-02 00:00:00',
       is_available: 'false',
@@ -59,8 +61,7 @@ describe('dates as clients write them', () => {
   });
 
   it('reads a batch day "2027-06-22 00:00:00" as 2027-06-22 and "true" as available', async () => {
-    const res = await send('POST', '/api/v1/set-calendar-batch?dry_run=true', {
-      property_uid: w.property,
+    const res = await postProperty('/api/v1/set-calendar-batch?dry_run=true', {
       days: [
         { date: '2030-06-22 00:00:00', is_available: 'true' },
         { date: '2030-06-23', is_available: 'FALSE', min_stay: 2 },
@@ -74,8 +75,7 @@ describe('dates as clients write them', () => {
   });
 
   it('books with ISO date-times in book-property, the date as written', async () => {
-    const res = await send('POST', '/api/v1/book-property', {
-      property_uid: w.property,
+    const res = await postProperty('/api/v1/book-property', {
       checkin_date: '2030-08-01T00:00:00.000+02:00',
       checkout_date: '2030-08-03 00:00:00',
       guest_name: 'Ana',
@@ -98,16 +98,16 @@ describe('dates as clients write them', () => {
 
 describe('booleans as strings', () => {
   it('takes "true" for is_user_action and "1" for calendar_control_allowed', async () => {
-    const control = await send('POST', '/api/v2/set-property-calendar-control', { property_uid: w.property, calendar_control_allowed: '1' });
+    const control = await postProperty('/api/v2/set-property-calendar-control', { calendar_control_allowed: '1' });
     expect(control.status).toBe(200);
-    const proposal = await send('POST', '/api/v1/calendar-batch?dry_run=true', { property_uid: w.property, is_user_action: 'true', days: [{ date: '2030-07-01', price: 90, currency: 'EUR' }] });
+    const proposal = await postProperty('/api/v1/calendar-batch?dry_run=true', { is_user_action: 'true', days: [{ date: '2030-07-01', price: 90, currency: 'EUR' }] });
     expect(proposal.status).toBe(200);
-    const off = await send('POST', '/api/v2/set-property-calendar-control', { property_uid: w.property, calendar_control_allowed: 'false' });
+    const off = await postProperty('/api/v2/set-property-calendar-control', { calendar_control_allowed: 'false' });
     expect(off.status).toBe(200);
   });
 
   it('refuses a string that is no boolean', async () => {
-    const res = await send('POST', '/api/v2/set-property-calendar-control', { property_uid: w.property, calendar_control_allowed: 'yes' });
+    const res = await postProperty('/api/v2/set-property-calendar-control', { calendar_control_allowed: 'yes' });
     expect(res.status).toBe(400);
     expect(res.body.error.param).toBe('calendar_control_allowed');
   });

@@ -1,9 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueToken } from '../../shared/domain/auth/index.js';
-import { documentOverflow, expectNoSeriousAxeViolations, launchBrowser, newPage, shotsAtBothWidths, signIn, step } from '../support/browser.js';
-import { createUser } from '../support/console.js';
+import { dayOf, documentOverflow, expectNoSeriousAxeViolations, managerScene, monthAhead, newPage, shotsAtBothWidths, signIn, step } from '../support/browser.js';
 import { Jobs } from '../support/console-day.js';
 import { bookingRow, createBookings, createProperty } from '../support/factories.js';
 import { useWorld } from '../support/world.js';
@@ -23,14 +21,11 @@ const w = useWorld({ queue: 'redis', workers: 1, seed: true });
 const db = () => w.tdb.database.db;
 const s = {} as { manager: { email: string; password: string }; token: string; browser: Browser; month: string; second: string };
 const jobs = new Jobs('console-calendar-jobs');
-const d = (n: number) => `${s.month}-${String(n).padStart(2, '0')}`;
+const d = (n: number) => dayOf(s.month, n);
 
 beforeAll(async () => {
-  s.browser = await launchBrowser();
-  s.manager = await createUser(db(), w.company, { role: 'manager', name: 'Mia Manager' });
-  s.token = (await issueToken(db(), w.company, { scopes: ['calendar-control'], appName: 'Rate Robot' })).token;
-  const now = new Date();
-  s.month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 1)).toISOString().slice(0, 7);
+  Object.assign(s, await managerScene(db(), w.company, ['calendar-control']));
+  s.month = monthAhead();
   await db().execute(sql`update properties set name = 'Harbour loft', city = 'Lisbon' where uid = ${w.property}`);
   s.second = await createProperty(db(), w.company, { name: 'Garden house' });
   for (const p of [w.property, s.second]) {

@@ -4,11 +4,9 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueToken } from '../../shared/domain/auth/index.js';
 import { insertMessage, threadOfBooking } from '../../shared/domain/messaging/index.js';
 import { utcDateTime } from '../../shared/infra/time.js';
-import { launchBrowser, newPage, screenshot, signIn, step } from '../support/browser.js';
-import { createUser } from '../support/console.js';
+import { dayOf, managerScene, monthAhead, newPage, screenshot, signIn, step } from '../support/browser.js';
 import { bookingRow, createBookings } from '../support/factories.js';
 import { useWorld } from '../support/world.js';
 import { waitForFinal } from '../support/pipeline.js';
@@ -27,15 +25,11 @@ const w = useWorld({ queue: 'redis', workers: 1, env: { MESSAGE_BACKOFF_MS: '50'
 const HOSTILE = '<img src=x onerror="window.__pwned=1">';
 const db = () => w.tdb.database.db;
 const s = {} as { manager: { email: string; password: string }; token: string; browser: Browser; month: string };
-const d = (n: number) => `${s.month}-${String(n).padStart(2, '0')}`;
+const d = (n: number) => dayOf(s.month, n);
 
 beforeAll(async () => {
-  s.browser = await launchBrowser();
-  s.manager = await createUser(db(), w.company, { role: 'manager', name: 'Mia Manager' });
-  s.token = (await issueToken(db(), w.company, { scopes: ['calendar-control'], appName: 'Rate Robot' })).token;
-  // A month two months ahead: every date of it is in the future.
-  const now = new Date();
-  s.month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 1)).toISOString().slice(0, 7);
+  Object.assign(s, await managerScene(db(), w.company, ['calendar-control']));
+  s.month = monthAhead();
   await db().execute(sql`update properties set name = 'Harbour loft' where uid = ${w.property}`);
 });
 afterAll(async () => {

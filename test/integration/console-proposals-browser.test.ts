@@ -1,9 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueToken } from '../../shared/domain/auth/index.js';
-import { launchBrowser, newPage, nothingExecuted, shotsAtBothWidths, signIn, step } from '../support/browser.js';
-import { createUser } from '../support/console.js';
+import { dayOf, managerScene, monthAhead, newPage, nothingExecuted, shotsAtBothWidths, signIn, step } from '../support/browser.js';
 import { useWorld } from '../support/world.js';
 import { waitForFinal } from '../support/pipeline.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -23,15 +21,12 @@ const w = useWorld({ queue: 'redis', workers: 1, env, seed: true });
 const HOSTILE = '<img src=x onerror="window.__pwned=1">';
 const db = () => w.tdb.database.db;
 const s = {} as { manager: { email: string; password: string }; token: string; browser: Browser; month: string; receiver: WebhookReceiver; };
-const d = (n: number) => `${s.month}-${String(n).padStart(2, '0')}`;
+const d = (n: number) => dayOf(s.month, n);
 
 beforeAll(async () => {
-  s.browser = await launchBrowser();
+  Object.assign(s, await managerScene(db(), w.company, ['calendar-control', 'pricing-management']));
   s.receiver = await startWebhookReceiver();
-  s.manager = await createUser(db(), w.company, { role: 'manager', name: 'Mia Manager' });
-  s.token = (await issueToken(db(), w.company, { scopes: ['calendar-control', 'pricing-management'], appName: 'Rate Robot' })).token;
-  const now = new Date();
-  s.month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 1)).toISOString().slice(0, 7);
+  s.month = monthAhead();
   await db().execute(sql`update properties set name = 'Harbour loft' where uid = ${w.property}`);
   // Today's values, set directly; then calendar control is switched off and the app may only propose.
   const set = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: w.property, days: [5, 6, 7, 8].map((n) => ({ date: d(n), price: 100, currency: 'USD' })) }, s.token);

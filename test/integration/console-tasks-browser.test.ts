@@ -1,8 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueToken } from '../../shared/domain/auth/index.js';
-import { launchBrowser, nothingExecuted, step } from '../support/browser.js';
-import { createUser } from '../support/console.js';
+import { managerScene, nothingExecuted, step } from '../support/browser.js';
 import { checkPage, Jobs, seedDay, signedInPage, type DayWorld } from '../support/console-day.js';
 import { useWorld } from '../support/world.js';
 
@@ -28,9 +26,7 @@ const readTask = async (uid: string): Promise<WireTask> => {
 };
 
 beforeAll(async () => {
-  s.browser = await launchBrowser();
-  s.manager = await createUser(db(), w.company, { role: 'manager', name: 'Mia Manager' });
-  s.token = (await issueToken(db(), w.company, { scopes: ['tasks'], appName: 'Cleaning app' })).token;
+  Object.assign(s, await managerScene(db(), w.company, ['tasks'], 'Cleaning app'));
   s.day = await seedDay(db(), w.company, w.property);
 });
 afterAll(async () => {

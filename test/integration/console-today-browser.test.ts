@@ -3,9 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdingStatuses } from '../../shared/domain/bookings/index.js';
 import { addDays } from '../../shared/infra/time.js';
-import { issueToken } from '../../shared/domain/auth/index.js';
-import { launchBrowser, nothingExecuted, step } from '../support/browser.js';
-import { createUser } from '../support/console.js';
+import { dayOf, managerScene, monthAhead, nothingExecuted, step } from '../support/browser.js';
 import { checkPage, Jobs, seedDay, signedInPage, type DayWorld } from '../support/console-day.js';
 import { useWorld } from '../support/world.js';
 
@@ -24,9 +22,7 @@ const jobs = new Jobs('console-today-jobs');
 const base = () => w.p.api.baseUrl;
 
 beforeAll(async () => {
-  s.browser = await launchBrowser();
-  s.manager = await createUser(db(), w.company, { role: 'manager', name: 'Mia Manager' });
-  s.token = (await issueToken(db(), w.company, { scopes: ['messaging', 'calendar-control', 'pricing-management'], appName: 'Rate Robot' })).token;
+  Object.assign(s, await managerScene(db(), w.company, ['messaging', 'calendar-control', 'pricing-management']));
   s.day = await seedDay(db(), w.company, w.property);
   // A webhook event of the app that failed for good: Today names the app, the navigation counts it.
   await db().execute(sql`insert into webhook_events (uid, company_uid, app_uid, type, status, attempts)
@@ -114,9 +110,8 @@ describe('Today and Bookings in a browser, as a manager', { timeout: 120_000 }, 
 
   it('accepts a reservation request, approves part of a proposal and replies to a guest, each within 3 clicks of Today', async () => {
     await db().execute(sql`update properties set calendar_control_allowed = false where uid = ${w.property}`);
-    const now = new Date();
-    const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 1)).toISOString().slice(0, 7);
-    const d = (n: number) => `${month}-${String(n).padStart(2, '0')}`;
+    const month = monthAhead();
+    const d = (n: number) => dayOf(month, n);
     const proposed = await w.p.api.post('/api/v1/calendar-batch', { property_uid: w.property, days: [{ date: d(5), price: 140, currency: 'USD' }, { date: d(6), price: 150, currency: 'USD' }] }, s.token);
     expect(proposed.body.data.request_uids, JSON.stringify(proposed.body)).toHaveLength(1);
     const page = await signedInPage(s.browser, base(), s.manager);

@@ -16,15 +16,10 @@ import { scopes } from '../../shared/domain/auth/index.js';
 const LIMIT = 2 * 1024 * 1024; // BODY_LIMIT_BYTES default
 const w = useHostileWorld('hostile-transport');
 
-const endpoints = [
-  { method: 'GET', path: '/api/v1/bookings' },
-  { method: 'GET', path: '/api/v1/tasks' },
-  { method: 'GET', path: '/api/v1/get-calendar-data' },
-  { method: 'GET', path: '/api/v1/get-request-status' },
-  { method: 'POST', path: '/api/v1/set-calendar-batch' },
-  { method: 'POST', path: '/api/v1/update-task' },
-] as const;
-const routeNames = endpoints.map((e) => e.path.slice('/api/v1/'.length));
+/** The routes every case is tried on, by the method each answers. */
+const routes = { GET: ['bookings', 'tasks', 'get-calendar-data', 'get-request-status'], POST: ['set-calendar-batch', 'update-task'] };
+const endpoints = Object.entries(routes).flatMap(([method, names]) => names.map((name) => ({ method, path: `/api/v1/${name}` })));
+const routeNames = Object.values(routes).flat();
 const send = (label: string, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}) =>
   w.client.send(label, { method, path, headers, ...(body !== undefined ? { body } : {}) });
 const withToken = (path: string) => pathWithQuery(path, [['access_token', w.tokens.all]]);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { TaskInsert } from '../support/factories.js';
 import { createCompany, createProperty, createTask, createToken } from '../support/factories.js';
-import { expectError, useTasksWorld } from '../support/tasks.fixture.js';
+import { expectError, useTasksWorld, wireTask } from '../support/tasks.fixture.js';
 
 const w = useTasksWorld();
 
@@ -55,22 +55,8 @@ describe('GET /api/v1/tasks', () => {
     const t = await c.add({ teamMemberUid: null, description: null, taskType: 'task' });
     const res = await c.list();
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({
-      data: [
-        {
-          task_uid: t.taskUid,
-          team_member_uid: null,
-          property_uid: c.property,
-          task_type: 'task',
-          task_status: 'unassigned',
-          description: null,
-          local_start_dttm: '2030-01-12 11:00:00',
-          local_end_dttm: '2030-01-12 13:30:00',
-          version: 1,
-        },
-      ],
-      meta: { page: 1, has_next_page: false },
-    });
+    expect(res.body).toEqual({ data: [wireTask(t)], meta: { page: 1, has_next_page: false } });
+    expect(res.body.data[0]).toMatchObject({ property_uid: c.property, task_type: 'task', task_status: 'unassigned', local_start_dttm: '2030-01-12 11:00:00', local_end_dttm: '2030-01-12 13:30:00' });
   });
 
   it("lists only the token's company's tasks", async () => {

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { tasks } from '../../shared/infra/db/schema/index.js';
 import { createProperty, createTask, createToken } from '../support/factories.js';
-import { expectError, newTask, postUpdate, storedTask, updateOk, useTasksWorld } from '../support/tasks.fixture.js';
+import { expectError, newTask, postUpdate, storedTask, updateOk, useTasksWorld, wireTask } from '../support/tasks.fixture.js';
 
 const w = useTasksWorld();
 
@@ -11,22 +11,7 @@ describe('POST /api/v1/update-task: answer, auth, tenancy and validation', () =>
     const t = await newTask(w, { taskType: 'handyman' });
     const res = await postUpdate(w, { task_uid: t.taskUid, description: 'Fix the tap' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({
-      data: [
-        {
-          task_uid: t.taskUid,
-          team_member_uid: null,
-          property_uid: w.property,
-          task_type: 'handyman',
-          task_status: 'unassigned',
-          description: 'Fix the tap',
-          local_start_dttm: '2030-01-12 11:00:00',
-          local_end_dttm: '2030-01-12 13:30:00',
-          version: 2,
-        },
-      ],
-      meta: { page: 1, has_next_page: false },
-    });
+    expect(res.body).toEqual({ data: [wireTask(t, { description: 'Fix the tap', version: 2 })], meta: { page: 1, has_next_page: false } });
     expect((await storedTask(w, t.taskUid)).description).toBe('Fix the tap');
   });
 

@@ -3,7 +3,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { issueToken, type Scope } from '../../shared/domain/auth/index.js';
+import type { Db } from '../../shared/infra/db/client.js';
 import { repoRoot } from './cli.js';
+import { createUser } from './console.js';
 
 /*
  * Real-browser tests: Debian's chromium (apt-get install -y chromium; .ci/run installs it when
@@ -13,6 +16,23 @@ import { repoRoot } from './cli.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = path.join(repoRoot, '.data', 'screenshots');
+
+/** Where a browser test of the console starts: a browser, Mia the company's manager, and an app's token with these scopes. */
+export async function managerScene(db: Db, companyUid: string, scopes: readonly Scope[], appName = 'Rate Robot') {
+  const browser = await launchBrowser();
+  const manager = await createUser(db, companyUid, { role: 'manager', name: 'Mia Manager' });
+  const { token } = await issueToken(db, companyUid, { scopes, appName });
+  return { browser, manager, token };
+}
+
+/** The first month two months from now (YYYY-MM): every date of it is in the future. */
+export function monthAhead(): string {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 1)).toISOString().slice(0, 7);
+}
+
+/** Day `n` of a month (YYYY-MM), YYYY-MM-DD. */
+export const dayOf = (month: string, n: number) => `${month}-${String(n).padStart(2, '0')}`;
 
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {

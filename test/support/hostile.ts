@@ -17,6 +17,7 @@ import {
 import type { Verdict } from './arbitraries.js';
 import { futureDates } from './pipeline.js';
 import { memoryChange, memoryMb } from './memory.js';
+import { readAnswer } from './raw-http.js';
 import { useWorld, type ApiWorld, type WorldSoFar, type WorldTools } from './world.js';
 
 /* The HTTP client, the answer oracle and the world of the hostile-input suites. */
@@ -45,20 +46,10 @@ export function hostileClient(baseUrl: string) {
     const headers = { ...(body ? { 'content-type': 'application/json', 'content-length': String(body.length) } : {}), ...req.headers };
     return new Promise((resolve, reject) => {
       const r = http.request(baseUrl + req.path, { method: req.method, headers, agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let parsed: unknown = text;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            /* kept as text: the assertion shows it */
-          }
-          statuses.set(res.statusCode ?? 0, (statuses.get(res.statusCode ?? 0) ?? 0) + 1);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: parsed });
-        });
+        readAnswer(res).then((answer) => {
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+          resolve(answer);
+        }, reject);
       });
       r.on('error', reject);
       r.end(body);

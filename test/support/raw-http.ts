@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { request, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 
 /**
  * A request whose path goes out byte for byte as written: no URL or URLSearchParams in between, so
@@ -14,21 +14,31 @@ export function rawRequest(
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = request({ host: hostname, port, method, path, headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: unknown = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          /* an HTML page: keep the text */
-        }
-        resolve({ status: res.statusCode ?? 0, text, body: parsed, headers: res.headers });
-      });
-      res.on('error', reject);
+      readAnswer(res).then(resolve, reject);
     });
     req.on('error', reject);
     req.end(body);
+  });
+}
+
+/**
+ * The whole answer of a node:http response: its text, and the JSON the text holds (the text itself
+ * where it holds none, an HTML page or a proxy's words, so that the assertion shows it).
+ */
+export function readAnswer(res: IncomingMessage): Promise<{ status: number; headers: IncomingHttpHeaders; text: string; body: any }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('error', reject);
+    res.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        /* kept as text */
+      }
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: parsed });
+    });
   });
 }

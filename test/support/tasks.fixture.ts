@@ -40,6 +40,23 @@ export function useTasksWorld(): TasksWorld {
 /** A task of the world's company: 2030-01-12 11:00:00 to 13:30:00 (2.5 h), unassigned, unless told. */
 export const newTask = (w: TasksWorld, o: Partial<TaskInsert> = {}) => createTask(w.tdb.database.db, w.company, w.property, o);
 
+/**
+ * The get-tasks object of a task as createTask stored it (the field names and values a client
+ * reads), with what the test expects to differ.
+ */
+export const wireTask = (t: TaskInsert, o: Record<string, unknown> = {}) => ({
+  task_uid: t.taskUid,
+  team_member_uid: t.teamMemberUid ?? null,
+  property_uid: t.propertyUid,
+  task_type: t.taskType,
+  task_status: t.taskStatus,
+  description: t.description ?? null,
+  local_start_dttm: t.localStartDttm,
+  local_end_dttm: t.localEndDttm,
+  version: 1,
+  ...o,
+});
+
 export const postUpdate = (w: TasksWorld, body: unknown, token = w.token) => w.api.post('/api/v1/update-task', body, token);
 
 export async function storedTask(w: TasksWorld, taskUid: string) {

@@ -3,7 +3,10 @@ import { planUpdate, TasksService, updateTaskBodySchema, type TaskRow, type Task
 import { changes } from '../../shared/infra/db/schema/index.js';
 import { fakeInfra, strictFake } from '../support/services.js';
 
-/* update-task's plan (planUpdate: body -> patch, no I/O) and the service over a fake repository. */
+/*
+ * update-task's plan (planUpdate: body -> patch, no I/O), also with a status from the console (issue
+ * 41: not on the wire), and the service over a fake repository.
+ */
 
 const stored = (o: Partial<TaskRow> = {}): TaskRow => ({
   taskUid: 'tk_1',
@@ -20,7 +23,7 @@ const stored = (o: Partial<TaskRow> = {}): TaskRow => ({
   version: 1,
   ...o,
 });
-const body = (o: Record<string, unknown>) => updateTaskBodySchema.parse({ task_uid: 'tk_1', ...o });
+const body = (o: Record<string, unknown> = {}) => updateTaskBodySchema.parse({ task_uid: 'tk_1', ...o });
 
 describe('planUpdate', () => {
   it('plans nothing for values equal to what is stored (the same cleaner of an accepted task keeps it accepted)', () => {
@@ -39,6 +42,32 @@ describe('planUpdate', () => {
     const plan = planUpdate(stored(), body({ property_uid: 'pr_2', hr: 1, tm: '12:00:00', dt: '2030-01-13', cleaner_uid: 'tm_2', description: '' }));
     expect(plan.changed).toEqual(['cleaner_uid', 'dt', 'tm', 'hr', 'property_uid']);
     expect(plan.patch).toMatchObject({ propertyUid: 'pr_2', description: null });
+  });
+});
+
+describe('planUpdate with a status from the console', () => {
+  const consoleTask = (o: Partial<TaskRow> = {}) => stored({ taskStatus: 'assigned', description: null, ...o });
+
+  it('sets the status of a task someone holds', () => {
+    expect(planUpdate(consoleTask(), body(), { task_status: 'accepted' })).toEqual({ patch: { taskStatus: 'accepted' }, changed: ['task_status'] });
+  });
+
+  it('unassigned lets go of the team member', () => {
+    expect(planUpdate(consoleTask(), body(), { task_status: 'unassigned' }).patch).toEqual({ teamMemberUid: null, taskStatus: 'unassigned' });
+  });
+
+  it('refuses a held status for a task nobody holds, also when the same form unassigns it', () => {
+    expect(() => planUpdate(consoleTask({ teamMemberUid: null, taskStatus: 'unassigned' }), body(), { task_status: 'completed' })).toThrow(/no team member/);
+    expect(() => planUpdate(consoleTask(), body({ cleaner_uid: '' }), { task_status: 'accepted' })).toThrow(/no team member/);
+  });
+
+  it('takes the cleaner given with it, and plans nothing for the status already stored', () => {
+    expect(planUpdate(consoleTask({ teamMemberUid: null, taskStatus: 'unassigned' }), body({ cleaner_uid: 'tm_2' }), { task_status: 'accepted' }).patch).toEqual({ teamMemberUid: 'tm_2', taskStatus: 'accepted' });
+    expect(planUpdate(consoleTask(), body(), { task_status: 'assigned' })).toEqual({ patch: {}, changed: [] });
+  });
+
+  it('counts as a change a completed task refuses (the service answers 409)', () => {
+    expect(planUpdate(consoleTask({ taskStatus: 'completed' }), body(), { task_status: 'assigned' }).changed).toEqual(['task_status']);
   });
 });
 

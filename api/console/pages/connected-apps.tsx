@@ -3,7 +3,7 @@ import { Router } from 'express';
 import type { AppContext } from '../../../shared/app/context.js';
 import type { ConnectedApp } from '../../../shared/domain/oauth/index.js';
 import { pageContext, requireUser, userOf } from '../guard.js';
-import { Form, Layout, MessagePage, type PageContext } from '../layout.js';
+import { DangerButton, MessagePage, noticeOf, type PageContext, TitledPage } from '../layout.js';
 import { render } from '../render.js';
 import { ColumnHeads } from '../table.js';
 
@@ -50,22 +50,21 @@ function AppCard(props: { ctx: PageContext; app: ConnectedApp }) {
               <td>{t.revoked ? `revoked ${when(t.revokedAt, zone)}` : 'active'}</td>
               <td>
                 {!t.revoked && (
-                  <Form ctx={ctx} action={`/app/connected-apps/tokens/${encodeURIComponent(t.uid)}/revoke`} class="inline" confirm={`Revoke token ${t.uid}? The app can no longer use it.`}>
-                    <button type="submit" class="danger" aria-label={`Revoke token ${t.uid}`}>
-                      Revoke
-                    </button>
-                  </Form>
+                  <DangerButton
+                    ctx={ctx}
+                    action={`/app/connected-apps/tokens/${encodeURIComponent(t.uid)}/revoke`}
+                    inline
+                    confirm={`Revoke token ${t.uid}? The app can no longer use it.`}
+                    label={`Revoke token ${t.uid}`}
+                    text="Revoke"
+                  />
                 )}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <Form ctx={ctx} action={`/app/connected-apps/${encodeURIComponent(app.uid)}/uninstall`} confirm={`Uninstall ${app.name}? Every one of its tokens is revoked.`}>
-        <button type="submit" class="danger">
-          Uninstall {app.name}
-        </button>
-      </Form>
+      <DangerButton ctx={ctx} action={`/app/connected-apps/${encodeURIComponent(app.uid)}/uninstall`} confirm={`Uninstall ${app.name}? Every one of its tokens is revoked.`} text={`Uninstall ${app.name}`} />
     </section>
   );
 }
@@ -76,23 +75,17 @@ export function connectedAppsRoutes(ctx: AppContext): Router {
   router.get('/connected-apps', requireUser(ctx), async (req, res) => {
     const user = userOf(res);
     const apps = await ctx.services.oauth.connectedApps(user.companyUid);
-    const done = typeof req.query.done === 'string' && req.query.done in NOTICES ? NOTICES[req.query.done as keyof typeof NOTICES] : undefined;
+    const done = noticeOf(NOTICES, req.query.done);
     const pctx = pageContext(req, res);
     await render(
       res,
-      <Layout ctx={pctx} title="Connected apps">
-        <h1>Connected apps</h1>
-        {done && (
-          <p class="notice" role="status">
-            {done}
-          </p>
-        )}
+      <TitledPage ctx={pctx} title="Connected apps" notice={done}>
         <p class="muted">
           Apps installed on {user.companyName}, with the tokens they hold. Revoking a token or uninstalling an app takes effect at the app's next
           request.
         </p>
         {apps.length === 0 ? <p>No app is connected yet.</p> : apps.map((app) => <AppCard ctx={pctx} app={app} />)}
-      </Layout>,
+      </TitledPage>,
     );
   });
 

@@ -4,7 +4,7 @@ import type { AppContext } from '../../../shared/app/context.js';
 import type { PropertyListRow } from '../../../shared/domain/console/index.js';
 import { badParam } from '../../../shared/infra/errors.js';
 import { pageContext, requireUser, userOf } from '../guard.js';
-import { Form, Layout, type PageContext } from '../layout.js';
+import { Form, Layout, Notice, type PageContext } from '../layout.js';
 import { render } from '../render.js';
 import { MonthGrid, ProvenancePanel } from './property-month.js';
 import { ChangeForm } from './calendar-change.js';
@@ -115,11 +115,7 @@ export function propertiesRoutes(ctx: AppContext): Router {
           <a href="/app/properties">Properties</a>
         </p>
         <h1>{m.property.name}</h1>
-        {done && (
-          <p class="notice" role="status">
-            {done}
-          </p>
-        )}
+        <Notice text={done} />
         {warning && (
           <p class="error" role="alert">
             Not changed: {warning}

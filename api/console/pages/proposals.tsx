@@ -3,7 +3,7 @@ import type { AppContext } from '../../../shared/app/context.js';
 import type { Request, Response } from 'express';
 import { AppError, badParam, notFound, shown } from '../../../shared/infra/errors.js';
 import { pageContext, requireUser, userOf } from '../guard.js';
-import { Layout } from '../layout.js';
+import { noticeOf, TitledPage } from '../layout.js';
 import { render } from '../render.js';
 import { ConfirmAll, ProposalCard } from './proposal-parts.js';
 
@@ -67,13 +67,7 @@ async function showList(ctx: AppContext, req: Request, res: Response, o: { error
   const pctx = { ...pageContext(req, res), path: '/app/proposals' };
   await render(
     res,
-    <Layout ctx={pctx} title="Proposals">
-      <h1>Proposals</h1>
-      {o.done && (
-        <p class="notice" role="status">
-          {o.done}
-        </p>
-      )}
+    <TitledPage ctx={pctx} title="Proposals" notice={o.done}>
       {o.error && (
         <p class="notice error" role="alert">
           {o.error}
@@ -84,7 +78,7 @@ async function showList(ctx: AppContext, req: Request, res: Response, o: { error
         ticked dates, or reject.
       </p>
       {list.length === 0 ? <p>No proposal is waiting.</p> : list.map((p) => <ProposalCard ctx={pctx} p={p} appName={appName(p.app_uid)} ticked={o.ticked} />)}
-    </Layout>,
+    </TitledPage>,
     o.status ?? 200,
   );
 }
@@ -96,7 +90,7 @@ export function proposalsRoutes(ctx: AppContext): Router {
   const router = Router();
 
   router.get('/proposals', requireUser(ctx), async (req, res) => {
-    const done = typeof req.query.done === 'string' && req.query.done in NOTICES ? NOTICES[req.query.done as keyof typeof NOTICES] : undefined;
+    const done = noticeOf(NOTICES, req.query.done);
     await showList(ctx, req, res, done ? { done } : {});
   });
 

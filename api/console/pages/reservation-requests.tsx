@@ -6,7 +6,7 @@ import type { PendingRequest } from '../../../shared/domain/reservation-requests
 import { badParam } from '../../../shared/infra/errors.js';
 import { addDays, datesOf } from '../../../shared/infra/time.js';
 import { pageContext, requireUser, userOf } from '../guard.js';
-import { Form, Layout, type PageContext } from '../layout.js';
+import { DangerButton, Form, noticeOf, type PageContext, TitledPage } from '../layout.js';
 import { render } from '../render.js';
 
 /*
@@ -53,11 +53,7 @@ function RequestCard(props: { ctx: PageContext; r: PendingRequest; names: Names 
             Accept
           </button>
         </Form>
-        <Form ctx={ctx} action={action('decline')} class="inline" confirm={`Decline ${r.reservation_code}? Its nights become free.`}>
-          <button type="submit" class="danger" aria-label={`Decline ${r.reservation_code}`}>
-            Decline
-          </button>
-        </Form>
+        <DangerButton ctx={ctx} action={action('decline')} inline confirm={`Decline ${r.reservation_code}? Its nights become free.`} label={`Decline ${r.reservation_code}`} text="Decline" />
       </div>
     </section>
   );
@@ -75,24 +71,18 @@ export function reservationRequestsRoutes(ctx: AppContext): Router {
       user.companyUid,
       list.data.map((r) => r.booking_uid),
     );
-    const done = typeof req.query.done === 'string' && req.query.done in NOTICES ? NOTICES[req.query.done as keyof typeof NOTICES] : undefined;
+    const done = noticeOf(NOTICES, req.query.done);
     const pctx = pageContext(req, res);
     await render(
       res,
-      <Layout ctx={pctx} title="Reservation requests">
-        <h1>Reservation requests</h1>
-        {done && (
-          <p class="notice" role="status">
-            {done}
-          </p>
-        )}
+      <TitledPage ctx={pctx} title="Reservation requests" notice={done}>
         <p class="muted">Direct booking requests waiting for an answer, oldest first. Their nights are held until you answer or they expire.</p>
         {list.data.length === 0 ? <p>No reservation request is waiting.</p> : list.data.map((r) => <RequestCard ctx={pctx} r={r} names={names} />)}
         <nav class="pages" aria-label="Pages">
           {page > 1 && <a href={`/app/reservation-requests?page=${page - 1}`}>Previous page</a>}
           {list.meta.has_next_page && <a href={`/app/reservation-requests?page=${page + 1}`}>Next page</a>}
         </nav>
-      </Layout>,
+      </TitledPage>,
     );
   });
 

@@ -4,7 +4,7 @@ import type { AppContext } from '../../../shared/app/context.js';
 import { guestReplyMinutesSchema, notificationKinds, notificationSettingsSchema, type NotificationKind, type NotificationMode } from '../../../shared/domain/notifications/index.js';
 import { instantIn } from '../format.js';
 import { pageContext, requireUser, userOf } from '../guard.js';
-import { Form, Layout, type PageContext } from '../layout.js';
+import { Form, type PageContext, TitledPage } from '../layout.js';
 import { render } from '../render.js';
 
 /*
@@ -34,13 +34,7 @@ interface SettingsView {
 function SettingsPage(props: { ctx: PageContext; view: SettingsView; notice?: string; error?: string; isOwner: boolean; digestHour: number }) {
   const { ctx, view } = props;
   return (
-    <Layout ctx={ctx} title="Settings">
-      <h1>Settings</h1>
-      {props.notice && (
-        <p class="notice" role="status">
-          {props.notice}
-        </p>
-      )}
+    <TitledPage ctx={ctx} title="Settings" notice={props.notice}>
       {props.error && (
         <p class="notice error" role="alert">
           {props.error}
@@ -92,7 +86,7 @@ function SettingsPage(props: { ctx: PageContext; view: SettingsView; notice?: st
           </ul>
         )}
       </section>
-    </Layout>
+    </TitledPage>
   );
 }
 

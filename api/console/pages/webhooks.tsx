@@ -5,7 +5,7 @@ import type { ConsoleUser } from '../../../shared/domain/accounts/index.js';
 import type { WebhookSettingsService } from '../../../shared/domain/webhooks/index.js';
 import { badParam } from '../../../shared/infra/errors.js';
 import { pageContext, requireUser, userOf } from '../guard.js';
-import { Form, Layout, type PageContext } from '../layout.js';
+import { Form, type PageContext, TitledPage } from '../layout.js';
 import { render } from '../render.js';
 import { ColumnHeads } from '../table.js';
 
@@ -132,13 +132,7 @@ async function renderPage(ctx: AppContext, req: Request, res: Response, user: Co
   pctx.path = '/app/webhooks';
   await render(
     res,
-    <Layout ctx={pctx} title="Webhooks">
-      <h1>Webhooks</h1>
-      {notice && (
-        <p class="notice" role="status">
-          {notice}
-        </p>
-      )}
+    <TitledPage ctx={pctx} title="Webhooks" notice={notice}>
       <p class="muted">
         Where each connected app is told of changes, and how its latest deliveries went. An app sets its webhook itself (set-webhook); manage the apps on{' '}
         <a href="/app/connected-apps">Connected apps</a>.
@@ -148,7 +142,7 @@ async function renderPage(ctx: AppContext, req: Request, res: Response, user: Co
       ) : (
         apps.map((app) => <AppHook ctx={pctx} app={app} tested={tested?.appUid === app.uid ? tested.outcome : undefined} />)
       )}
-    </Layout>,
+    </TitledPage>,
   );
 }
 

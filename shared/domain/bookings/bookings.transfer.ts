@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bookings } from '../../infra/db/schema/index.js';
-import { companyRows, decimal, keyedBy, type TransferPart } from '../transfer-part.js';
+import { columnsOf, companyLines, decimal, keyedBy, type TransferPart } from '../transfer-part.js';
 import { bookingSchema } from './bookings.schema.js';
 import { bookingToWire } from './bookings.service.js';
 
@@ -24,22 +24,9 @@ export const bookingLineSchema = bookingSchema.extend({
 type BookingLine = z.output<typeof bookingLineSchema>;
 
 const bookingRow = (c: string, l: BookingLine): typeof bookings.$inferInsert => ({
-  bookingUid: l.booking_uid,
   companyUid: c,
-  propertyUid: l.property_uid,
-  listingUid: l.listing_uid,
-  guestUid: l.guest_uid,
-  hostUid: l.host_uid,
-  reservationCode: l.reservation_code,
-  readableReservationCode: l.readable_reservation_code,
-  bookingStatus: l.booking_status,
-  platformType: l.platform_type,
-  numberOfGuests: l.number_of_guests,
-  localCheckinDttm: l.local_checkin_dttm,
-  localCheckoutDttm: l.local_checkout_dttm,
-  createdDttm: l.created_dttm,
-  updatedDttm: l.updated_dttm,
-  bookedDttm: l.booked_dttm,
+  // The wire's fields that are columns of the same name; the price and the fields of the export only follow.
+  ...columnsOf(l, ['booking_uid', 'property_uid', 'listing_uid', 'guest_uid', 'host_uid', 'reservation_code', 'readable_reservation_code', 'booking_status', 'platform_type', 'number_of_guests', 'local_checkin_dttm', 'local_checkout_dttm', 'created_dttm', 'updated_dttm', 'booked_dttm']),
   currency: l.price.currency,
   priceBase: decimal(l.price.price_base, 2)!,
   priceExtras: decimal(l.price.price_extras, 2)!,
@@ -61,9 +48,5 @@ export const bookingTransfer: TransferPart<BookingLine> = {
   // An import line may create or replace a booking: one event type for both.
   feedKind: 'booking',
   event: 'booking.updated',
-  async *exportLines(db, companyUid) {
-    for await (const r of companyRows(db, bookings, 'bookingUid', companyUid)) {
-      yield { kind: 'booking', ...bookingToWire(r, true, true), ...(r.description !== null ? { description: r.description } : {}) };
-    }
-  },
+  exportLines: companyLines('booking', bookings, 'bookingUid', (r) => ({ ...bookingToWire(r, true, true), ...(r.description !== null ? { description: r.description } : {}) })),
 };

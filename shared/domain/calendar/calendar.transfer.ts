@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Db, Executor } from '../../infra/db/client.js';
 import { calendarDays } from '../../infra/db/schema/index.js';
 import { keyedBy, TRANSFER_PAGE, type TransferPart } from '../transfer-part.js';
+import type { RequestDay } from './calendar.days.js';
 
 /*
  * Calendar days in `cli export` / `cli import` (shared/domain/transfer; issue 35: the stay
@@ -40,18 +41,8 @@ const calendarDayKey = (l: CalendarDayLine) => `${l.property_uid}/${l.date}`;
 const PAGE = TRANSFER_PAGE;
 const bit = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
 
-type DayRow = {
-  property_uid: string;
-  date: string;
-  price: number | null;
-  currency: string | null;
-  is_available: boolean | null;
-  min_stay: number | null;
-  notes: string | null;
-  max_stay: number | null;
-  closed_to_arrival: boolean | null;
-  closed_to_departure: boolean | null;
-};
+/** A stored date of a property, as exported and as imported: a request day's fields, each null where never set. */
+type DayRow = { property_uid: string; date: string } & { [K in Exclude<keyof RequestDay, 'date'>]-?: Exclude<RequestDay[K], undefined> | null };
 
 /** Every stored date of the company's properties, by property uid then date, in keyset pages. */
 async function* exportCalendarLines(db: Db, companyUid: string) {
@@ -86,7 +77,7 @@ async function* exportCalendarLines(db: Db, companyUid: string) {
  */
 async function writeCalendarDays(tx: Executor, companyUid: string, lines: readonly CalendarDayLine[]): Promise<void> {
   const json = JSON.stringify(
-    lines.map((l) => ({
+    lines.map((l): DayRow => ({
       property_uid: l.property_uid,
       date: l.date,
       price: l.price ?? null,

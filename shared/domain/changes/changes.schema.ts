@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Scope } from '../auth/index.js';
+import { bookingReadScopes, calendarReadScopes, type Scope } from '../auth/index.js';
 import { badParam } from '../../infra/errors.js';
 import { changeKinds, changeOps, type ChangeKind } from '../../infra/db/schema/change-kinds.js';
 
@@ -33,14 +33,11 @@ export const changeSchema = z.object({
 });
 export type Change = z.infer<typeof changeSchema>;
 
-const bookingScopes: readonly Scope[] = ['messaging', 'pricing-management', 'smart-locks', 'external-cleaning-management'];
-const calendarScopes: readonly Scope[] = ['calendar-control', 'direct-bookings', 'pricing-management', 'external-cleaning-management', 'availability-control'];
-
 /** Which scopes can read each kind (those of its list method; properties and listings: any token). */
 export const kindScopes: Record<ChangeKind, readonly Scope[] | 'any'> = {
-  booking: bookingScopes,
+  booking: bookingReadScopes,
   task: ['tasks'],
-  calendar_day: calendarScopes,
+  calendar_day: calendarReadScopes,
   property: 'any',
   listing: 'any',
   thread: ['messaging'],

@@ -2,7 +2,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { bookings } from '../../infra/db/schema/index.js';
 import type { BookingRow, BookingStatus, PlatformType } from '../bookings/index.js';
-import { bookingsWithNames } from './console-lists.repository.js';
+import { bookingsWithNames, stayColumns, type StayColumns } from './console-lists.repository.js';
 
 /*
  * The console's Bookings (issue 41): a search over the company's bookings by what a person
@@ -25,14 +25,7 @@ export interface BookingSearch {
   page: number;
 }
 
-export type BookingListRow = {
-  booking_uid: string;
-  reservation_code: string;
-  booking_status: string;
-  platform_type: string;
-  number_of_guests: number;
-  local_checkin_dttm: string;
-  local_checkout_dttm: string;
+export type BookingListRow = StayColumns & {
   currency: string;
   price_total: number;
   property_uid: string;
@@ -58,9 +51,7 @@ export async function selectBookingSearch(db: Db, companyUid: string, s: Booking
   if (s.status) where.push(sql`b.booking_status = ${s.status}`);
   if (s.platform) where.push(sql`b.platform_type = ${s.platform}`);
   const rows = await db.execute<BookingListRow>(sql`
-    select b.booking_uid, b.reservation_code, b.booking_status, b.platform_type, b.number_of_guests,
-           to_char(b.local_checkin_dttm, 'YYYY-MM-DD HH24:MI:SS') as local_checkin_dttm,
-           to_char(b.local_checkout_dttm, 'YYYY-MM-DD HH24:MI:SS') as local_checkout_dttm,
+    select ${stayColumns},
            b.currency, b.price_total::float8 as price_total, p.uid as property_uid, p.name as property_name, p.time_zone, g.name as guest_name
       from ${bookingsWithNames}
      where ${sql.join(where, sql` and `)}

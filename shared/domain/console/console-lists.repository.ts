@@ -25,7 +25,22 @@ export const bookingsWithNames = sql`bookings b
       join properties p on p.company_uid = b.company_uid and p.uid = b.property_uid
       left join guests g on g.company_uid = b.company_uid and g.uid = b.guest_uid`;
 
-const HOLDING = sql.raw(holdingStatuses.map((s) => `'${s}'`).join(', '));
+/** The holding statuses as an SQL list: `b.booking_status in (${HOLDING})`. */
+export const HOLDING = sql.raw(holdingStatuses.map((s) => `'${s}'`).join(', '));
+
+/** A stay as the console's lists show it, from a booking b: what it is and when, wall-clock at the property (YYYY-MM-DD HH:MM:SS). */
+export type StayColumns = {
+  booking_uid: string;
+  reservation_code: string;
+  booking_status: string;
+  platform_type: string;
+  number_of_guests: number;
+  local_checkin_dttm: string;
+  local_checkout_dttm: string;
+};
+export const stayColumns = sql`b.booking_uid, b.reservation_code, b.booking_status, b.platform_type, b.number_of_guests,
+           to_char(b.local_checkin_dttm, 'YYYY-MM-DD HH24:MI:SS') as local_checkin_dttm,
+           to_char(b.local_checkout_dttm, 'YYYY-MM-DD HH24:MI:SS') as local_checkout_dttm`;
 
 /** Every property of the company by name, with the counts the list shows, in one statement. */
 export async function selectPropertyList(db: Db, companyUid: string): Promise<PropertyListRow[]> {

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import { holdingStatuses } from '../bookings/index.js';
-import { bookingsWithNames } from './console-lists.repository.js';
+import { bookingsWithNames, HOLDING, stayColumns, type StayColumns } from './console-lists.repository.js';
 import type { ConsoleTaskRow } from './console-tasks.repository.js';
 
 /*
@@ -10,24 +9,14 @@ import type { ConsoleTaskRow } from './console-tasks.repository.js';
  * the manager. Each list is one statement; the navigation's counts are one statement on every page.
  */
 
-const HOLDING = sql.raw(holdingStatuses.map((s) => `'${s}'`).join(', '));
-
 /** Today's date at each property of the company, in its own zone. */
 const propertyToday = (companyUid: string) => sql`
     select uid, name, time_zone, (now() at time zone time_zone)::date as today
       from properties where company_uid = ${companyUid}`;
 
 /** A stay touching today: arriving, leaving, or in the house overnight. */
-export type TodayStayRow = {
+export type TodayStayRow = StayColumns & {
   kind: 'arrival' | 'departure' | 'in_house';
-  booking_uid: string;
-  reservation_code: string;
-  booking_status: string;
-  platform_type: string;
-  number_of_guests: number;
-  /** Wall-clock at the property, YYYY-MM-DD HH:MM:SS. */
-  local_checkin_dttm: string;
-  local_checkout_dttm: string;
   property_uid: string;
   property_name: string;
   time_zone: string;
@@ -47,9 +36,7 @@ export async function selectTodayStays(db: Db, companyUid: string): Promise<Toda
     select case when b.local_checkin_dttm::date = p.today then 'arrival'
                 when b.local_checkout_dttm::date = p.today then 'departure'
                 else 'in_house' end as kind,
-           b.booking_uid, b.reservation_code, b.booking_status, b.platform_type, b.number_of_guests,
-           to_char(b.local_checkin_dttm, 'YYYY-MM-DD HH24:MI:SS') as local_checkin_dttm,
-           to_char(b.local_checkout_dttm, 'YYYY-MM-DD HH24:MI:SS') as local_checkout_dttm,
+           ${stayColumns},
            p.uid as property_uid, p.name as property_name, p.time_zone, to_char(p.today, 'YYYY-MM-DD') as today,
            g.name as guest_name, t.id as thread_id
       from bookings b

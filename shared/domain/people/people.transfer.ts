@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { guests, hosts } from '../../infra/db/schema/index.js';
 import { emailAddressSchema } from '../../infra/email-address.js';
-import { companyRows, type TransferPart } from '../transfer-part.js';
+import { companyLines, type TransferPart } from '../transfer-part.js';
 import type { PersonRow } from './people.repository.js';
 import { guestSchema, hostSchema } from './people.schema.js';
 import { guestToWire, hostToWire } from './people.service.js';
@@ -34,9 +34,7 @@ function personPart<L extends HostLine | GuestLine>(kind: L['kind'], table: type
     toRow: (c, l): typeof hosts.$inferInsert => ({
       uid: uidOf(l), companyUid: c, name: l.name, emails: l.email, phones: l.phone_number, platformType: l.platform_type, thumbnailUrl: l.thumbnail_url ?? null,
     }),
-    async *exportLines(db, companyUid) {
-      for await (const r of companyRows(db, table, 'uid', companyUid)) yield { kind, ...toWire(r) };
-    },
+    exportLines: companyLines(kind, table, 'uid', toWire),
   };
 }
 

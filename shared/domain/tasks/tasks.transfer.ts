@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { tasks } from '../../infra/db/schema/index.js';
-import { companyRows, keyedBy, type TransferPart } from '../transfer-part.js';
+import { columnsOf, companyLines, keyedBy, type TransferPart } from '../transfer-part.js';
 import { taskSchema } from './tasks.schema.js';
 import { taskToWire } from './tasks.service.js';
 
@@ -14,15 +14,8 @@ export const taskLineSchema = taskSchema.extend({ kind: z.literal('task'), versi
 type TaskLine = z.output<typeof taskLineSchema>;
 
 const taskRow = (c: string, l: TaskLine): typeof tasks.$inferInsert => ({
-  taskUid: l.task_uid,
   companyUid: c,
-  propertyUid: l.property_uid,
-  teamMemberUid: l.team_member_uid,
-  taskType: l.task_type,
-  taskStatus: l.task_status,
-  description: l.description,
-  localStartDttm: l.local_start_dttm,
-  localEndDttm: l.local_end_dttm,
+  ...columnsOf(l, ['task_uid', 'property_uid', 'team_member_uid', 'task_type', 'task_status', 'description', 'local_start_dttm', 'local_end_dttm']),
 });
 
 export const taskTransfer: TransferPart<TaskLine> = {
@@ -31,9 +24,5 @@ export const taskTransfer: TransferPart<TaskLine> = {
   feedKind: 'task',
   event: 'task.updated',
   versioned: true,
-  async *exportLines(db, companyUid) {
-    for await (const r of companyRows(db, tasks, 'taskUid', companyUid)) {
-      yield { kind: 'task', ...taskToWire(r) };
-    }
-  },
+  exportLines: companyLines('task', tasks, 'taskUid', taskToWire),
 };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { teamMembers } from '../../infra/db/schema/index.js';
 import { emailAddressSchema } from '../../infra/email-address.js';
-import { companyRows, keyedBy, type TransferPart } from '../transfer-part.js';
+import { columnsOf, companyLines, keyedBy, type TransferPart } from '../transfer-part.js';
 import { teamMemberSchema } from './team-members.schema.js';
 import { teamMemberToWire } from './team-members.service.js';
 
@@ -17,20 +17,12 @@ type TeamMemberLine = z.output<typeof teamMemberLineSchema>;
 const teamMemberRow = (c: string, l: TeamMemberLine): typeof teamMembers.$inferInsert => ({
   uid: l.team_member_uid,
   companyUid: c,
-  name: l.name,
-  email: l.email,
-  phone: l.phone,
-  roles: l.roles,
-  memberStatus: l.member_status,
+  ...columnsOf(l, ['name', 'email', 'phone', 'roles', 'member_status']),
   legacyRole: l.legacy_role ?? null,
 });
 
 export const teamMemberTransfer: TransferPart<TeamMemberLine> = {
   ...keyedBy<TeamMemberLine>('team_member', teamMembers, ['uid'], 'team_member_uid'),
   toRow: teamMemberRow,
-  async *exportLines(db, companyUid) {
-    for await (const r of companyRows(db, teamMembers, 'uid', companyUid)) {
-      yield { kind: 'team_member', ...teamMemberToWire(r), ...(r.legacyRole !== null ? { legacy_role: r.legacyRole } : {}) };
-    }
-  },
+  exportLines: companyLines('team_member', teamMembers, 'uid', (r) => ({ ...teamMemberToWire(r), ...(r.legacyRole !== null ? { legacy_role: r.legacyRole } : {}) })),
 };

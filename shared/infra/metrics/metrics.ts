@@ -17,88 +17,40 @@ export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
+  const counter = <L extends string = string>(name: string, help: string, labelNames: readonly L[] = []) => new Counter<L>({ name, help, labelNames, registers });
+  const gauge = <L extends string = string>(name: string, help: string, labelNames: readonly L[] = []) => new Gauge<L>({ name, help, labelNames, registers });
+  const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) => new Histogram<L>({ name, help, labelNames, buckets, registers });
+  const secondsBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-  const httpRequests = new Counter({
-    name: 'pops_http_requests_total',
-    help: 'HTTP requests answered, by route template (unmatched for unknown paths), method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers,
-  });
-
-  const httpRequestDuration = new Histogram({
-    name: 'pops_http_request_duration_seconds',
-    help: 'Time from the request arriving to the answer sent, by route template, method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers,
-  });
-
-  const calendarDaysAccepted = new Counter({
-    name: 'pops_calendar_days_accepted_total',
-    help: 'Calendar days stored on requests by POST /set-calendar-batch (after merging duplicates and skipping)',
-    registers,
-  });
-
-  const calendarDaysSkipped = new Counter({
-    name: 'pops_calendar_days_skipped_total',
-    help: 'Calendar days skipped with a warning: past (at accept or apply time), invalid (a value of the wrong type or range), no_currency, nothing (to change)',
-    labelNames: ['reason'] as const,
-    registers,
-  });
-
-  const calendarDaysApplied = new Counter({
-    name: 'pops_calendar_days_applied_total',
-    help: 'Calendar days written by workers',
-    registers,
-  });
-
-  const calendarRequestsFinished = new Counter({
-    name: 'pops_calendar_requests_finished_total',
-    help: 'Calendar requests that reached a final status, by that status',
-    labelNames: ['status'] as const,
-    registers,
-  });
-
-  const calendarRequestsReenqueued = new Counter({
-    name: 'pops_calendar_requests_reenqueued_total',
-    help: 'Calendar requests the re-enqueuer found without a live job and queued again',
-    registers,
-  });
-
-  const jobDuration = new Histogram({
-    name: 'pops_job_duration_seconds',
-    help: 'Time a worker spent on one job attempt, by job name and outcome (completed, failed)',
-    labelNames: ['job', 'outcome'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers,
-  });
-
-  const queueJobs = new Gauge({
-    name: 'pops_queue_jobs',
-    help: 'Jobs in the queue by state, read from the queue at scrape time',
-    labelNames: ['queue', 'state'] as const,
-    registers,
-  });
-
-  const queueUp = new Gauge({
-    name: 'pops_queue_up',
-    help: '1 when the queue answered the last scrape within HEALTH_TIMEOUT_MS, else 0 (pops_queue_jobs then keeps its last values)',
-    labelNames: ['queue'] as const,
-    registers,
-  });
-
-  const queueEnqueueFailing = new Gauge({
-    name: 'pops_queue_enqueue_failing',
-    help: '1 while the last attempt of this process to add jobs failed (a Redis that is full answers reads but refuses writes), else 0',
-    labelNames: ['queue'] as const,
-    registers,
-  });
-
-  const longPollWaiters = new Gauge({
-    name: 'pops_long_poll_waiters',
-    help: 'get-request-status calls holding their answer (wait=N) in this process',
-    registers,
-  });
+  const httpRequests = counter('pops_http_requests_total', 'HTTP requests answered, by route template (unmatched for unknown paths), method and status', ['route', 'method', 'status']);
+  const httpRequestDuration = histogram(
+    'pops_http_request_duration_seconds',
+    'Time from the request arriving to the answer sent, by route template, method and status',
+    ['route', 'method', 'status'],
+    secondsBuckets,
+  );
+  const calendarDaysAccepted = counter('pops_calendar_days_accepted_total', 'Calendar days stored on requests by POST /set-calendar-batch (after merging duplicates and skipping)');
+  const calendarDaysSkipped = counter(
+    'pops_calendar_days_skipped_total',
+    'Calendar days skipped with a warning: past (at accept or apply time), invalid (a value of the wrong type or range), no_currency, nothing (to change)',
+    ['reason'],
+  );
+  const calendarDaysApplied = counter('pops_calendar_days_applied_total', 'Calendar days written by workers');
+  const calendarRequestsFinished = counter('pops_calendar_requests_finished_total', 'Calendar requests that reached a final status, by that status', ['status']);
+  const calendarRequestsReenqueued = counter('pops_calendar_requests_reenqueued_total', 'Calendar requests the re-enqueuer found without a live job and queued again');
+  const jobDuration = histogram('pops_job_duration_seconds', 'Time a worker spent on one job attempt, by job name and outcome (completed, failed)', ['job', 'outcome'], [...secondsBuckets, 30]);
+  const queueJobs = gauge('pops_queue_jobs', 'Jobs in the queue by state, read from the queue at scrape time', ['queue', 'state']);
+  const queueUp = gauge(
+    'pops_queue_up',
+    '1 when the queue answered the last scrape within HEALTH_TIMEOUT_MS, else 0 (pops_queue_jobs then keeps its last values)',
+    ['queue'],
+  );
+  const queueEnqueueFailing = gauge(
+    'pops_queue_enqueue_failing',
+    '1 while the last attempt of this process to add jobs failed (a Redis that is full answers reads but refuses writes), else 0',
+    ['queue'],
+  );
+  const longPollWaiters = gauge('pops_long_poll_waiters', 'get-request-status calls holding their answer (wait=N) in this process');
 
   // Series that exist from the first scrape, so rate() and alerts see a 0 rather than nothing.
   for (const reason of skipReasons) calendarDaysSkipped.labels(reason).inc(0);

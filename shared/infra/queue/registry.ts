@@ -33,12 +33,9 @@ import { uidValue } from '../http/wire.js';
  * Payloads carry ids, not data: Postgres holds the request, the queue holds the pointer.
  */
 
-const applyCalendarRequestPayload = z.object({ requestUid: uidValue() });
 const applyCalendarRequestResult = z.object({ daysApplied: z.number().int(), skippedPast: z.number().int() });
 const applyListingStatusResult = z.object({ listingsChanged: z.number().int() });
 
-export const deliverWebhookPayload = z.object({ eventUid: z.string().min(1).max(120) });
-export type DeliverWebhookPayload = z.infer<typeof deliverWebhookPayload>;
 const deliverWebhookResult = z.object({
   outcome: z.enum(['delivered', 'failed', 'skipped']),
   statusCode: z.number().int().nullable().optional(),
@@ -87,7 +84,6 @@ function cappedRetries(b: CappedBackoff, maxAgeMs: number): Pick<JobsOptions, 'a
   return { attempts: attemptsToSpan(b, maxAgeMs), backoff: { type: CAPPED_BACKOFF, delay: b.delayMs } };
 }
 
-export const sendMessagePayload = z.object({ messageUid: z.string().min(1).max(120) });
 const sendMessageResult = z.object({ outcome: z.enum(['completed', 'error', 'skipped']), reason: z.string().optional() });
 
 /** Scheduled maintenance carries nothing: it works on whatever is due when it runs. */
@@ -118,6 +114,15 @@ export interface Durability {
   rows: DurableRows;
   uidField: string;
   failedForGood: 'record' | 'retry';
+}
+
+/**
+ * A durable job's declaration and the payload it implies: the row's uid, under `uidField` (the
+ * field is named once, so the sweep and the producers cannot disagree on it).
+ */
+function standsFor<F extends string>(rows: DurableRows, uidField: F, failedForGood: Durability['failedForGood'], uid: z.ZodString = z.string().min(1).max(120)) {
+  const durable: Durability = { rows, uidField, failedForGood };
+  return { durable, payload: z.object({ [uidField]: uid } as Record<F, z.ZodString>) };
 }
 
 interface JobDefinition<Q extends string> {
@@ -154,12 +159,16 @@ export function jobRegistry(config: Config) {
   // Bounded retention keeps Redis memory flat however many jobs pass through; failures kept longer.
   const kept = { removeOnComplete: { age: 3600, count: 5000 }, removeOnFail: { age: 7 * 24 * 3600, count: 20000 } } satisfies JobsOptions;
   const requestOptions = { attempts: config.queue.attempts, backoff: { type: 'exponential', delay: config.queue.backoffMs }, ...kept } satisfies JobsOptions;
+  // Deliveries and sends: the capped backoff the strategy reads, and enough attempts to span the maximum age.
+  const retriedUntilMaxAge = (s: { backoff: CappedBackoff; maxAgeMs: number }) => ({
+    backoff: s.backoff,
+    options: { ...cappedRetries(s.backoff, s.maxAgeMs), ...kept } satisfies JobsOptions,
+  });
 
   const jobs = {
     'apply-calendar-request': {
       queue: 'calendar',
-      durable: { rows: 'calendar_requests', uidField: 'requestUid', failedForGood: 'record' },
-      payload: applyCalendarRequestPayload,
+      ...standsFor('calendar_requests', 'requestUid', 'record', uidValue()),
       result: applyCalendarRequestResult,
       options: requestOptions,
     },
@@ -169,8 +178,7 @@ export function jobRegistry(config: Config) {
      */
     'apply-listing-status': {
       queue: 'calendar',
-      durable: { rows: 'calendar_requests', uidField: 'requestUid', failedForGood: 'record' },
-      payload: applyCalendarRequestPayload,
+      ...standsFor('calendar_requests', 'requestUid', 'record', uidValue()),
       result: applyListingStatusResult,
       options: requestOptions,
     },
@@ -179,11 +187,9 @@ export function jobRegistry(config: Config) {
       queue: 'webhooks',
       // The handler itself marks an event failed once it is past WEBHOOK_MAX_AGE_MS: a job the
       // queue gave up on is added again, to be settled by it.
-      durable: { rows: 'webhook_events', uidField: 'eventUid', failedForGood: 'retry' },
-      backoff: config.webhooks.backoff,
-      payload: deliverWebhookPayload,
+      ...standsFor('webhook_events', 'eventUid', 'retry'),
       result: deliverWebhookResult,
-      options: { ...cappedRetries(config.webhooks.backoff, config.webhooks.maxAgeMs), ...kept },
+      ...retriedUntilMaxAge(config.webhooks),
     },
     /**
      * Sends one outbound message (its uid: the jobId) through its channel; transient failures are
@@ -191,11 +197,9 @@ export function jobRegistry(config: Config) {
      */
     'send-message': {
       queue: 'messages',
-      durable: { rows: 'messages', uidField: 'messageUid', failedForGood: 'record' },
-      backoff: config.messaging.backoff,
-      payload: sendMessagePayload,
+      ...standsFor('messages', 'messageUid', 'record'),
       result: sendMessageResult,
-      options: { ...cappedRetries(config.messaging.backoff, config.messaging.maxAgeMs), ...kept },
+      ...retriedUntilMaxAge(config.messaging),
     },
     /** Forgets Idempotency-Key answers past IDEMPOTENCY_TTL_HOURS, in batches of PRUNE_BATCH_ROWS. */
     'prune-idempotency-keys': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
