@@ -40,13 +40,8 @@ export async function importNewCompany(
       for (const kind of kinds) {
         const lines = byKind.get(kind);
         if (!lines) continue;
-        const t = targets[kind];
-        if (t.global) {
-          const foreign = await repo.selectForeignUids(tx, company.uid, t, lines.map((l) => t.uidOf(l)));
-          if (foreign.size > 0) throw new Error(`new company ${company.uid}: ${t.uidField} ${[...foreign][0]!} belongs to another company`);
-        }
         try {
-          await repo.upsertLines(tx, company.uid, t, lines);
+          await repo.upsertLines(tx, company.uid, targets[kind], lines, true);
         } catch (err) {
           throw new Error(`new company ${company.uid}: ${kind} lines refused: ${reasonOf(err)}`, { cause: err });
         }

@@ -43,15 +43,17 @@ function upsertTail(t: Target, columns: string[]): SQL {
 
 /**
  * Upserts lines of one kind into the company: the noun's own write when it has one, else one
- * jsonb_populate_recordset statement of its rows and their change-feed rows.
+ * jsonb_populate_recordset statement of its rows and their change-feed rows. `fresh`: the
+ * company is new, so every line is a new row: a plain insert, which a uid another company holds
+ * fails like any other conflict (no separate look for foreign uids needed).
  */
-export async function upsertLines(tx: Executor, companyUid: string, t: Target, lines: readonly Line[]): Promise<void> {
+export async function upsertLines(tx: Executor, companyUid: string, t: Target, lines: readonly Line[], fresh = false): Promise<void> {
   if (lines.length === 0) return;
   if (t.write) return t.write(tx, companyUid, [...lines]);
   const data = lines.map((l) => t.toRow(companyUid, l));
   const defs = getTableColumns(t.table);
   const columns = Object.keys(data[0]!).map((k) => defs[k]!.name);
-  await writeJsonRows(tx, t.table, data, upsertTail(t, columns));
+  await writeJsonRows(tx, t.table, data, fresh ? undefined : upsertTail(t, columns));
   if (t.feedKind) await recordChanges(tx, lines.map((l) => ({ company: companyUid, kind: t.feedKind!, objectUid: t.uidOf(l), event: t.event })));
 }
 
