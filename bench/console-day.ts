@@ -8,7 +8,7 @@
 import { seedDemo } from '../bin/demo/seed.js';
 import { hashPassword, insertUser } from '../shared/domain/accounts/index.js';
 import { freePort, startProc } from './lib/procs.js';
-import { createBenchEnv, serviceEnv } from './lib/setup.js';
+import { benchRuntime, createBenchEnv, serviceEnv } from './lib/setup.js';
 
 const ROUNDS = 20;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -16,7 +16,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 // One bench property of its own company beside the demo (createBenchEnv makes at least one).
 const env = await createBenchEnv(1);
 try {
-  const demo = await seedDemo(env.database.db, { companyName: 'Demo Stays' });
+  const seeder = await benchRuntime(env);
+  const demo = await seedDemo(seeder.services, { companyName: 'Demo Stays' }).finally(() => seeder.close());
   const password = 'bench console day';
   await insertUser(env.database.db, { companyUid: demo.companyUid, email: 'manager@bench.example', name: 'Bench Manager', role: 'manager', passwordHash: await hashPassword(password) });
   const [booking] = await env.database.sql<{ booking_uid: string }[]>`select booking_uid from bookings where company_uid = ${demo.companyUid} order by local_checkin_dttm desc limit 1`;

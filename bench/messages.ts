@@ -3,7 +3,7 @@ import nodemailer, { type TransportOptions } from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { seedDemo } from '../bin/demo/seed.js';
 import { freePort, startProc, type Proc } from './lib/procs.js';
-import { createBenchEnv, redisUrl, serviceEnv } from './lib/setup.js';
+import { benchRuntime, createBenchEnv, redisUrl, serviceEnv } from './lib/setup.js';
 
 /*
  * `npm run bench -- --messages`: messages to guests by email through a local SMTP server (the
@@ -94,7 +94,8 @@ const env = await createBenchEnv(1);
 const smtp = await startSmtpSink();
 const procs: Proc[] = [];
 try {
-  const demo = await seedDemo(env.database.db, { bookings: 60, companyUid: 'co_msgbench' });
+  const seeder = await benchRuntime(env);
+  const demo = await seedDemo(seeder.services, { bookings: 60, companyUid: 'co_msgbench' }).finally(() => seeder.close());
   const s = env.database.sql;
   const withEmail = (await s<{ booking_uid: string }[]>`
     select b.booking_uid from bookings b join guests g on g.company_uid = b.company_uid and g.uid = b.guest_uid

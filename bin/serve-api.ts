@@ -9,13 +9,13 @@ import { demoBanner, demoWanted, prepareDemo } from './demo/demo-start.js';
  * token and a curl line as plain text on stdout: what a person starting the service reads.
  */
 export async function serveApi(runtime: Runtime): Promise<ApiServer> {
-  const { config, database, logger } = runtime;
+  const { config, logger, services } = runtime;
   const demo = demoWanted(config.seedDemo, runtime.embedded)
-    ? await prepareDemo(database.db, { dataDir: config.db.dataDir, logger })
+    ? await prepareDemo(services, { dataDir: config.db.dataDir, logger })
     : undefined;
   const api = await startApiServer(runtime);
   if (demo) {
-    const client = await prepareDemoClient(database.db, api.port);
+    const client = await prepareDemoClient(services, api.port);
     process.stdout.write(demoBanner(demo.token, api.port, config.http.host, demo.signIn, client));
   }
   return api;

@@ -2,10 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import postgres, { type Sql } from 'postgres';
+import { createRuntime, type Runtime } from '../../shared/app/runtime.js';
 import { issueToken } from '../../shared/domain/auth/index.js';
+import { loadConfig } from '../../shared/infra/config.js';
 import { connectDatabase, type Database } from '../../shared/infra/db/client.js';
 import { migrateDatabase } from '../../shared/infra/db/migrate.js';
 import { companies, properties } from '../../shared/infra/db/schema/index.js';
+import { createLogger } from '../../shared/infra/logger.js';
 
 export const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -40,6 +43,12 @@ export function serviceEnv(env: BenchEnv, port: number, redisAt = redisUrl, extr
     METRICS_PORT: '0',
     ...extra,
   };
+}
+
+/** The composition root's runtime over the bench's database, offline (no queue): to seed through the services. Close it when done. */
+export function benchRuntime(env: BenchEnv): Promise<Runtime> {
+  const config = loadConfig({ ...process.env, DATABASE_URL: env.url });
+  return createRuntime(config, createLogger('silent', { proc: 'bench-seed' }), { database: { database: env.database, url: env.url }, queue: 'offline' });
 }
 
 export async function createBenchEnv(propertyCount: number, redisAt = redisUrl): Promise<BenchEnv> {

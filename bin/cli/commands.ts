@@ -115,7 +115,7 @@ export const commands: Record<string, Command> = {
     prepare(v) {
       const bookings = v.bookings === undefined ? DEFAULT_DEMO_BOOKINGS : wholeNumber(v.bookings, 'bookings', 10_000_000);
       const seed = v.seed === undefined ? undefined : wholeNumber(v.seed, 'seed', 2 ** 32 - 1);
-      return async ({ database: { db } }, io) => {
+      return async ({ services }, io) => {
         const bar = new SingleBar(
           { stream: process.stderr, format: 'Seeding [{bar}] {percentage}% | {value}/{total} bookings | {duration}s', hideCursor: true },
           Presets.shades_classic,
@@ -124,7 +124,7 @@ export const commands: Record<string, Command> = {
         bar.start(bookings, 0);
         let demo: DemoSeed;
         try {
-          demo = await seedDemo(db, {
+          demo = await seedDemo(services, {
             bookings,
             seed,
             companyName: v.name ?? `Demo Stays (${bookings} bookings)`,

@@ -53,45 +53,50 @@ const cities: Record<string, { city: string; country: string; lat: number; lng: 
   'Asia/Tokyo': { city: 'Tokyo', country: 'JP', lat: 35.6762, lng: 139.6503, streets: ['Dogenzaka', 'Takeshita Dori', 'Kaminarimon Dori'] },
 };
 
-/** The iGMS property details of a demo property (column names of the properties table). */
+/**
+ * The iGMS details of a demo property, as a `property` line of the import (shared/domain/transfer)
+ * shows them, without its uid, name and zone. The key order is the order of the PRNG draws.
+ */
 export function propertyDetails(r: Random, zone: DemoZone, nightly: number) {
   const place = cities[zone.timeZone] ?? { city: 'Springfield', country: 'US', lat: 0, lng: 0, streets: ['Main Street'] };
   const street = `${r.int(1, 220)} ${r.pick(place.streets)}`;
   const bedrooms = r.int(1, 4);
   return {
     address: `${street}, ${place.city}`,
-    checkinTime: r.pick([14, 15, 16]),
-    checkoutTime: r.pick([10, 11]),
+    checkin_time: String(r.pick([14, 15, 16])),
+    checkout_time: String(r.pick([10, 11])),
     beds: bedrooms + r.int(0, 2),
     bedrooms,
-    bathrooms: String(r.pick([1, 1, 1.5, 2, 2.5])),
-    isActive: r.chance(0.9),
+    bathrooms: r.pick([1, 1, 1.5, 2, 2.5]),
+    is_active: r.chance(0.9) ? 1 : 0,
     comment: r.chance(0.3) ? 'Key box at the back door' : null,
-    cleanHr: String(r.pick([1.5, 2, 2.5, 3])),
-    cleanTm: r.pick(['11:00', '12:00']),
-    cleanBedsK: r.int(0, 2),
-    cleanBedsQ: r.int(0, 2),
-    cleanBedsD: r.int(0, 1),
-    cleanBedsS: r.int(0, 2),
-    cleanSpecials: r.chance(0.2) ? 'Check the hot tub' : null,
-    isInboxEnabled: true,
-    areAutoReviewsEnabled: r.chance(0.5),
-    icalToken: r.code(24).toLowerCase(),
-    countryCode: place.country,
-    postalCode: String(r.int(10000, 99999)),
-    lat: Math.round((place.lat + (r.next() - 0.5) / 10) * 1e6) / 1e6,
-    lng: Math.round((place.lng + (r.next() - 0.5) / 10) * 1e6) / 1e6,
-    street,
-    city: place.city,
+    clean_hr: r.pick([1.5, 2, 2.5, 3]),
+    clean_tm: r.pick(['11:00', '12:00']),
+    clean_beds_k: r.int(0, 2),
+    clean_beds_q: r.int(0, 2),
+    clean_beds_d: r.int(0, 1),
+    clean_beds_s: r.int(0, 2),
+    clean_specials: r.chance(0.2) ? 'Check the hot tub' : null,
+    is_inbox_enabled: 1,
+    are_auto_reviews_enabled: r.chance(0.5) ? 1 : 0,
+    ical_token: r.code(24).toLowerCase(),
+    location: {
+      country_code: place.country,
+      postal_code: String(r.int(10000, 99999)),
+      lat: Math.round((place.lat + (r.next() - 0.5) / 10) * 1e6) / 1e6,
+      lng: Math.round((place.lng + (r.next() - 0.5) / 10) * 1e6) / 1e6,
+      street,
+      city: place.city,
+    },
     currency: zone.currency,
-    calendarControlAllowed: true,
-    doorAccessCode: r.chance(0.7) ? String(r.int(1000, 9999)) : null,
-    basePrice: `${nightly}.00`,
-    defaultMinStay: r.pick([1, 1, 2, 3]),
+    calendar_control_allowed: true,
+    door_access_code: r.chance(0.7) ? String(r.int(1000, 9999)) : null,
+    base_price: nightly,
+    default_min_stay: r.pick([1, 1, 2, 3]),
     // Issue 36, derived without drawing from the PRNG, so every other demo value stays as it was.
-    guidebookLink: `https://demo-stays.example/guides/${place.city.toLowerCase().replace(/[^a-z]+/g, '-')}`,
+    guidebook_link: `https://demo-stays.example/guides/${place.city.toLowerCase().replace(/[^a-z]+/g, '-')}`,
     // The fields of iGMS's own example (get-properties), so a client reading them finds each.
-    selectedInsuranceSettings: {
+    selected_insurance_settings: {
       future_reservation_coverage: 'newlyBookedReservations',
       content_and_dwelling_amount: 5000 * Math.max(1, bedrooms),
       bodily_insurance_amount: 500_000,

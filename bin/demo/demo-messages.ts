@@ -1,12 +1,12 @@
-import { sql } from 'drizzle-orm';
-import type { Executor } from '../../shared/infra/db/client.js';
-import { insertMessage, threadOfBooking } from '../../shared/domain/messaging/index.js';
+import type { PlatformType } from '../../shared/domain/bookings/index.js';
+import { newUid } from '../../shared/infra/ids.js';
 import { wireDateTime } from './demo-data.js';
 
 /*
  * The demo's conversations: a thread on each of the first bookings (one per platform and a few
- * more), messages both ways from the booking on, never after now. Outbound ones are `completed`
- * (already delivered): the demo sends nothing when it starts.
+ * more), messages both ways from the booking on, never after now, as `thread` and `message` lines
+ * of the import (shared/domain/transfer). Outbound ones are `completed` (already delivered, one
+ * attempt): the demo sends nothing when it starts.
  */
 
 /** How many of the first bookings get a thread (the first five cover every platform). */
@@ -14,6 +14,10 @@ export const DEMO_THREADS = 8;
 
 export interface DemoThreadBooking {
   bookingUid: string;
+  listingUid: string;
+  guestUid: string;
+  hostUid: string;
+  platformType: PlatformType;
   bookedMs: number;
   firstName: string;
 }
@@ -30,25 +34,42 @@ const script = (name: string): Array<['guest' | 'host', number, string]> => [
   ['guest', 60 * 48, 'Perfect, see you then!'],
 ];
 
-/** Threads with messages for `picks`; `n` varies the length of each conversation (2 to 6 messages). */
-export async function seedDemoThreads(tx: Executor, companyUid: string, picks: readonly DemoThreadBooking[], nowMs: number): Promise<{ threads: number; messages: number }> {
+/** Thread and message lines for `picks`; `n` varies the length of each conversation (2 to 6 messages). */
+export function demoThreadLines(picks: readonly DemoThreadBooking[], nowMs: number): { lines: object[]; threads: number; messages: number } {
+  const lines: object[] = [];
   let messages = 0;
   for (const [n, b] of picks.entries()) {
-    const thread = await threadOfBooking(tx, companyUid, { bookingUid: b.bookingUid });
-    if (!thread) continue;
-    const lines = script(b.firstName).slice(0, 2 + (n % 5));
-    for (const [who, minutes, text] of lines) {
-      const atMs = Math.min(b.bookedMs + minutes * 60_000, nowMs - HOUR_MS);
-      await insertMessage(tx, companyUid, thread.id, {
-        direction: who === 'guest' ? 'inbound' : 'outbound',
+    const said = script(b.firstName).slice(0, 2 + (n % 5));
+    const at = said.map(([, minutes]) => Math.min(b.bookedMs + minutes * 60_000, nowMs - HOUR_MS));
+    lines.push({
+      kind: 'thread',
+      bookingUid: b.bookingUid,
+      listingUid: b.listingUid,
+      guestUid: b.guestUid,
+      hostUid: b.hostUid,
+      platformType: b.platformType,
+      createDttm: wireDateTime(nowMs),
+      updateDttm: wireDateTime(nowMs),
+      lastMessageDttm: wireDateTime(Math.max(...at)),
+    });
+    for (const [i, [who, , text]] of said.entries()) {
+      const inbound = who === 'guest';
+      lines.push({
+        kind: 'message',
+        messageUid: newUid('msg_'),
+        bookingUid: b.bookingUid,
+        direction: inbound ? 'inbound' : 'outbound',
         // Every third conversation went by email.
-        channel: who === 'host' && n % 3 === 2 ? 'email' : 'platform',
-        text,
-        sentDttm: wireDateTime(atMs),
+        channel: !inbound && n % 3 === 2 ? 'email' : 'platform',
+        senderUid: inbound ? b.guestUid : b.hostUid,
+        messageText: text,
+        messageDttm: wireDateTime(at[i]!),
+        files: [],
+        messageStatus: 'completed',
+        attempts: inbound ? 0 : 1,
       });
       messages++;
     }
   }
-  await tx.execute(sql`update messages set status = 'completed', attempts = 1, finished_at = now() where company_uid = ${companyUid} and status = 'queued'`);
-  return { threads: picks.length, messages };
+  return { lines, threads: picks.length, messages };
 }

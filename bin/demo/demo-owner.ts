@@ -1,10 +1,8 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { generatePassword, hashPassword, verifyPassword } from '../../shared/domain/accounts/index.js';
-import { findUserByEmail, insertUser, updateUserByEmail } from '../../shared/domain/accounts/index.js';
+import type { Services } from '../../shared/app/services.js';
+import { generatePassword, verifyPassword } from '../../shared/domain/accounts/index.js';
 import { scopes } from '../../shared/domain/auth/index.js';
-import type { Db } from '../../shared/infra/db/client.js';
-import { oauthClients } from '../../shared/infra/db/schema/index.js';
 
 /*
  * The demo owner `npm start` prints beside the demo token (docs/api.md "Accounts and the
@@ -23,7 +21,8 @@ export interface DemoSignIn {
   password: string;
 }
 
-export async function prepareDemoOwner(db: Db, companyUid: string, dataDir: string): Promise<DemoSignIn> {
+export async function prepareDemoOwner(services: Pick<Services, 'accounts'>, companyUid: string, dataDir: string): Promise<DemoSignIn> {
+  const { accounts } = services;
   const file = demoPasswordPath(dataDir);
   let saved: string | undefined;
   try {
@@ -31,18 +30,21 @@ export async function prepareDemoOwner(db: Db, companyUid: string, dataDir: stri
   } catch {
     saved = undefined;
   }
-  const user = await findUserByEmail(db, DEMO_OWNER_EMAIL);
+  const user = await accounts.findByEmail(DEMO_OWNER_EMAIL);
   if (user && saved && !user.disabled && (await verifyPassword(user.passwordHash, saved))) return { email: DEMO_OWNER_EMAIL, password: saved };
   const password = generatePassword();
-  const passwordHash = await hashPassword(password);
-  if (user) await updateUserByEmail(db, DEMO_OWNER_EMAIL, { passwordHash, disabled: false });
+  const reset = async () => {
+    await accounts.resetPassword(DEMO_OWNER_EMAIL, password);
+    await accounts.setDisabled(DEMO_OWNER_EMAIL, false);
+  };
+  if (user) await reset();
   else {
     try {
-      await insertUser(db, { companyUid, email: DEMO_OWNER_EMAIL, name: 'Demo Owner', role: 'owner', passwordHash });
+      await accounts.create({ companyUid, email: DEMO_OWNER_EMAIL, name: 'Demo Owner', role: 'owner', password });
     } catch (err) {
       // Another process sharing the database made it first: set the password this one prints.
-      if (!(await findUserByEmail(db, DEMO_OWNER_EMAIL))) throw err;
-      await updateUserByEmail(db, DEMO_OWNER_EMAIL, { passwordHash, disabled: false });
+      if (!(await accounts.findByEmail(DEMO_OWNER_EMAIL))) throw err;
+      await reset();
     }
   }
   mkdirSync(path.dirname(file), { recursive: true });
@@ -56,11 +58,8 @@ export const DEMO_CLIENT_ID = 'cli_demo';
 /** The console's demo callback page (api/console/pages/oauth-demo.tsx): it shows the code and the exchange. */
 export const demoRedirectUri = (port: number) => `http://localhost:${port}/app/oauth-demo/callback`;
 
-export async function prepareDemoClient(db: Db, port: number): Promise<{ clientId: string; redirectUri: string }> {
+export async function prepareDemoClient(services: Pick<Services, 'oauth'>, port: number): Promise<{ clientId: string; redirectUri: string }> {
   const redirectUri = demoRedirectUri(port);
-  await db
-    .insert(oauthClients)
-    .values({ uid: DEMO_CLIENT_ID, name: 'Demo integration', redirectUris: [redirectUri], scopes: [...scopes] })
-    .onConflictDoUpdate({ target: oauthClients.uid, set: { redirectUris: [redirectUri] } });
+  await services.oauth.ensureClient({ clientId: DEMO_CLIENT_ID, name: 'Demo integration', redirectUris: [redirectUri], scopes: [...scopes] });
   return { clientId: DEMO_CLIENT_ID, redirectUri };
 }

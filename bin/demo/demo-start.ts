@@ -1,13 +1,11 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
-import { findTokenByValue, issueToken, scopes } from '../../shared/domain/auth/index.js';
+import type { Services } from '../../shared/app/services.js';
+import { scopes } from '../../shared/domain/auth/index.js';
 import type { Config } from '../../shared/infra/config.js';
-import type { Db } from '../../shared/infra/db/client.js';
-import { companies } from '../../shared/infra/db/schema/index.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import { prepareDemoOwner, type DemoSignIn } from './demo-owner.js';
-import { seedDemo } from './seed.js';
+import { seedDemo, type DemoServices } from './seed.js';
 
 /*
  * The demo `npm start` shows on a fresh machine. Only a hash of a token is stored, so the plain demo
@@ -44,19 +42,23 @@ export interface DemoAccess {
   seeded: boolean;
 }
 
+/** What the demo is prepared through: the seed's services, the company's, the console users'. */
+export type DemoStartServices = DemoServices & Pick<Services, 'company' | 'accounts'>;
+
 /** The demo company (seeded if needed), a working token with every scope, and the demo owner's sign-in. */
-export async function prepareDemo(db: Db, opts: { dataDir: string; logger: Logger }): Promise<DemoAccess> {
-  const access = await prepareDemoToken(db, opts);
-  return { ...access, signIn: await prepareDemoOwner(db, access.companyUid, opts.dataDir) };
+export async function prepareDemo(services: DemoStartServices, opts: { dataDir: string; logger: Logger }): Promise<DemoAccess> {
+  const access = await prepareDemoToken(services, opts);
+  return { ...access, signIn: await prepareDemoOwner(services, access.companyUid, opts.dataDir) };
 }
 
 /** Seeds the demo company unless it exists, and returns a working token with every scope for it. */
-async function prepareDemoToken(db: Db, opts: { dataDir: string; logger: Logger }): Promise<DemoAccess> {
+async function prepareDemoToken(services: DemoStartServices, opts: { dataDir: string; logger: Logger }): Promise<DemoAccess> {
   const file = demoTokenPath(opts.dataDir);
-  if (!(await demoExists(db))) {
+  const demoExists = () => services.company.exists(DEMO_COMPANY_UID);
+  if (!(await demoExists())) {
     try {
       const started = performance.now();
-      const demo = await seedDemo(db, { companyUid: DEMO_COMPANY_UID });
+      const demo = await seedDemo(services, { companyUid: DEMO_COMPANY_UID });
       saveToken(file, demo.token);
       opts.logger.info(
         { companyUid: DEMO_COMPANY_UID, bookings: demo.bookings, tasks: demo.tasks, ms: Math.round(performance.now() - started) },
@@ -65,17 +67,17 @@ async function prepareDemoToken(db: Db, opts: { dataDir: string; logger: Logger 
       return { companyUid: DEMO_COMPANY_UID, token: demo.token, seeded: true };
     } catch (err) {
       // Another process sharing the database seeded it first: use theirs.
-      if (!(await demoExists(db))) throw err;
+      if (!(await demoExists())) throw err;
     }
   }
   const saved = readToken(file);
   if (saved) {
-    const principal = await findTokenByValue(db, saved);
+    const principal = await services.tokens.find(saved);
     if (principal && principal.companyUid === DEMO_COMPANY_UID && !principal.revoked && !principal.appDisabled) {
       return { companyUid: DEMO_COMPANY_UID, token: saved, seeded: false };
     }
   }
-  const issued = await issueToken(db, DEMO_COMPANY_UID, { scopes, appName: 'Demo app' });
+  const issued = await services.tokens.issue(DEMO_COMPANY_UID, { scopes, appName: 'Demo app' });
   saveToken(file, issued.token);
   opts.logger.info({ companyUid: DEMO_COMPANY_UID, tokenUid: issued.tokenUid }, 'issued a new demo token');
   return { companyUid: DEMO_COMPANY_UID, token: issued.token, seeded: false };
@@ -101,11 +103,6 @@ export function demoBanner(token: string, port: number, host: string, signIn?: D
     '',
     '',
   ].join('\n');
-}
-
-async function demoExists(db: Db): Promise<boolean> {
-  const rows = await db.select({ uid: companies.uid }).from(companies).where(eq(companies.uid, DEMO_COMPANY_UID));
-  return rows.length > 0;
 }
 
 function readToken(file: string): string | undefined {

@@ -1,11 +1,8 @@
-import { issueToken, scopes } from '../../shared/domain/auth/index.js';
-import type { Db } from '../../shared/infra/db/client.js';
+import type { Services } from '../../shared/app/services.js';
+import { scopes } from '../../shared/domain/auth/index.js';
 import { platformTypes, type PlatformType } from '../../shared/domain/bookings/index.js';
-import { writeJsonRows } from '../../shared/infra/db/json-rows.js';
-import { demoListingContent } from './demo-content.js';
-import { bookings, companies, guests, hosts, listings, properties, tasks, teamMembers } from '../../shared/infra/db/schema/index.js';
 import { newUid } from '../../shared/infra/ids.js';
-import { insertColumns, type ColumnArrays } from './bulk-insert.js';
+import { demoListingContent } from './demo-content.js';
 import {
   averageDaysPerBooking,
   bookingStatusAt,
@@ -24,7 +21,7 @@ import {
   type DemoZone,
 } from './demo-data.js';
 import { demoHostNames, demoTeam, guestOf, propertyDetails } from './demo-inventory.js';
-import { DEMO_THREADS, seedDemoThreads, type DemoThreadBooking } from './demo-messages.js';
+import { DEMO_THREADS, demoThreadLines, type DemoThreadBooking } from './demo-messages.js';
 import { createRandom } from './random.js';
 
 export const DEFAULT_DEMO_BOOKINGS = 300;
@@ -41,7 +38,7 @@ export interface SeedDemoOptions {
   seed?: number;
   /** Reference time; dates spread around it, and nothing is booked or updated after it. */
   now?: Date;
-  /** Rows per insert statement (default 5000). */
+  /** Bookings per batch handed to the import, each batch's lines of a kind one statement (default 5000). */
   chunkSize?: number;
 }
 
@@ -76,14 +73,19 @@ interface DemoProperty {
 
 const DAY_MS = 86_400_000;
 
+/** What the seed writes through: the import of a new company, and the token. */
+export type DemoServices = Pick<Services, 'transfer' | 'tokens'>;
+
 /**
  * Creates a demo company: properties in three time zones with a listing per platform, `bookings`
  * bookings over every status and platform spread over past and future, a team (some inactive),
  * tasks of every type and status, threads with guests on several platforms (messages both ways),
- * and a token with every scope. Everything but the token is written
- * in one transaction, so a failed seed leaves nothing behind.
+ * and a token with every scope. The objects are built here (a PRNG) as `cli import` lines and
+ * written by the transfer service's import of a new company: the same schemas and statements as
+ * the import (so the change feed records them too), in batches of `chunkSize` bookings, all in
+ * one transaction, so a failed seed leaves nothing behind (the token comes after).
  */
-export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<DemoSeed> {
+export async function seedDemo(services: DemoServices, opts: SeedDemoOptions = {}): Promise<DemoSeed> {
   const total = opts.bookings ?? DEFAULT_DEMO_BOOKINGS;
   if (!Number.isInteger(total) || total < 0) throw new Error(`bookings must be a whole number >= 0, got ${total}`);
   const chunkSize = opts.chunkSize ?? 5000;
@@ -120,8 +122,136 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
   let taskCount = 0;
   const threadBookings: DemoThreadBooking[] = [];
   let conversations = { threads: 0, messages: 0 };
-  await db.transaction(async (tx) => {
-    await tx.insert(companies).values({
+
+  /** The company's objects as import lines, in batches: the inventory, `chunkSize` bookings at a time, the threads. */
+  function* batches(): Generator<object[]> {
+    yield [
+      ...platformTypes.map((platform) => ({
+        kind: 'host',
+        host_uid: hostUids[platform],
+        name: demoHostNames[platform],
+        email: [`host-${platform}@demo-stays.example`],
+        phone_number: ['+15550100200'],
+        platform_type: platform,
+        thumbnail_url: null,
+      })),
+      ...props.map((p) => ({ kind: 'property', property_uid: p.uid, name: p.name, time_zone: p.zone.timeZone, ...p.details })),
+      ...props.flatMap((p) =>
+        platformTypes.map((platform) => ({
+          kind: 'listing',
+          listing_uid: p.listings[platform]!,
+          property_uid: p.uid,
+          platform_type: platform,
+          listing_name: `${p.name} · ${p.details.bedrooms} bedroom${p.details.bedrooms > 1 ? 's' : ''}`,
+          // A few listings are unlisted, to show the filter.
+          listing_status: p.unlisted === platform ? 'unlisted' : 'listed',
+          listing_url: platform === 'airgms' ? `https://demo-stays.example/stay/${p.uid}` : `https://${platform}.example/rooms/${p.listings[platform]!}`,
+          listing_thumbnail_url: `https://demo-stays.example/img/${p.uid}.jpg`,
+          host_uid: hostUids[platform],
+          is_cohosted: platform === 'airbnb' && p.cohosted,
+          widget_listing_uuid: null,
+          direct_booking_content: demoListingContent(p.name, p.uid, p.details.bedrooms, p.details.location.city),
+        })),
+      ),
+      ...team.map((m, i) => ({
+        kind: 'team_member',
+        team_member_uid: m.uid,
+        name: m.name,
+        email: `${m.name.split(' ')[0]!.toLowerCase()}@demo-stays.example`,
+        phone: `+1555020${String(i).padStart(4, '0')}`,
+        roles: [...m.roles],
+        member_status: m.status,
+      })),
+    ];
+    for (let from = 0; from < total; from += chunkSize) {
+      const batch: object[] = [];
+      for (let i = from; i < Math.min(total, from + chunkSize); i++) batch.push(...stayLines(i));
+      yield batch;
+    }
+    const threads = demoThreadLines(threadBookings, nowMs);
+    conversations = { threads: threads.threads, messages: threads.messages };
+    yield threads.lines;
+  }
+
+  /** Booking `i`'s guest, the booking, and its task if it has one (the PRNG draws in the order the seed always made them). */
+  function stayLines(i: number): object[] {
+    const prop = props[i % props.length]!;
+    const nights = r.pick(nightsChoices);
+    const stay = stayAt(r, todayMs, nowMs, prop.cursor, nights);
+    prop.cursor += nights + r.pick(gapChoices);
+    const platform = platformAt(r, i);
+    const code = reservationCode(r, platform);
+    const price = priceOf(r, prop.zone, prop.nightly, nights);
+    const guest = guestOf(r, i);
+    const guestUid = `gu_${r.code(12)}`;
+    const bookingUid = newUid('bk_');
+    const listingUid = prop.listings[platform]!;
+    const hostUid = hostUids[platform];
+    if (i < DEMO_THREADS) threadBookings.push({ bookingUid, listingUid, guestUid, hostUid, platformType: platform, bookedMs: stay.bookedMs, firstName: guest.name.split(' ')[0]! });
+    const lines: object[] = [
+      {
+        kind: 'guest',
+        guest_uid: guestUid,
+        name: guest.name,
+        email: guest.email ? [guest.email] : [],
+        phone_number: guest.phone ? [guest.phone] : [],
+        platform_type: platform,
+        thumbnail_url: null,
+      },
+      {
+        kind: 'booking',
+        booking_uid: bookingUid,
+        property_uid: prop.uid,
+        listing_uid: listingUid,
+        guest_uid: guestUid,
+        host_uid: hostUid,
+        reservation_code: code,
+        readable_reservation_code: code,
+        booking_status: bookingStatusAt(r, i),
+        platform_type: platform,
+        number_of_guests: r.int(1, 6),
+        local_checkin_dttm: wireDateTime(stay.checkinMs),
+        local_checkout_dttm: wireDateTime(stay.checkoutMs),
+        created_dttm: wireDateTime(stay.createdMs),
+        updated_dttm: wireDateTime(stay.updatedMs),
+        booked_dttm: wireDateTime(stay.bookedMs),
+        price: {
+          currency: prop.zone.currency,
+          price_base: Number(price.base),
+          price_extras: Number(price.extras),
+          price_fee: Number(price.fee),
+          price_tax: Number(price.tax),
+          price_total: Number(price.total),
+        },
+        door_access_code: doorCode(r),
+        guidebook_link: null,
+      },
+    ];
+    // A task at the check-out of every tenth booking (and of the first few, to show every kind).
+    if (i < 15 || i % 10 === 0) {
+      const k = taskCount++;
+      const type = taskTypeAt(r, k);
+      const startMs = Math.floor(stay.checkoutMs / DAY_MS) * DAY_MS + r.int(11, 13) * 3_600_000;
+      const status = taskStatusAt(r, k, startMs < nowMs);
+      const member = status === 'unassigned' ? null : status === 'completed' ? r.pick(team) : r.pick(activeTeam);
+      lines.push({
+        kind: 'task',
+        task_uid: newUid('tk_'),
+        property_uid: prop.uid,
+        team_member_uid: member?.uid ?? null,
+        task_type: type,
+        task_status: status,
+        description: r.chance(0.15) ? null : r.pick(taskDescriptions[type]),
+        local_start_dttm: wireDateTime(startMs),
+        local_end_dttm: wireDateTime(startMs + r.int(2, 8) * 1_800_000),
+      });
+    }
+    return lines;
+  }
+
+  let reported = 0;
+  await services.transfer.importNewCompany(
+    {
       uid: companyUid,
       name: opts.companyName ?? 'Demo Stays',
       email: 'hello@demo-stays.example',
@@ -130,129 +260,16 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
       location: 'New York, NY',
       country: 'US',
       contactName: 'Dana Whitfield',
-    });
-    await tx.insert(properties).values(props.map((p) => ({ uid: p.uid, companyUid, name: p.name, timeZone: p.zone.timeZone, ...p.details })));
-    await tx.insert(hosts).values(
-      platformTypes.map((platform) => ({
-        uid: hostUids[platform],
-        companyUid,
-        name: demoHostNames[platform],
-        emails: [`host-${platform}@demo-stays.example`],
-        phones: ['+15550100200'],
-        platformType: platform,
-      })),
-    );
-    await tx.insert(listings).values(
-      props.flatMap((p) =>
-        platformTypes.map((platform) => ({
-          uid: p.listings[platform]!,
-          companyUid,
-          propertyUid: p.uid,
-          platformType: platform,
-          name: `${p.name} · ${p.details.bedrooms} bedroom${p.details.bedrooms > 1 ? 's' : ''}`,
-          // A few listings are unlisted, to show the filter.
-          status: p.unlisted === platform ? 'unlisted' : 'listed',
-          url: platform === 'airgms' ? `https://demo-stays.example/stay/${p.uid}` : `https://${platform}.example/rooms/${p.listings[platform]!}`,
-          thumbnailUrl: `https://demo-stays.example/img/${p.uid}.jpg`,
-          hostUid: hostUids[platform],
-          isCohosted: platform === 'airbnb' && p.cohosted,
-          ...demoListingContent(p.name, p.uid, p.details.bedrooms, p.details.city),
-        })),
-      ),
-    );
-    await tx
-      .insert(teamMembers)
-      .values(
-        team.map((m, i) => ({
-          uid: m.uid,
-          companyUid,
-          name: m.name,
-          email: `${m.name.split(' ')[0]!.toLowerCase()}@demo-stays.example`,
-          phone: `+1555020${String(i).padStart(4, '0')}`,
-          roles: [...m.roles],
-          memberStatus: m.status,
-        })),
-      );
+    },
+    batches(),
+    (written) => {
+      if (written.booking === reported) return;
+      reported = written.booking;
+      opts.onProgress?.(reported, total);
+    },
+  );
 
-    for (let from = 0; from < total; from += chunkSize) {
-      const to = Math.min(total, from + chunkSize);
-      const b: ColumnArrays<typeof bookings> = {};
-      const t: ColumnArrays<typeof tasks> = {};
-      const g: Array<typeof guests.$inferInsert> = [];
-      for (let i = from; i < to; i++) {
-        const prop = props[i % props.length]!;
-        const nights = r.pick(nightsChoices);
-        const stay = stayAt(r, todayMs, nowMs, prop.cursor, nights);
-        prop.cursor += nights + r.pick(gapChoices);
-        const platform = platformAt(r, i);
-        const code = reservationCode(r, platform);
-        const price = priceOf(r, prop.zone, prop.nightly, nights);
-        const guest = guestOf(r, i);
-        const guestUid = `gu_${r.code(12)}`;
-        g.push({
-          uid: guestUid,
-          companyUid,
-          name: guest.name,
-          emails: guest.email ? [guest.email] : [],
-          phones: guest.phone ? [guest.phone] : [],
-          platformType: platform,
-        });
-        const bookingUid = newUid('bk_');
-        if (i < DEMO_THREADS) threadBookings.push({ bookingUid, bookedMs: stay.bookedMs, firstName: guest.name.split(' ')[0]! });
-        push<typeof bookings.$inferInsert>(b, {
-          bookingUid,
-          companyUid,
-          propertyUid: prop.uid,
-          listingUid: prop.listings[platform]!,
-          guestUid,
-          hostUid: hostUids[platform],
-          reservationCode: code,
-          readableReservationCode: code,
-          bookingStatus: bookingStatusAt(r, i),
-          platformType: platform,
-          numberOfGuests: r.int(1, 6),
-          localCheckinDttm: wireDateTime(stay.checkinMs),
-          localCheckoutDttm: wireDateTime(stay.checkoutMs),
-          createdDttm: wireDateTime(stay.createdMs),
-          updatedDttm: wireDateTime(stay.updatedMs),
-          bookedDttm: wireDateTime(stay.bookedMs),
-          currency: prop.zone.currency,
-          priceBase: price.base,
-          priceExtras: price.extras,
-          priceFee: price.fee,
-          priceTax: price.tax,
-          priceTotal: price.total,
-          doorAccessCode: doorCode(r),
-        });
-        // A task at the check-out of every tenth booking (and of the first few, to show every kind).
-        if (i < 15 || i % 10 === 0) {
-          const k = taskCount++;
-          const type = taskTypeAt(r, k);
-          const startMs = Math.floor(stay.checkoutMs / DAY_MS) * DAY_MS + r.int(11, 13) * 3_600_000;
-          const status = taskStatusAt(r, k, startMs < nowMs);
-          const member = status === 'unassigned' ? null : status === 'completed' ? r.pick(team) : r.pick(activeTeam);
-          push<typeof tasks.$inferInsert>(t, {
-            taskUid: newUid('tk_'),
-            companyUid,
-            propertyUid: prop.uid,
-            teamMemberUid: member?.uid ?? null,
-            taskType: type,
-            taskStatus: status,
-            description: r.chance(0.15) ? null : r.pick(taskDescriptions[type]),
-            localStartDttm: wireDateTime(startMs),
-            localEndDttm: wireDateTime(startMs + r.int(2, 8) * 1_800_000),
-          });
-        }
-      }
-      await writeJsonRows(tx, guests, g);
-      await insertColumns(tx, bookings, b);
-      await insertColumns(tx, tasks, t);
-      opts.onProgress?.(to, total);
-    }
-    conversations = await seedDemoThreads(tx, companyUid, threadBookings, nowMs);
-  });
-
-  const issued = await issueToken(db, companyUid, { scopes, appName: 'Demo app' });
+  const issued = await services.tokens.issue(companyUid, { scopes, appName: 'Demo app' });
   return {
     companyUid,
     token: issued.token,
@@ -264,10 +281,4 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<Demo
     tasks: taskCount,
     ...conversations,
   };
-}
-
-/** Appends one row to column arrays (created on first use); every row of a batch has the same keys. */
-function push<R extends object>(cols: object, row: R): void {
-  const c = cols as Record<string, unknown[]>;
-  for (const [k, v] of Object.entries(row)) (c[k] ??= []).push(v);
 }

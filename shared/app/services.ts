@@ -1,15 +1,28 @@
 import { BookingExtrasService, bookingExtrasRepository } from '../domain/booking-extras/index.js';
-import { ListingContentService } from '../domain/listings/index.js';
 import { AccountsService, usersRepository } from '../domain/accounts/index.js';
 import { OAuthService, oauthRepository } from '../domain/oauth/index.js';
 import { TokensService, tokenRepository } from '../domain/auth/index.js';
 import { BookingsService, bookingsRepository } from '../domain/bookings/index.js';
 import { CalendarService, calendarRepository } from '../domain/calendar/index.js';
 import { ChangesService, changesRepository } from '../domain/changes/index.js';
-import { CompanyService } from '../domain/company/index.js';
-import { CalendarChangeService, ConsoleDayService, ConsoleService } from '../domain/console/index.js';
+import { CompanyService, companyRepository } from '../domain/company/index.js';
+import {
+  CalendarChangeService,
+  ConsoleDayService,
+  ConsoleService,
+  calendarChangeRepository,
+  consoleDayRepository,
+  consoleRepository,
+} from '../domain/console/index.js';
 import { DirectBookingsService, directBookingsRepository } from '../domain/direct-bookings/index.js';
-import { ListingStatusService, ListingsService, listingStatusRepository, listingsRepository } from '../domain/listings/index.js';
+import {
+  ListingContentService,
+  ListingStatusService,
+  ListingsService,
+  listingContentRepository,
+  listingStatusRepository,
+  listingsRepository,
+} from '../domain/listings/index.js';
 import { DoorCodesService, doorCodesRepository } from '../domain/door-codes/index.js';
 import { ConnectorsService, MessagingService, connectorsRepository, messagingRepository } from '../domain/messaging/index.js';
 import { NotificationsService, notificationsRepository } from '../domain/notifications/index.js';
@@ -21,7 +34,7 @@ import { ReservationRequestsService, reservationRequestsRepository } from '../do
 import { RetentionService, retentionRepository } from '../domain/retention/index.js';
 import { TasksService, tasksRepository } from '../domain/tasks/index.js';
 import { TeamMembersService, teamMembersRepository } from '../domain/team-members/index.js';
-import { TransferService } from '../domain/transfer/index.js';
+import { TransferService, transferRepository } from '../domain/transfer/index.js';
 import { WebhookSettingsService, WebhooksService, webhookRepository } from '../domain/webhooks/index.js';
 import type { Infra } from '../infra/infra.js';
 import { changeReaders } from './change-readers.js';
@@ -75,10 +88,15 @@ const repositories = {
   bookingExtras: bookingExtrasRepository,
   bookings: bookingsRepository,
   calendar: calendarRepository,
+  calendarChange: calendarChangeRepository,
   changes: changesRepository,
+  company: companyRepository,
   connectors: connectorsRepository,
+  console: consoleRepository,
+  consoleDay: consoleDayRepository,
   directBookings: directBookingsRepository,
   doorCodes: doorCodesRepository,
+  listingContent: listingContentRepository,
   listings: listingsRepository,
   listingStatus: listingStatusRepository,
   messaging: messagingRepository,
@@ -93,6 +111,7 @@ const repositories = {
   tasks: tasksRepository,
   teamMembers: teamMembersRepository,
   tokens: tokenRepository,
+  transfer: transferRepository,
   webhooks: webhookRepository,
 };
 
@@ -108,14 +127,14 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     bookings,
     calendar,
     changes: new ChangesService(infra, changeReaders, r.changes),
-    company: new CompanyService(infra),
-    console: new ConsoleService(infra),
-    consoleDay: new ConsoleDayService(infra),
-    calendarChange: new CalendarChangeService(infra, calendar),
+    company: new CompanyService(infra, r.company),
+    console: new ConsoleService(infra, r.console),
+    consoleDay: new ConsoleDayService(infra, bookings, r.consoleDay),
+    calendarChange: new CalendarChangeService(infra, calendar, r.calendarChange),
     directBookings: new DirectBookingsService(infra, properties, r.directBookings),
     doorCodes: new DoorCodesService(infra, r.doorCodes),
     bookingExtras: new BookingExtrasService(infra, r.bookingExtras),
-    listingContent: new ListingContentService(infra),
+    listingContent: new ListingContentService(infra, r.listingContent),
     listings: new ListingsService(infra, r.listings),
     listingStatus: new ListingStatusService(infra, calendar, properties, r.listingStatus, r.calendar),
     messaging: new MessagingService(infra, r.messaging),
@@ -130,7 +149,8 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     tasks: new TasksService(infra, r.tasks),
     teamMembers: new TeamMembersService(infra, r.teamMembers),
     tokens: new TokensService(infra, r.tokens),
-    transfer: new TransferService(infra),
+    // A new company's import (the demo seed) writes the company's row in its own transaction.
+    transfer: new TransferService(infra, r.transfer, r.company),
     webhooks: new WebhooksService(infra, changeReaders, r.webhooks),
     webhookSettings: new WebhookSettingsService(infra, r.webhooks),
   };

@@ -191,7 +191,7 @@ describe('reservation requests', () => {
 
 describe('server time on the demo data', () => {
   it('answers each page (measured and logged: the target is under 100 ms)', async () => {
-    const demo = await seedDemo(db(), { companyName: 'Demo Stays' });
+    const demo = await seedDemo(t.api.ctx.services, { companyName: 'Demo Stays' });
     const who = await createUser(db(), demo.companyUid, { role: 'manager' });
     const prop = demo.propertyUids[0]!;
     // The demo has no calendar requests or threads: 50 requests with warnings, 10 threads of 5 messages.

@@ -15,7 +15,7 @@ describe('demo seed', () => {
   const rows = async <T>(query: ReturnType<typeof sql>) => (await t.tdb.database.db.execute(query)) as unknown as T[];
 
   beforeAll(async () => {
-    demo = await seedDemo(t.tdb.database.db, { bookings: 1234, now, chunkSize: 500, onProgress: (done) => progress.push(done) });
+    demo = await seedDemo(t.api.ctx.services, { bookings: 1234, now, chunkSize: 500, onProgress: (done) => progress.push(done) });
   });
 
   it('writes exactly the bookings asked for, in chunks, reporting progress after each', async () => {
@@ -106,9 +106,9 @@ describe('demo seed', () => {
       rows<{ s: string }>(sql`
         select booking_status || ' ' || platform_type || ' ' || local_checkin_dttm || ' ' || price_total || ' ' || currency as s
         from bookings where company_uid = ${companyUid} order by 1`);
-    const a = await seedDemo(t.tdb.database.db, { bookings: 200, now, seed: 7 });
-    const b = await seedDemo(t.tdb.database.db, { bookings: 200, now, seed: 7 });
-    const c = await seedDemo(t.tdb.database.db, { bookings: 200, now, seed: 8 });
+    const a = await seedDemo(t.api.ctx.services, { bookings: 200, now, seed: 7 });
+    const b = await seedDemo(t.api.ctx.services, { bookings: 200, now, seed: 7 });
+    const c = await seedDemo(t.api.ctx.services, { bookings: 200, now, seed: 8 });
     expect(await shape(a.companyUid)).toEqual(await shape(b.companyUid));
     expect(await shape(a.companyUid)).not.toEqual(await shape(c.companyUid));
   });

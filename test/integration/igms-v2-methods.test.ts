@@ -117,7 +117,7 @@ describe('POST /api/v2/set-booking-insurance-policy', () => {
 describe('the demo, the console and the export', () => {
   it('the demo gives listings content, properties a guidebook link and insurance settings; the console shows the content read-only', async () => {
     const db = t.tdb.database.db;
-    const demo = await seedDemo(db, { bookings: 20, seed: 7 });
+    const demo = await seedDemo(t.api.ctx.services, { bookings: 20, seed: 7 });
     const property = (await t.api.get(`/api/v1/property/${demo.propertyUids[0]!}`, demo.token)).body.data;
     expect(property.guidebook_link).toMatch(/^https:\/\/demo-stays\.example\/guides\//);
     expect(property.selected_insurance_settings).toMatchObject({ is_insurance_coverage_active: true });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { importLines } from '../../shared/domain/transfer/index.js';
 import { createToken } from '../support/factories.js';
 import { expectError, newTask, storedTask, useTasksWorld, type TasksWorld } from '../support/tasks.fixture.js';
 
@@ -43,7 +42,7 @@ describe('task version and ETag', () => {
     async function* lines() {
       yield JSON.stringify({ ...line, version: 99 });
     }
-    const result = await importLines(w.tdb.database.db, w.company, lines());
+    const result = await w.api.ctx.services.transfer.import(w.company, lines());
     expect(result.refused).toEqual([]);
     const row = await storedTask(w, t.taskUid);
     // The line's version is ignored: the stored counter moves on.

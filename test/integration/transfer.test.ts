@@ -53,7 +53,7 @@ async function dump(db: TestDatabase, companyUid: string) {
 beforeAll(async () => {
   const [a, b] = [source.tdb, target.tdb];
   dir = mkdtempSync(path.join(tmpdir(), 'pops-transfer-'));
-  demo = await seedDemo(a.database.db, { bookings: 400 });
+  demo = await seedDemo((await source.runtime()).services, { bookings: 400 });
   // The rarer shapes: a migrated overlap, a free-text role, a description.
   await createBookings(a.database.db, [bookingRow(demo.companyUid, demo.propertyUids[0]!, { legacyOverlap: true, description: 'Late arrival' })]);
   await a.database.db.execute(sql`update team_members set role = 'inspector' where uid = ${demo.teamMemberUids[0]!}`);

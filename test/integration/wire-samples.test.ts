@@ -58,7 +58,7 @@ const send: Record<string, (s: Sample) => Promise<{ status: number; body: unknow
 };
 
 beforeAll(async () => {
-  demo = await seedDemo(t.tdb.database.db, { bookings: 200, seed: 36 });
+  demo = await seedDemo(t.api.ctx.services, { bookings: 200, seed: 36 });
   w.property = demo.propertyUids[0]!;
   const bookings = (await get(`/api/v1/bookings?property_uid=${w.property}`)).body.data as Array<{ booking_uid: string }>;
   w.booking = bookings[0]!.booking_uid;

@@ -39,17 +39,30 @@ export interface ChangeInput {
  */
 export async function recordChanges(tx: Executor, rows: readonly ChangeInput[]): Promise<void> {
   if (rows.length === 0) return;
-  await tx.insert(changes).values(
-    rows.map((r) => ({
-      companyUid: r.company,
-      kind: r.kind,
-      objectUid: r.objectUid,
-      op: r.op ?? 'upsert',
-      event: r.event ?? null,
-      dates: r.kind === 'calendar_day' ? [...(r.dates ?? [])] : null,
-    })),
-  );
+  const values = rows.map((r) => ({
+    companyUid: r.company,
+    kind: r.kind,
+    objectUid: r.objectUid,
+    op: r.op ?? 'upsert',
+    event: r.event ?? null,
+    dates: r.kind === 'calendar_day' ? [...(r.dates ?? [])] : null,
+  }));
+  if (values.length <= VALUES_ROWS) {
+    await tx.insert(changes).values(values);
+    return;
+  }
+  // Many rows (an import, the demo seed): one jsonb parameter, not a VALUES list of six parameters
+  // a row (5,000 of those took longer than inserting the bookings they announce). In the order
+  // given (`with ordinality`), so ids follow it as a VALUES list's do.
+  await tx.execute(sql`insert into ${changes} (company_uid, kind, object_uid, op, event, dates)
+    select r.company_uid, r.kind, r.object_uid, r.op, r.event, r.dates
+      from rows from (jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as ("companyUid" text, kind text, "objectUid" text, op text, event text, dates jsonb)) with ordinality
+           as r(company_uid, kind, object_uid, op, event, dates, n)
+     order by r.n`);
 }
+
+/** Up to this many rows, a change record is a plain VALUES insert (the common case: one object). */
+const VALUES_ROWS = 100;
 
 export function recordChange(tx: Executor, row: ChangeInput): Promise<void> {
   return recordChanges(tx, [row]);

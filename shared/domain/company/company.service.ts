@@ -1,16 +1,23 @@
-import { eq } from 'drizzle-orm';
-import { companies } from '../../infra/db/schema/index.js';
 import { badParam, notFound } from '../../infra/errors.js';
+import type { Infra } from '../../infra/infra.js';
 import { newUid } from '../../infra/ids.js';
 import { BaseService } from '../service.js';
+import type { CompanyRepository } from './company.repository.js';
 import type { Company } from './company.schema.js';
-import { companySettingsSchema, DEFAULT_SETTINGS, selectCompanySettings, updateCompanySettings, type CompanySettings } from './company.settings.js';
+import { companySettingsSchema, DEFAULT_SETTINGS, type CompanySettings } from './company.settings.js';
 
 /** The token's own company. */
 export class CompanyService extends BaseService {
+  constructor(
+    infra: Infra,
+    private readonly repo: CompanyRepository,
+  ) {
+    super(infra);
+  }
+
   /** A token always has a company; a vanished company reads as unknown. */
   async get(companyUid: string): Promise<{ data: Company }> {
-    const [row] = await this.db.select().from(companies).where(eq(companies.uid, companyUid));
+    const row = await this.repo.selectCompany(this.db, companyUid);
     if (!row) throw notFound('company_uid', 'Unknown company');
     return {
       data: {
@@ -31,31 +38,28 @@ export class CompanyService extends BaseService {
   /** Creates a company (the CLI, the demo): answers its uid. */
   async create(name: string): Promise<string> {
     const uid = newUid('co_');
-    await this.db.insert(companies).values({ uid, name });
+    await this.repo.insertCompany(this.db, { uid, name });
     return uid;
   }
 
   /** Whether a company of this uid exists. */
-  async exists(companyUid: string): Promise<boolean> {
-    const rows = await this.db.select({ uid: companies.uid }).from(companies).where(eq(companies.uid, companyUid));
-    return rows.length > 0;
+  exists(companyUid: string): Promise<boolean> {
+    return this.repo.companyExists(this.db, companyUid);
   }
 
   /** Whether the company lets its managers install apps on the consent page (default: owners only). */
   async managersInstallApps(companyUid: string): Promise<boolean> {
-    const [row] = await this.db.select({ allow: companies.managersInstallApps }).from(companies).where(eq(companies.uid, companyUid));
-    return row?.allow ?? false;
+    return (await this.repo.selectManagersInstallApps(this.db, companyUid)) ?? false;
   }
 
   /** Sets that setting; false when there is no such company. */
-  async setManagersInstallApps(companyUid: string, allow: boolean): Promise<boolean> {
-    const rows = await this.db.update(companies).set({ managersInstallApps: allow }).where(eq(companies.uid, companyUid)).returning({ uid: companies.uid });
-    return rows.length > 0;
+  setManagersInstallApps(companyUid: string, allow: boolean): Promise<boolean> {
+    return this.repo.updateManagersInstallApps(this.db, companyUid, allow);
   }
 
   /** The console settings (company zone, price change threshold); the defaults for a vanished company. */
   async settings(companyUid: string): Promise<CompanySettings> {
-    return (await selectCompanySettings(this.db, companyUid)) ?? DEFAULT_SETTINGS;
+    return (await this.repo.selectCompanySettings(this.db, companyUid)) ?? DEFAULT_SETTINGS;
   }
 
   /** Sets them from the owners' form (parsed here: a bad zone or threshold is a 400 naming the field). */
@@ -66,7 +70,7 @@ export class CompanyService extends BaseService {
       const field = String(issue.path[0] ?? 'settings');
       throw badParam(field, issue.message.startsWith('must') || issue.message.startsWith('is') ? `${field} ${issue.message}` : issue.message);
     }
-    if (!(await updateCompanySettings(this.db, companyUid, parsed.data))) throw notFound('company_uid', 'Unknown company');
+    if (!(await this.repo.updateCompanySettings(this.db, companyUid, parsed.data))) throw notFound('company_uid', 'Unknown company');
     return parsed.data;
   }
 }

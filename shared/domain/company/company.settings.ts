@@ -1,7 +1,4 @@
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../../infra/db/client.js';
-import { companies } from '../../infra/db/schema/index.js';
 import { ianaZone } from '../../infra/time.js';
 
 /*
@@ -36,20 +33,3 @@ export const companySettingsSchema = z.object({
     .min(1, 'must be at least 1%')
     .max(1000, 'must be at most 1000%'),
 });
-
-export async function selectCompanySettings(db: Db, companyUid: string): Promise<CompanySettings | undefined> {
-  const [row] = await db
-    .select({ time_zone: companies.timeZone, price_change_threshold: companies.priceChangeThreshold })
-    .from(companies)
-    .where(eq(companies.uid, companyUid));
-  return row;
-}
-
-export async function updateCompanySettings(db: Db, companyUid: string, s: CompanySettings): Promise<boolean> {
-  const rows = await db
-    .update(companies)
-    .set({ timeZone: s.time_zone, priceChangeThreshold: s.price_change_threshold })
-    .where(eq(companies.uid, companyUid))
-    .returning({ uid: companies.uid });
-  return rows.length > 0;
-}

@@ -5,7 +5,8 @@ import { datesOf } from '../../infra/time.js';
 import { setCalendarBatchBodySchema, type CalendarService, type PreviewDay } from '../calendar/index.js';
 import { unknownProperty } from '../properties/index.js';
 import { BaseService } from '../service.js';
-import { selectCalendarGrid, type GridCellRow, type GridFilter, type GridPropertyRow } from './console-multicalendar.repository.js';
+import type { GridCellRow, GridFilter, GridPropertyRow } from './console-multicalendar.repository.js';
+import type { CalendarChangeRepository } from './console.repository.js';
 
 /*
  * "Change the calendar" of the console (issue 41): one change (dates, optionally only some
@@ -112,18 +113,19 @@ export class CalendarChangeService extends BaseService {
   constructor(
     infra: ConstructorParameters<typeof BaseService>[0],
     private readonly calendar: CalendarService,
+    private readonly repo: CalendarChangeRepository,
   ) {
     super(infra);
   }
 
   /** The multi-calendar: every property of the company (or those matching `search`) over [from, to], one statement. */
-  grid(companyUid: string, f: GridFilter): ReturnType<typeof selectCalendarGrid> {
-    return selectCalendarGrid(this.db, companyUid, f);
+  grid(companyUid: string, f: GridFilter): ReturnType<CalendarChangeRepository['selectCalendarGrid']> {
+    return this.repo.selectCalendarGrid(this.db, companyUid, f);
   }
 
   /** The current cells of the change's properties and dates (one statement); an unknown property is a 404. */
   private async current(companyUid: string, c: CalendarChange) {
-    const grid = await selectCalendarGrid(this.db, companyUid, { from: c.from, to: c.to, propertyUids: c.property_uids });
+    const grid = await this.repo.selectCalendarGrid(this.db, companyUid, { from: c.from, to: c.to, propertyUids: c.property_uids });
     const missing = c.property_uids.find((u) => !grid.properties.some((p) => p.uid === u));
     if (missing !== undefined) throw unknownProperty(missing);
     const dates = new Set(datesOfChange(c));

@@ -3,26 +3,11 @@ import { addDays, localDate } from '../../infra/time.js';
 import { unknownThread } from '../messaging/index.js';
 import { unknownProperty } from '../properties/index.js';
 import { BaseService } from '../service.js';
-import { provenanceFields, selectMonthDays, selectProvenance, type MonthDayRow, type ProvenanceRow } from './console-calendar.repository.js';
-import {
-  selectInboxFilterChoices,
-  selectInboxMessages,
-  selectInboxThread,
-  selectInboxThreads,
-  upsertThreadRead,
-  type InboxFilter,
-  type InboxMessageRow,
-  type InboxThreadRow,
-} from './console-inbox.repository.js';
-import {
-  selectBookingNames,
-  selectPropertyHead,
-  selectPropertyList,
-  selectRecentRequests,
-  type PropertyHeadRow,
-  type PropertyListRow,
-  type RequestListRow,
-} from './console-lists.repository.js';
+import type { Infra } from '../../infra/infra.js';
+import { provenanceFields, type MonthDayRow, type ProvenanceRow } from './console-calendar.repository.js';
+import type { InboxFilter, InboxMessageRow, InboxThreadRow } from './console-inbox.repository.js';
+import type { PropertyHeadRow, PropertyListRow, RequestListRow } from './console-lists.repository.js';
+import type { ConsoleRepository } from './console.repository.js';
 
 /** What the Properties page shows of one property's month. */
 export interface PropertyMonth {
@@ -60,14 +45,21 @@ export function shiftMonth(month: string, by: number): string {
  * company. Writes go through the nouns' own services (proposals, reservation requests, messaging).
  */
 export class ConsoleService extends BaseService {
+  constructor(
+    infra: Infra,
+    private readonly repo: ConsoleRepository,
+  ) {
+    super(infra);
+  }
+
   /** The Properties list: one statement. */
   properties(companyUid: string): Promise<PropertyListRow[]> {
-    return selectPropertyList(this.db, companyUid);
+    return this.repo.selectPropertyList(this.db, companyUid);
   }
 
   /** A property's header: one statement; 404 (code 11) when it is not the company's. */
   async property(companyUid: string, propertyUid: string): Promise<PropertyHeadRow> {
-    const head = await selectPropertyHead(this.db, companyUid, propertyUid);
+    const head = await this.repo.selectPropertyHead(this.db, companyUid, propertyUid);
     if (!head) throw unknownProperty(propertyUid);
     return head;
   }
@@ -83,30 +75,30 @@ export class ConsoleService extends BaseService {
     const m = month ?? today.slice(0, 7);
     const from = `${m}-01`;
     const to = addDays(`${shiftMonth(m, 1)}-01`, -1);
-    const days = await selectMonthDays(this.db, companyUid, propertyUid, from, to);
+    const days = await this.repo.selectMonthDays(this.db, companyUid, propertyUid, from, to);
     return { property, month: m, prev: shiftMonth(m, -1), next: shiftMonth(m, 1), today, days };
   }
 
   /** Who set each field of one date, and through which app: two statements run together. */
   async provenance(companyUid: string, propertyUid: string, date: string): Promise<DateProvenance> {
     if (!DATE.test(date) || Number.isNaN(Date.parse(date))) throw badParam('date', 'date must be YYYY-MM-DD');
-    const [property, fields] = await Promise.all([this.property(companyUid, propertyUid), selectProvenance(this.db, companyUid, propertyUid, date)]);
+    const [property, fields] = await Promise.all([this.property(companyUid, propertyUid), this.repo.selectProvenance(this.db, companyUid, propertyUid, date)]);
     return { property, date, fields: fields.length > 0 ? fields : neverSet() };
   }
 
   /** The Requests page (and each of its live refreshes): one statement. */
   requests(companyUid: string, limit = RECENT_REQUESTS, propertyUid?: string): Promise<RequestListRow[]> {
-    return selectRecentRequests(this.db, companyUid, limit, propertyUid);
+    return this.repo.selectRecentRequests(this.db, companyUid, limit, propertyUid);
   }
 
   /** The Inbox as `userUid` reads it (unread, needs reply), filtered: the company's most recent threads, one statement. */
   threads(companyUid: string, userUid: string, filter: InboxFilter = {}, limit = INBOX_THREADS): Promise<InboxThreadRow[]> {
-    return selectInboxThreads(this.db, companyUid, userUid, limit, filter);
+    return this.repo.selectInboxThreads(this.db, companyUid, userUid, limit, filter);
   }
 
   /** The Inbox's filter choices: the company's properties and its threads' platforms, one statement. */
-  inboxFilterChoices(companyUid: string): ReturnType<typeof selectInboxFilterChoices> {
-    return selectInboxFilterChoices(this.db, companyUid);
+  inboxFilterChoices(companyUid: string): ReturnType<ConsoleRepository['selectInboxFilterChoices']> {
+    return this.repo.selectInboxFilterChoices(this.db, companyUid);
   }
 
   /**
@@ -115,16 +107,16 @@ export class ConsoleService extends BaseService {
    * (one more statement); the thread is answered as it was before (unread as they found it).
    */
   async thread(companyUid: string, userUid: string, threadId: number, markRead = false): Promise<InboxThread> {
-    const [thread, messages] = await Promise.all([selectInboxThread(this.db, companyUid, userUid, threadId), selectInboxMessages(this.db, companyUid, threadId)]);
+    const [thread, messages] = await Promise.all([this.repo.selectInboxThread(this.db, companyUid, userUid, threadId), this.repo.selectInboxMessages(this.db, companyUid, threadId)]);
     if (!thread) throw unknownThread(threadId);
     const newest = messages.reduce((max, m) => Math.max(max, m.id), 0);
-    if (markRead && newest > 0) await upsertThreadRead(this.db, companyUid, userUid, threadId, newest);
+    if (markRead && newest > 0) await this.repo.upsertThreadRead(this.db, companyUid, userUid, threadId, newest);
     return { thread, messages };
   }
 
   /** Guest and property names of bookings of the company (the reservation requests page), one statement. */
-  bookingNames(companyUid: string, bookingUids: readonly string[]): ReturnType<typeof selectBookingNames> {
-    return selectBookingNames(this.db, companyUid, bookingUids);
+  bookingNames(companyUid: string, bookingUids: readonly string[]): ReturnType<ConsoleRepository['selectBookingNames']> {
+    return this.repo.selectBookingNames(this.db, companyUid, bookingUids);
   }
 }
 

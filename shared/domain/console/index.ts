@@ -13,6 +13,7 @@
  *   console-tasks.repository.ts    tasks of a window with names, one task, the team
  *   console-multicalendar.repository.ts  the multi-calendar grid (every property x dates, one statement)
  *   calendar-change.service.ts     CalendarChangeService: a change over dates and properties, previewed then applied
+ *   console.repository.ts          what each of the three services is given: the statements it uses, as one object
  */
 export * from './console.service.js';
 export * from './console-calendar.repository.js';
@@ -24,3 +25,4 @@ export * from './console-bookings.repository.js';
 export * from './console-tasks.repository.js';
 export * from './console-multicalendar.repository.js';
 export * from './calendar-change.service.js';
+export * from './console.repository.js';

@@ -1,10 +1,10 @@
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Infra } from '../../infra/infra.js';
-import { listings, properties } from '../../infra/db/schema/index.js';
+import type { listings } from '../../infra/db/schema/index.js';
 import { notFound, shown } from '../../infra/errors.js';
 import { uidValue } from '../../infra/http/wire.js';
 import { BaseService } from '../service.js';
+import type { ListingContentRepository } from './listing-content.repository.js';
 
 /*
  * What a direct-booking site shows for a listing (GET /api/v2/direct-booking-content/{listing_uid},
@@ -59,28 +59,22 @@ export function listingContentOf(l: typeof listings.$inferSelect): ListingConten
 const num = (v: string | null) => (v === null ? null : Number(v));
 
 export class ListingContentService extends BaseService {
-  constructor(infra: Infra) {
+  constructor(
+    infra: Infra,
+    private readonly repo: ListingContentRepository,
+  ) {
     super(infra);
   }
 
   /** The content of every listing of the company's property, for the console's read-only panel. */
   async ofProperty(companyUid: string, propertyUid: string): Promise<Array<{ listingUid: string; platformType: string; content: ListingContent | null }>> {
-    const rows = await this.db
-      .select()
-      .from(listings)
-      .where(and(eq(listings.companyUid, companyUid), eq(listings.propertyUid, propertyUid)))
-      .orderBy(listings.platformType, listings.uid);
+    const rows = await this.repo.selectPropertyListings(this.db, companyUid, propertyUid);
     return rows.map((l) => ({ listingUid: l.uid, platformType: l.platformType, content: listingContentOf(l) }));
   }
 
   /** The listing's content; unknown (or another company's) listing: 404 code 11. */
   async directBookingContent(companyUid: string, listingUid: string): Promise<{ data: DirectBookingContent }> {
-    const [row] = await this.db
-      .select({ l: listings, p: properties })
-      .from(listings)
-      .innerJoin(properties, and(eq(properties.companyUid, listings.companyUid), eq(properties.uid, listings.propertyUid)))
-      .where(and(eq(listings.companyUid, companyUid), eq(listings.uid, listingUid)))
-      .limit(1);
+    const row = await this.repo.selectListingWithProperty(this.db, companyUid, listingUid);
     if (!row) throw notFound('listing_uid', `Unknown listing ${shown(listingUid)}`);
     const { l, p } = row;
     return {

@@ -18,6 +18,11 @@ export async function insertClient(db: Executor, row: Omit<typeof oauthClients.$
   return uid;
 }
 
+/** A client of a fixed uid (the demo's): inserted, or its redirect URIs set when it exists. */
+export async function upsertClient(db: Executor, row: typeof oauthClients.$inferInsert): Promise<void> {
+  await db.insert(oauthClients).values(row).onConflictDoUpdate({ target: oauthClients.uid, set: { redirectUris: row.redirectUris } });
+}
+
 /** Sets the error mode of a client the company registered; answers whether it has that client. */
 export async function updateClientErrorMode(db: Executor, companyUid: string, clientId: string, mode: string | null): Promise<boolean> {
   const rows = await db
@@ -102,5 +107,5 @@ export async function expireOutstandingCodes(db: Executor, companyUid: string, a
 }
 
 /** The repository its service is given by the composition root (shared/app/services.ts). */
-export const oauthRepository = { findClient, insertClient, updateClientErrorMode, clientsOfCompany, installApp, insertCode, lockCode, markCodeUsed, insertToken, revokeTokenUid, appOfCode, expireOutstandingCodes };
+export const oauthRepository = { findClient, insertClient, upsertClient, updateClientErrorMode, clientsOfCompany, installApp, insertCode, lockCode, markCodeUsed, insertToken, revokeTokenUid, appOfCode, expireOutstandingCodes };
 export type OAuthRepository = typeof oauthRepository;

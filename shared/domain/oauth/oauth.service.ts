@@ -80,6 +80,11 @@ export class OAuthService extends BaseService {
     return { clientId, clientSecret: secret };
   }
 
+  /** A public client of a fixed id (the demo's, no secret), made once; a later call only sets its redirect URIs. */
+  ensureClient(opts: { clientId: string; name: string; redirectUris: string[]; scopes?: Scope[] }): Promise<void> {
+    return this.repo.upsertClient(this.db, { uid: opts.clientId, name: opts.name, redirectUris: opts.redirectUris, scopes: opts.scopes ?? [...allScopes] });
+  }
+
   /** The error mode of a client the company registered (the console); false when it has no such client. */
   setClientErrorMode(companyUid: string, clientId: string, mode: ErrorMode | null) {
     return this.repo.updateClientErrorMode(this.db, companyUid, clientId, mode);

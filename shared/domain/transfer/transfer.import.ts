@@ -1,9 +1,6 @@
-import { getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../infra/db/client.js';
-import { writeJsonRows, type Executor } from '../../infra/db/json-rows.js';
+import type { Db, Executor } from '../../infra/db/client.js';
 import { pgErrorOf } from '../../infra/db/pg-error.js';
-import { recordChanges } from '../changes/index.js';
-import type { TransferPart } from '../transfer-part.js';
+import type { Target, TransferRepository } from './transfer.repository.js';
 import { kinds, lineSchema, parts, type Kind, type Line } from './transfer.schema.js';
 
 /*
@@ -25,13 +22,8 @@ export interface ImportResult {
   refused: Refusal[];
 }
 
-/** A kind's part, as its noun declares it, and whether its table is keyed by uid alone. */
-interface Target extends TransferPart<Line> {
-  /** Keyed by uid alone: may only update its company's row, and a uid of another company is refused. */
-  global: boolean;
-}
-
-const targets = Object.fromEntries(kinds.map((k) => [k, { ...parts[k], global: parts[k].key.length === 1 }])) as Record<Kind, Target>;
+/** Each kind's part, and whether its table is keyed by uid alone. */
+export const targets = Object.fromEntries(kinds.map((k) => [k, { ...parts[k], global: parts[k].key.length === 1 }])) as Record<Kind, Target>;
 
 const CHUNK = 2000;
 
@@ -69,6 +61,11 @@ export function parseLine(text: string, n: number): Line | Refusal {
   } catch {
     return { line: n, reason: 'not a JSON object' };
   }
+  return parseObject(json, n);
+}
+
+/** Checks one line already read as an object (`{kind, ...the wire fields}`), as parseLine does a text line. */
+export function parseObject(json: unknown, n: number): Line | Refusal {
   const parsed = lineSchema.safeParse(json);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
@@ -78,6 +75,7 @@ export function parseLine(text: string, n: number): Line | Refusal {
 
 export async function importLines(
   db: Db,
+  repo: TransferRepository,
   companyUid: string,
   lines: AsyncIterable<string>,
   onProgress?: (done: number, total: number) => void,
@@ -99,10 +97,10 @@ export async function importLines(
   await db.transaction(async (tx) => {
     for (const kind of kinds) {
       let items = [...byKind.get(kind)!.values()];
-      if (targets[kind].global) items = await dropForeignUids(tx, companyUid, kind, items, refused);
+      if (targets[kind].global) items = await dropForeignUids(repo, tx, companyUid, kind, items, refused);
       for (let i = 0; i < items.length; i += CHUNK) {
         const chunk = items.slice(i, i + CHUNK);
-        written[kind] += await writeChunk(tx, companyUid, targets[kind], chunk, refused);
+        written[kind] += await writeChunk(repo, tx, companyUid, targets[kind], chunk, refused);
         done += chunk.length;
         onProgress?.(done, total);
       }
@@ -115,16 +113,10 @@ export async function importLines(
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Lines whose uid is already another company's object: refused (an import never touches another tenant). */
-async function dropForeignUids(tx: Executor, companyUid: string, kind: Kind, items: Array<{ line: number; value: Line }>, refused: Refusal[]) {
-  if (items.length === 0) return items;
+async function dropForeignUids(repo: TransferRepository, tx: Executor, companyUid: string, kind: Kind, items: Array<{ line: number; value: Line }>, refused: Refusal[]) {
   const t = targets[kind];
-  const uidColumn = sql.identifier(t.key[0]!);
-  const uids = JSON.stringify(items.map((i) => t.uidOf(i.value)));
-  const rowsFound = (await tx.execute(sql`
-    select ${uidColumn} as uid from ${sql.identifier(getTableName(t.table))}
-    where ${uidColumn} in (select jsonb_array_elements_text(${uids}::jsonb)) and company_uid <> ${companyUid}`)) as unknown as Array<{ uid: string }>;
-  if (rowsFound.length === 0) return items;
-  const foreign = new Set(rowsFound.map((r) => r.uid));
+  const foreign = await repo.selectForeignUids(tx, companyUid, t, items.map((i) => t.uidOf(i.value)));
+  if (foreign.size === 0) return items;
   return items.filter((i) => {
     if (!foreign.has(t.uidOf(i.value))) return true;
     refused.push({ line: i.line, reason: `${t.uidField} ${t.uidOf(i.value)} belongs to another company` });
@@ -132,32 +124,10 @@ async function dropForeignUids(tx: Executor, companyUid: string, kind: Kind, ite
   });
 }
 
-function upsertTail(t: Target, columns: string[]): SQL {
-  const table = sql.identifier(getTableName(t.table));
-  const updates = columns.filter((c) => !t.key.includes(c)).map((c) => sql`${sql.identifier(c)} = excluded.${sql.identifier(c)}`);
-  if (t.versioned) {
-    // +1 only when the line changes the row: importing the same file again is a no-op.
-    const cols = columns.filter((c) => !t.key.includes(c));
-    const stored = sql.join(cols.map((c) => sql`${table}.${sql.identifier(c)}`), sql`, `);
-    const given = sql.join(cols.map((c) => sql`excluded.${sql.identifier(c)}`), sql`, `);
-    updates.push(sql`version = case when (${stored}) is distinct from (${given}) then ${table}.version + 1 else ${table}.version end`);
-  }
-  return sql`on conflict (${sql.join(t.key.map((k) => sql.identifier(k)), sql`, `)}) do update set ${sql.join(updates, sql`, `)}
-    ${t.global ? sql`where ${table}.company_uid = excluded.company_uid` : sql``}`;
-}
-
 /** Writes a chunk under a savepoint; when the database refuses it, halves it until the bad lines are alone. */
-async function writeChunk(tx: Tx, companyUid: string, t: Target, chunk: Array<{ line: number; value: Line }>, refused: Refusal[]): Promise<number> {
-  const write = async (sp: Tx) => {
-    if (t.write) return t.write(sp, companyUid, chunk.map((i) => i.value));
-    const data = chunk.map((i) => t.toRow(companyUid, i.value));
-    const defs = getTableColumns(t.table);
-    const columns = Object.keys(data[0]!).map((k) => defs[k]!.name);
-    await writeJsonRows(sp, t.table, data, upsertTail(t, columns));
-    if (t.feedKind) await recordChanges(sp, chunk.map((i) => ({ company: companyUid, kind: t.feedKind!, objectUid: t.uidOf(i.value), event: t.event })));
-  };
+async function writeChunk(repo: TransferRepository, tx: Tx, companyUid: string, t: Target, chunk: Array<{ line: number; value: Line }>, refused: Refusal[]): Promise<number> {
   try {
-    await tx.transaction(write);
+    await tx.transaction((sp) => repo.upsertLines(sp, companyUid, t, chunk.map((i) => i.value)));
     return chunk.length;
   } catch (err) {
     if (chunk.length === 1) {
@@ -165,6 +135,6 @@ async function writeChunk(tx: Tx, companyUid: string, t: Target, chunk: Array<{ 
       return 0;
     }
     const half = Math.ceil(chunk.length / 2);
-    return (await writeChunk(tx, companyUid, t, chunk.slice(0, half), refused)) + (await writeChunk(tx, companyUid, t, chunk.slice(half), refused));
+    return (await writeChunk(repo, tx, companyUid, t, chunk.slice(0, half), refused)) + (await writeChunk(repo, tx, companyUid, t, chunk.slice(half), refused));
   }
 }

@@ -10,7 +10,7 @@ export type Executor = Pick<Db, 'execute'>;
  * Postgres turns them into the table's row type (`jsonb_populate_recordset`), arrays and numerics
  * included. Keys are Drizzle field names; the columns written are those of the first row (the
  * others keep their defaults). `tail` is appended verbatim (an `on conflict ...` clause).
- * Unlike insertColumns (bulk-insert.ts), array columns (emails, roles) work.
+ * Array columns (emails, roles) work.
  */
 export async function writeJsonRows<T extends PgTable>(
   db: Executor,
