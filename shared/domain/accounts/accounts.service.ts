@@ -1,5 +1,4 @@
-import { eq } from 'drizzle-orm';
-import { companies, type UserRole } from '../../infra/db/schema/index.js';
+import type { UserRole } from '../../infra/db/schema/index.js';
 import { isEmailAddress } from '../../infra/email-address.js';
 import { BaseService } from '../service.js';
 import { hashPassword, verifyPassword } from './password.js';
@@ -61,12 +60,12 @@ export class AccountsService extends BaseService {
   async consoleUser(uid: string): Promise<ConsoleUser | undefined> {
     const user = await this.repo.findUser(this.db, uid);
     if (!user || user.disabled) return undefined;
-    const company = await this.db.select({ name: companies.name, timeZone: companies.timeZone }).from(companies).where(eq(companies.uid, user.companyUid));
+    const company = await this.repo.companyOfUser(this.db, user.companyUid);
     return {
       uid: user.uid,
       companyUid: user.companyUid,
-      companyName: company[0]?.name ?? user.companyUid,
-      companyTimeZone: company[0]?.timeZone ?? 'UTC',
+      companyName: company?.name ?? user.companyUid,
+      companyTimeZone: company?.timeZone ?? 'UTC',
       email: user.email,
       name: user.name,
       role: user.role,

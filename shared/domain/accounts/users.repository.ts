@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.js';
-import { signInThrottle, users, type UserRole } from '../../infra/db/schema/index.js';
+import { companies, signInThrottle, users, type UserRole } from '../../infra/db/schema/index.js';
 import { newUid } from '../../infra/ids.js';
 
 export interface UserRow {
@@ -100,5 +100,11 @@ export async function clearFailures(db: Executor, emailKey: string): Promise<voi
 }
 
 /** The repository its service is given by the composition root (shared/app/services.ts). */
-export const usersRepository = { findUserByEmail, findUser, insertUser, updateUserByEmail, usersOfCompany, lockOf, recordFailure, clearFailures };
+/** The name and time zone of a user's company (the console shows both). */
+export async function companyOfUser(db: Executor, companyUid: string): Promise<{ name: string; timeZone: string } | undefined> {
+  const [row] = await db.select({ name: companies.name, timeZone: companies.timeZone }).from(companies).where(eq(companies.uid, companyUid));
+  return row;
+}
+
+export const usersRepository = { companyOfUser, findUserByEmail, findUser, insertUser, updateUserByEmail, usersOfCompany, lockOf, recordFailure, clearFailures };
 export type UsersRepository = typeof usersRepository;

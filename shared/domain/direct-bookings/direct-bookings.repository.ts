@@ -125,5 +125,17 @@ export async function recordNightsChanged(tx: Tx, companyUid: string, propertyUi
   if (dates.size > 0) await recordChange(tx, { company: companyUid, kind: 'calendar_day', objectUid: propertyUid, dates: [...dates].sort() });
 }
 
-export const directBookingsRepository = { directListingOf, recordNightsChanged, legacyHoldOverlaps, lockBookingsByCode, insertGuest, renameGuest };
+type NewBooking = typeof bookings.$inferInsert;
+
+/** A direct booking made. */
+export async function insertBooking(tx: Tx, row: NewBooking): Promise<void> {
+  await tx.insert(bookings).values(row);
+}
+
+/** A direct booking made again or cancelled: its fields replaced where given. */
+export async function updateBooking(tx: Tx, companyUid: string, bookingUid: string, fields: Partial<NewBooking>): Promise<void> {
+  await tx.update(bookings).set(fields).where(and(eq(bookings.companyUid, companyUid), eq(bookings.bookingUid, bookingUid)));
+}
+
+export const directBookingsRepository = { insertBooking, updateBooking, directListingOf, recordNightsChanged, legacyHoldOverlaps, lockBookingsByCode, insertGuest, renameGuest };
 export type DirectBookingsRepository = typeof directBookingsRepository;

@@ -1,9 +1,7 @@
-import { and, eq } from 'drizzle-orm';
 import type { Infra } from '../../infra/infra.js';
 import { localDate, utcDateTime } from '../../infra/time.js';
 import { BaseService } from '../service.js';
 import type { PropertiesService } from '../properties/index.js';
-import { bookings } from '../../infra/db/schema/index.js';
 import { isOverlapRefusal, pgErrorOf } from '../../infra/db/pg-error.js';
 import { badParam, conflict, notFound, shown } from '../../infra/errors.js';
 import { newUid } from '../../infra/ids.js';
@@ -98,7 +96,7 @@ export class DirectBookingsService extends BaseService {
             const rebooked = body.booking_status === 'pending' ? { bookedDttm: now } : {};
             // An update clears the migration's exemption (legacy_overlap) and so faces the no-overlap
             // constraint: a booking it exempted cannot be re-booked onto nights another holds.
-            await tx.update(bookings).set({ ...fields, ...rebooked, legacyOverlap: false }).where(eq(bookings.bookingUid, existing.bookingUid));
+            await repo.updateBooking(tx, companyUid, existing.bookingUid, { ...fields, ...rebooked, legacyOverlap: false });
             await recordChange(tx, { company: companyUid, kind: 'booking', objectUid: existing.bookingUid, event: 'booking.updated' });
             await repo.recordNightsChanged(tx, companyUid, existing.propertyUid, [{ checkin: existing.localCheckinDttm, checkout: existing.localCheckoutDttm }]);
             await repo.recordNightsChanged(tx, companyUid, property.uid, [{ checkin, checkout }]);
@@ -108,7 +106,7 @@ export class DirectBookingsService extends BaseService {
           await repo.insertGuest(tx, companyUid, guestUid, body.guest_name);
           const code = newReservationCode();
           const bookingUid = newUid('bk_');
-          await tx.insert(bookings).values({
+          await repo.insertBooking(tx, {
             ...fields,
             bookingUid,
             companyUid,
@@ -166,10 +164,7 @@ export class DirectBookingsService extends BaseService {
   async cancel(companyUid: string, body: CancelBookingBody): Promise<{ status: 0 }> {
     await this.db.transaction(async (tx) => {
       const booking = await airgmsBooking(this.repo, tx, companyUid, body.reservation_code);
-      await tx
-        .update(bookings)
-        .set({ bookingStatus: 'cancelled', updatedDttm: utcNow() })
-        .where(and(eq(bookings.companyUid, companyUid), eq(bookings.bookingUid, booking.bookingUid)));
+      await this.repo.updateBooking(tx, companyUid, booking.bookingUid, { bookingStatus: 'cancelled', updatedDttm: utcNow() });
       await recordChange(tx, { company: companyUid, kind: 'booking', objectUid: booking.bookingUid, event: 'booking.cancelled' });
       await this.repo.recordNightsChanged(tx, companyUid, booking.propertyUid, [{ checkin: booking.localCheckinDttm, checkout: booking.localCheckoutDttm }]);
     });

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db, Executor } from '../../infra/db/client.js';
-import { channelConnectors } from '../../infra/db/schema/index.js';
+import { channelConnectors, companies } from '../../infra/db/schema/index.js';
 
 export type ConnectorRow = typeof channelConnectors.$inferSelect;
 
@@ -39,5 +39,11 @@ export async function connectorsOfCompany(db: Db, companyUid: string): Promise<C
 }
 
 /** The repository its service is given by the composition root (shared/app/services.ts). */
-export const connectorsRepository = { upsertConnector, deleteConnector, findConnector, connectorsOfPlatform, connectorsOfCompany };
+/** Whether the company exists (a connector is set only for one). */
+export async function companyExists(db: Executor, companyUid: string): Promise<boolean> {
+  const [row] = await db.select({ uid: companies.uid }).from(companies).where(eq(companies.uid, companyUid));
+  return row !== undefined;
+}
+
+export const connectorsRepository = { companyExists, upsertConnector, deleteConnector, findConnector, connectorsOfPlatform, connectorsOfCompany };
 export type ConnectorsRepository = typeof connectorsRepository;

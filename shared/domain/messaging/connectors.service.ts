@@ -1,5 +1,3 @@
-import { eq } from 'drizzle-orm';
-import { companies } from '../../infra/db/schema/index.js';
 import { platformTypes, type PlatformType } from '../bookings/index.js';
 import { BaseService } from '../service.js';
 import { newWebhookSecret } from '../../platform/outbound-http/index.js';
@@ -34,8 +32,7 @@ export class ConnectorsService extends BaseService {
   }
 
   private async requireCompany(companyUid: string): Promise<void> {
-    const [row] = await this.db.select({ uid: companies.uid }).from(companies).where(eq(companies.uid, companyUid));
-    if (!row) throw new ConnectorRefusedError(`unknown company ${companyUid}`);
+    if (!(await this.repo.companyExists(this.db, companyUid))) throw new ConnectorRefusedError(`unknown company ${companyUid}`);
   }
 
   /** Registers (or replaces) the company's connector for a platform; answers its new secret, once. */

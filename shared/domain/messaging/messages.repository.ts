@@ -41,6 +41,12 @@ export async function findMessage(db: Db, companyUid: string, uid: string): Prom
   return row;
 }
 
+/** Whose message `uid` is and its thread, without knowing the company (the worker's failure path has only the uid). */
+export async function locateMessage(db: Executor, uid: string): Promise<{ companyUid: string; threadId: number } | undefined> {
+  const [row] = await db.select({ companyUid: messages.companyUid, threadId: messages.threadId }).from(messages).where(eq(messages.uid, uid));
+  return row;
+}
+
 /** Which of `uids` (of the company) are final: the long-poll's re-check after a lost notification. */
 export async function findFinishedMessageUids(db: Db, companyUid: string, uids: readonly string[]): Promise<string[]> {
   if (uids.length === 0) return [];

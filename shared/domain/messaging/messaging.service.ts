@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import { enqueueAfterCommit } from '../../infra/queue/producer.js';
 import type { Executor } from '../../infra/db/client.js';
 import type { Infra } from '../../infra/infra.js';
@@ -144,8 +143,8 @@ export class MessagingService extends BaseService {
 
   /** Worker: the job failed for good (its attempts ran out, or the queue gave up on it). */
   async fail(messageUid: string, message: string): Promise<void> {
-    const [row] = await this.db.execute<{ company_uid: string }>(sql`select company_uid from messages where uid = ${messageUid}`);
-    if (row) await this.finish(row.company_uid, messageUid, (tx) => this.repo.markFailed(tx, messageUid, message));
+    const row = await this.repo.locateMessage(this.db, messageUid);
+    if (row) await this.finish(row.companyUid, messageUid, (tx) => this.repo.markFailed(tx, messageUid, message));
   }
 
   /**
@@ -155,9 +154,9 @@ export class MessagingService extends BaseService {
   private async finish(companyUid: string, messageUid: string, mark: (tx: Executor) => Promise<boolean>): Promise<void> {
     await this.db.transaction(async (tx) => {
       if (!(await mark(tx))) return;
-      const [m] = await tx.execute<{ thread_id: number }>(sql`select thread_id from messages where uid = ${messageUid}`);
+      const m = await this.repo.locateMessage(tx, messageUid);
       await recordChanges(tx, [
-        ...(m ? [{ company: companyUid, kind: 'thread' as const, objectUid: String(m.thread_id) }] : []),
+        ...(m ? [{ company: companyUid, kind: 'thread' as const, objectUid: String(m.threadId) }] : []),
         { company: companyUid, kind: 'message', objectUid: messageUid, event: 'message.status' },
       ]);
     });

@@ -1,7 +1,6 @@
 import { and, desc, eq, exists, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.js';
 import { accessTokens, apps, oauthClients } from '../../infra/db/schema/index.js';
-import { expireOutstandingCodes } from './oauth.repository.js';
 
 /*
  * The console's "Connected apps" (docs/api.md "Apps connect themselves"): the apps installed on a
@@ -95,4 +94,20 @@ export async function uninstallApp(db: Executor, companyUid: string, appUid: str
       .returning({ uid: accessTokens.uid });
     return revoked.length;
   });
+}
+
+/**
+ * Ends every outstanding (unused, unexpired) code of an app's client on its company: a code
+ * issued before an uninstall or a disable must not buy a token afterwards (issue 39 H1), not even
+ * once the app is authorized again. Run before the app row is touched (codes, then app: the
+ * exchange's lock order, so the two never deadlock).
+ */
+export async function expireOutstandingCodes(db: Executor, companyUid: string, appUid: string): Promise<number> {
+  const rows = await db.execute<{ code_hash: string }>(sql`
+    update oauth_codes c set expires_at = now()
+    from apps a
+    where a.uid = ${appUid} and a.company_uid = ${companyUid} and c.client_uid = a.client_uid and c.company_uid = a.company_uid
+      and c.used_at is null and c.expires_at > now()
+    returning c.code_hash`);
+  return rows.length;
 }

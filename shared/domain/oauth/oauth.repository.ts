@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.js';
 import { accessTokens, apps, oauthClients, oauthCodes } from '../../infra/db/schema/index.js';
 import { newToken, newUid, sha256 } from '../../infra/ids.js';
+import { expireOutstandingCodes, selectConnectedApps, uninstallApp } from './installations.js';
 
 export type ClientRow = typeof oauthClients.$inferSelect;
 export type CodeRow = typeof oauthCodes.$inferSelect;
@@ -90,22 +91,7 @@ export async function appOfCode(db: Executor, clientUid: string, companyUid: str
   return rows[0]?.uid;
 }
 
-/**
- * Ends every outstanding (unused, unexpired) code of an app's client on its company: a code
- * issued before an uninstall or a disable must not buy a token afterwards (issue 39 H1), not even
- * once the app is authorized again. Run before the app row is touched (codes, then app: the
- * exchange's lock order, so the two never deadlock).
- */
-export async function expireOutstandingCodes(db: Executor, companyUid: string, appUid: string): Promise<number> {
-  const rows = await db.execute<{ code_hash: string }>(sql`
-    update oauth_codes c set expires_at = now()
-    from apps a
-    where a.uid = ${appUid} and a.company_uid = ${companyUid} and c.client_uid = a.client_uid and c.company_uid = a.company_uid
-      and c.used_at is null and c.expires_at > now()
-    returning c.code_hash`);
-  return rows.length;
-}
 
 /** The repository its service is given by the composition root (shared/app/services.ts). */
-export const oauthRepository = { findClient, insertClient, upsertClient, updateClientErrorMode, clientsOfCompany, installApp, insertCode, lockCode, markCodeUsed, insertToken, revokeTokenUid, appOfCode, expireOutstandingCodes };
+export const oauthRepository = { selectConnectedApps, uninstallApp, findClient, insertClient, upsertClient, updateClientErrorMode, clientsOfCompany, installApp, insertCode, lockCode, markCodeUsed, insertToken, revokeTokenUid, appOfCode, expireOutstandingCodes };
 export type OAuthRepository = typeof oauthRepository;

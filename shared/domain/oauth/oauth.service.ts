@@ -4,7 +4,6 @@ import { AppError, ErrorCode } from '../../infra/errors.js';
 import { newToken, sha256 } from '../../infra/ids.js';
 import { BaseService } from '../service.js';
 import type { ClientRow, OAuthRepository } from './oauth.repository.js';
-import { selectConnectedApps, uninstallApp } from './installations.js';
 import type { Infra } from '../../infra/infra.js';
 
 /*
@@ -92,12 +91,12 @@ export class OAuthService extends BaseService {
 
   /** The company's installed apps with their most recent tokens (the console's Connected apps). */
   connectedApps(companyUid: string) {
-    return selectConnectedApps(this.db, companyUid);
+    return this.repo.selectConnectedApps(this.db, companyUid);
   }
 
   /** Uninstalls an app of the company, revoking every token; undefined when it has no such app. */
   uninstall(companyUid: string, appUid: string) {
-    return uninstallApp(this.db, companyUid, appUid);
+    return this.repo.uninstallApp(this.db, companyUid, appUid);
   }
 
   clientsOf(companyUid: string) {
