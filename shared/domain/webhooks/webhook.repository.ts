@@ -30,34 +30,83 @@ export async function removeWebhook(db: Db, companyUid: string, appUid: string):
   return rows.length > 0;
 }
 
+/** The columns one delivery attempt reads (the statement stays short: its Parse is resent on every new connection). */
+function deliverySelection() {
+  const r = calendarRequests;
+  const e = webhookEvents;
+  return {
+    event: {
+      uid: e.uid, eventUid: e.eventUid, type: e.type, data: e.data, requestUid: e.requestUid, status: e.status, createdAt: e.createdAt,
+      retryFrom: e.retryFrom, appUid: e.appUid, objectKey: e.objectKey, seq: e.seq, attempts: e.attempts,
+    },
+    webhook: { url: webhooks.url, secret: webhooks.secret, previousSecret: webhooks.previousSecret, previousSecretUntil: webhooks.previousSecretUntil },
+    request: {
+      uid: r.uid, status: r.status, requestError: r.requestError, propertyUid: r.propertyUid, daysTotal: r.daysTotal,
+      daysApplied: r.daysApplied, warnings: r.warnings, attempts: r.attempts, createdDttm: r.createdDttm,
+      startedDttm: r.startedDttm, finishedDttm: r.finishedDttm,
+    },
+  };
+}
+
 /**
  * What one delivery attempt needs: the event, its app's webhook (undefined once removed), the
  * finished request a calendar.request.finished event reports (the other types carry their `data`),
- * and whether an earlier event of the same object is still pending for the app (then this one
- * waits: per-object order). Read by event uid: the job payload is that id, and the company comes
- * from the event row itself.
+ * whether an earlier event of the same object is still pending for the app (then this one
+ * waits: per-object order) or another job holds the object's lease (it is draining the object's
+ * events; not `holder`, the caller's own), and when the event's latest attempt was made (only once it has one). Read by event uid:
+ * the job payload is that id, and the company comes from the event row itself.
  */
-export async function loadDelivery(db: Db, eventUid: string) {
-  // Only the columns used: the statement stays short (its Parse is resent on every new connection).
-  const r = calendarRequests;
+export async function loadDelivery(db: Db, eventUid: string, holder = '') {
   const e = webhookEvents;
   const [row] = await db
     .select({
-      event: { uid: e.uid, eventUid: e.eventUid, type: e.type, data: e.data, requestUid: e.requestUid, status: e.status, createdAt: e.createdAt, retryFrom: e.retryFrom },
-      blocked: sql<boolean>`(${e.objectKey} is not null and exists (select 1 from webhook_events p where p.app_uid = ${e.appUid}
-        and p.object_key = ${e.objectKey} and p.seq < ${e.seq} and p.status = 'pending'))`,
-      webhook: { url: webhooks.url, secret: webhooks.secret, previousSecret: webhooks.previousSecret, previousSecretUntil: webhooks.previousSecretUntil },
-      request: {
-        uid: r.uid, status: r.status, requestError: r.requestError, propertyUid: r.propertyUid, daysTotal: r.daysTotal,
-        daysApplied: r.daysApplied, warnings: r.warnings, attempts: r.attempts, createdDttm: r.createdDttm,
-        startedDttm: r.startedDttm, finishedDttm: r.finishedDttm,
-      },
+      ...deliverySelection(),
+      blocked: sql<boolean>`(${e.objectKey} is not null and (exists (select 1 from webhook_events p where p.app_uid = ${e.appUid}
+        and p.object_key = ${e.objectKey} and p.seq < ${e.seq} and p.status = 'pending') or exists (select 1 from webhook_leases l
+        where l.app_uid = ${e.appUid} and l.object_key = ${e.objectKey} and l.until > now() and l.holder <> ${holder})))`,
+      lastAttemptAt: sql<string | null>`(case when ${e.attempts} > 0 then (select max(d.created_at) from webhook_deliveries d where d.event_uid = ${e.uid}) end)`,
     })
     .from(e)
     .leftJoin(webhooks, and(eq(webhooks.appUid, e.appUid), eq(webhooks.companyUid, e.companyUid)))
-    .leftJoin(r, and(eq(r.uid, e.requestUid), eq(r.companyUid, e.companyUid)))
+    .leftJoin(calendarRequests, and(eq(calendarRequests.uid, e.requestUid), eq(calendarRequests.companyUid, e.companyUid)))
     .where(eq(e.uid, eventUid));
   return row;
+}
+
+export type Delivery = NonNullable<Awaited<ReturnType<typeof loadDelivery>>>;
+
+/**
+ * The next `limit` pending events of one object after `afterSeq`, in order, as a drain delivers
+ * them (its holder of the object's lease has settled every earlier one, so none is blocked).
+ */
+export async function pendingOfObject(db: Db, appUid: string, objectKey: string, afterSeq: number, limit: number) {
+  const e = webhookEvents;
+  return db
+    .select(deliverySelection())
+    .from(e)
+    .leftJoin(webhooks, and(eq(webhooks.appUid, e.appUid), eq(webhooks.companyUid, e.companyUid)))
+    .leftJoin(calendarRequests, and(eq(calendarRequests.uid, e.requestUid), eq(calendarRequests.companyUid, e.companyUid)))
+    .where(and(eq(e.appUid, appUid), eq(e.objectKey, objectKey), eq(e.status, 'pending'), sql`${e.seq} > ${afterSeq}`))
+    .orderBy(e.seq)
+    .limit(limit);
+}
+
+/**
+ * Takes the object's lease for `ms` unless a live one is held by another: answers whether this
+ * holder has it. A lease past its `until` (its holder died) is taken over.
+ */
+export async function takeLease(db: Db, appUid: string, objectKey: string, holder: string, ms: number): Promise<boolean> {
+  const rows = await db.execute<{ holder: string }>(sql`
+    insert into webhook_leases as l (app_uid, object_key, holder, until)
+    values (${appUid}, ${objectKey}, ${holder}, now() + make_interval(secs => ${ms / 1000}))
+    on conflict (app_uid, object_key) do update set holder = excluded.holder, until = excluded.until where l.until < now()
+    returning holder`);
+  return rows.length > 0;
+}
+
+/** Gives the lease back (only this holder's: a lease taken over after it expired is left alone). */
+export async function dropLease(db: Db, appUid: string, objectKey: string, holder: string): Promise<void> {
+  await db.execute(sql`delete from webhook_leases where app_uid = ${appUid} and object_key = ${objectKey} and holder = ${holder}`);
 }
 
 /** The pending event of the same object that waits behind `eventUid` (the next in order), if any. */
@@ -134,7 +183,9 @@ export async function listDeliveries(db: Db, companyUid: string, appUid: string,
   return events.map((e) => ({ ...e, attemptRows: attempts.filter((a) => a.eventUid === e.uid) }));
 }
 
-export const webhookRepository = { setWebhook, findWebhook, removeWebhook, appLiveScopes, loadDelivery, nextOfObject, recordAttempt, claimStalePendingEvents, listDeliveries };
+export const webhookRepository = {
+  setWebhook, findWebhook, removeWebhook, appLiveScopes, loadDelivery, pendingOfObject, takeLease, dropLease, nextOfObject, recordAttempt, claimStalePendingEvents, listDeliveries,
+};
 export type WebhookRepository = typeof webhookRepository;
 
 /** Every scope the app's live tokens hold (what its webhook may receive: the fan-out's rule). */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { toStatusView } from '../calendar/index.js';
 import { enqueueAfterCommit } from '../../infra/queue/producer.js';
 import { retryDelayMs } from '../../infra/queue/registry.js';
@@ -7,10 +8,14 @@ import type { ChangeReaders } from '../changes/index.js';
 import { BaseService } from '../service.js';
 import { fanOutChanges } from './webhook.fanout.js';
 import { deliveryHeaders, gatedPost, TargetGate } from '../../platform/outbound-http/index.js';
-import { type WebhookRepository } from './webhook.repository.js';
+import { type Delivery, type WebhookRepository } from './webhook.repository.js';
 import type { Infra } from '../../infra/infra.js';
 
 export { REQUEST_FINISHED as WEBHOOK_EVENT_TYPE } from '../../platform/outbox/index.js';
+
+/** A drain's bounds: one job sends at most this many events of its object after its own, or for this long. */
+const DRAIN_EVENTS = 200;
+const DRAIN_MS = 1000;
 
 export type DeliveryResult =
   | { outcome: 'delivered' | 'failed' | 'retry'; statusCode: number | null; error: string | null }
@@ -43,22 +48,96 @@ export class WebhooksService extends BaseService {
    * may get the same event_uid twice. `retriesSoFar` is the job's attemptsMade: the next retry waits
    * backoff * 2^retriesSoFar (capped at WEBHOOK_BACKOFF_MAX_MS), and when that would land past the event's maximum age the event is
    * marked failed now instead.
+   *
+   * An event of an object (object_key set) is sent under the object's lease (webhook_leases), and
+   * once it is settled the same job goes on with the object's next pending events, in order, while
+   * they succeed (a drain, at most DRAIN_EVENTS events or DRAIN_MS): one job walks a busy object's
+   * chain instead of one job per event waiting, deferred, for the one before (issue 37: 13-20
+   * events/s). Their own jobs then find them settled and skip. Per-object order holds because only
+   * the lease holder sends an object's events and it sends them in seq order.
    */
   async deliver(eventUid: string, retriesSoFar: number): Promise<DeliveryResult> {
     const found = await this.repo.loadDelivery(this.db, eventUid);
+    const early = this.notNow(found, retriesSoFar);
+    if (early) return early;
+    const { appUid, objectKey } = found!.event;
+    if (objectKey === null) return this.attempt(found!, retriesSoFar);
+    const holder = `${process.pid}:${randomUUID()}`;
+    const leaseMs = DRAIN_MS + this.config.webhooks.timeoutMs + 5000;
+    if (!(await this.repo.takeLease(this.db, appUid, objectKey, holder, leaseMs))) return this.waitForEarlier();
+    let last: string | undefined;
+    let result: DeliveryResult;
+    try {
+      // Read again under the lease: the holder before may have settled it meanwhile.
+      const again = await this.repo.loadDelivery(this.db, eventUid, holder);
+      const late = this.notNow(again, retriesSoFar);
+      if (late) return late;
+      result = await this.attempt(again!, retriesSoFar);
+      if (result.outcome !== 'delivered' && result.outcome !== 'failed') return result;
+      last = await this.drain(again!.event);
+    } finally {
+      await this.repo.dropLease(this.db, appUid, objectKey, holder);
+    }
+    await this.releaseNext(last);
+    return result;
+  }
+
+  /** Why an event is not sent now (gone, settled, waiting for an earlier one or its retry delay), if it is not. */
+  private notNow(found: Delivery | undefined, retriesSoFar: number): DeliveryResult | undefined {
     if (!found) return { outcome: 'skipped', reason: 'event no longer exists' };
-    const { event, webhook, request } = found;
+    const { event, lastAttemptAt } = found;
     if (event.status !== 'pending') return { outcome: 'skipped', reason: `event already ${event.status}` };
+    // Per-object order: an earlier event of this object still pending (delivering or retrying), or
+    // another job draining the object, is waited for; its end promotes this one (releaseNext), this
+    // delay is the fallback.
+    if (found.blocked) return this.waitForEarlier();
+    // An attempt this job did not make (a drain's that failed): its retry delay is kept all the same.
+    if (event.attempts > retriesSoFar && lastAttemptAt !== null) {
+      const at = new Date(lastAttemptAt).getTime();
+      const due = at + retryDelayMs(this.config.webhooks.backoff, event.attempts - 1);
+      if ((event.retryFrom === null || at > event.retryFrom.getTime()) && due > Date.now()) return { outcome: 'deferred', until: due, why: 'blocked' };
+    }
+    return undefined;
+  }
+
+  private waitForEarlier(): DeliveryResult {
+    return { outcome: 'deferred', until: Date.now() + this.config.outbound.gate.busyRetryMs, why: 'blocked' };
+  }
+
+  /**
+   * The drain: the object's next pending events after `first`, in order, each sent once while they
+   * succeed (or fail for good). It stops at the first retry, deferral (busy target, open circuit)
+   * or event already tried (its own job keeps its retry schedule). Answers the uid of the last
+   * event it settled.
+   */
+  private async drain(first: Delivery['event']): Promise<string> {
+    let last = first;
+    const until = Date.now() + DRAIN_MS;
+    for (let n = 0; n < DRAIN_EVENTS && Date.now() < until; ) {
+      const next = await this.repo.pendingOfObject(this.db, first.appUid, first.objectKey!, last.seq!, Math.min(50, DRAIN_EVENTS - n));
+      if (next.length === 0) break;
+      for (const found of next) {
+        if (found.event.attempts > 0) return last.uid;
+        const result = await this.attempt({ ...found, blocked: false, lastAttemptAt: null }, 0);
+        if (result.outcome !== 'delivered' && result.outcome !== 'failed') return last.uid;
+        last = found.event;
+        n++;
+        if (Date.now() >= until) break;
+      }
+    }
+    return last.uid;
+  }
+
+  /** The POST of one event and its record; `found` is pending and its turn has come. */
+  private async attempt(found: Delivery, retriesSoFar: number): Promise<DeliveryResult> {
+    const { event, webhook, request } = found;
+    const eventUid = event.uid;
     const reportsRequest = event.requestUid !== null;
     if (!webhook || (reportsRequest && !request)) {
       const error = !webhook ? 'the app has no webhook any more' : 'the request no longer exists';
       await this.repo.recordAttempt(this.db, { eventUid, url: webhook?.url ?? '', statusCode: null, error, durationMs: 0, eventStatus: 'failed' });
-      await this.releaseNext(eventUid);
       return { outcome: 'failed', statusCode: null, error };
     }
-    // Per-object order: an earlier event of this object still pending (delivering or retrying) is
-    // waited for; its final outcome promotes this one (releaseNext), this delay is the fallback.
-    if (found.blocked) return { outcome: 'deferred', until: Date.now() + this.config.outbound.gate.busyRetryMs, why: 'blocked' };
     // Duplicates carry the same event_uid and created_dttm; `data` is the request's final status
     // (which no longer changes) or the object as the fan-out read it.
     const body = JSON.stringify({
@@ -88,7 +167,6 @@ export class WebhooksService extends BaseService {
       durationMs,
       eventStatus: outcome === 'retry' ? 'pending' : outcome,
     });
-    if (outcome !== 'retry') await this.releaseNext(eventUid);
     return { outcome, statusCode: result.statusCode, error: result.ok ? null : result.error };
   }
 
@@ -96,7 +174,8 @@ export class WebhooksService extends BaseService {
    * The event that waited behind `eventUid` (same app and object) may go now: its deferred job is
    * promoted (run at once) instead of waiting out its delay. Best effort: the delay is the fallback.
    */
-  private async releaseNext(eventUid: string): Promise<void> {
+  private async releaseNext(eventUid: string | undefined): Promise<void> {
+    if (eventUid === undefined) return;
     const next = await this.repo.nextOfObject(this.db, eventUid);
     if (next === undefined) return;
     try {
