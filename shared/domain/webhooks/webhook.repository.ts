@@ -109,6 +109,19 @@ export async function dropLease(db: Db, appUid: string, objectKey: string, holde
   await db.execute(sql`delete from webhook_leases where app_uid = ${appUid} and object_key = ${objectKey} and holder = ${holder}`);
 }
 
+/**
+ * Of these events, the pending ones whose turn it is: no earlier event of their object is still
+ * pending (an event of no object always). The others are queued by the settling of the one before.
+ */
+export async function headsOf(db: Db, eventUids: readonly string[]): Promise<string[]> {
+  const rows = await db.execute<{ uid: string }>(sql`
+    select e.uid from webhook_events e
+     where e.uid in (select jsonb_array_elements_text(${JSON.stringify(eventUids)}::jsonb)) and e.status = 'pending'
+       and (e.object_key is null or not exists (select 1 from webhook_events p where p.app_uid = e.app_uid
+            and p.object_key = e.object_key and p.seq < e.seq and p.status = 'pending'))`);
+  return rows.map((r) => r.uid);
+}
+
 /** The pending event of the same object that waits behind `eventUid` (the next in order), if any. */
 export async function nextOfObject(db: Db, eventUid: string): Promise<string | undefined> {
   const [row] = await db.execute<{ uid: string }>(sql`
@@ -184,7 +197,7 @@ export async function listDeliveries(db: Db, companyUid: string, appUid: string,
 }
 
 export const webhookRepository = {
-  setWebhook, findWebhook, removeWebhook, appLiveScopes, loadDelivery, pendingOfObject, takeLease, dropLease, nextOfObject, recordAttempt, claimStalePendingEvents, listDeliveries,
+  setWebhook, findWebhook, removeWebhook, appLiveScopes, loadDelivery, headsOf, pendingOfObject, takeLease, dropLease, nextOfObject, recordAttempt, claimStalePendingEvents, listDeliveries,
 };
 export type WebhookRepository = typeof webhookRepository;
 

@@ -16,6 +16,16 @@ export { REQUEST_FINISHED as WEBHOOK_EVENT_TYPE } from '../../platform/outbox/in
 /** A drain's bounds: one job sends at most this many events of its object after its own, or for this long. */
 const DRAIN_EVENTS = 200;
 const DRAIN_MS = 1000;
+/**
+ * How long a job whose event waits behind an earlier one (or a drain of its object) stays parked:
+ * the end of that one promotes it (releaseNext), so this is only the fallback. Longer than the
+ * gate's busy delay: a busy object's parked jobs woke every second to find themselves still blocked.
+ */
+const BLOCKED_WAIT_MS = 5000;
+/** How long a delivery waits for a slot of a busy target that answers (target-gate.ts enterWaiting). */
+const GATE_WAIT_MS = 200;
+/** Events this process settled lately (their jobs, run after a drain sent them, skip without a read). */
+const SETTLED_KEPT = 50_000;
 
 export type DeliveryResult =
   | { outcome: 'delivered' | 'failed' | 'retry'; statusCode: number | null; error: string | null }
@@ -30,6 +40,8 @@ export type DeliveryResult =
 export class WebhooksService extends BaseService {
   /** Per-target fairness and circuit breaking of this process's deliveries (shared/platform/outbound-http). */
   private readonly gate: TargetGate;
+  /** Uids of events this process recorded as delivered or failed lately, at most SETTLED_KEPT. */
+  private readonly settled = new Set<string>();
 
   constructor(
     infra: Infra,
@@ -57,6 +69,7 @@ export class WebhooksService extends BaseService {
    * the lease holder sends an object's events and it sends them in seq order.
    */
   async deliver(eventUid: string, retriesSoFar: number): Promise<DeliveryResult> {
+    if (this.settled.has(eventUid)) return { outcome: 'skipped', reason: 'event already settled' };
     const found = await this.repo.loadDelivery(this.db, eventUid);
     const early = this.notNow(found, retriesSoFar);
     if (early) return early;
@@ -101,7 +114,7 @@ export class WebhooksService extends BaseService {
   }
 
   private waitForEarlier(): DeliveryResult {
-    return { outcome: 'deferred', until: Date.now() + this.config.outbound.gate.busyRetryMs, why: 'blocked' };
+    return { outcome: 'deferred', until: Date.now() + BLOCKED_WAIT_MS, why: 'blocked' };
   }
 
   /**
@@ -136,6 +149,7 @@ export class WebhooksService extends BaseService {
     if (!webhook || (reportsRequest && !request)) {
       const error = !webhook ? 'the app has no webhook any more' : 'the request no longer exists';
       await this.repo.recordAttempt(this.db, { eventUid, url: webhook?.url ?? '', statusCode: null, error, durationMs: 0, eventStatus: 'failed' });
+      this.noteSettled(eventUid);
       return { outcome: 'failed', statusCode: null, error };
     }
     // Duplicates carry the same event_uid and created_dttm; `data` is the request's final status
@@ -153,6 +167,7 @@ export class WebhooksService extends BaseService {
     const result = await gatedPost(this.gate, webhook.url, body, headers, {
       timeoutMs: this.config.webhooks.timeoutMs,
       allowPrivateTargets: this.config.outbound.allowPrivateTargets,
+      waitMs: GATE_WAIT_MS,
     });
     if ('deferred' in result) return { outcome: 'deferred', until: result.until, why: result.why };
     const durationMs = performance.now() - started;
@@ -167,12 +182,20 @@ export class WebhooksService extends BaseService {
       durationMs,
       eventStatus: outcome === 'retry' ? 'pending' : outcome,
     });
+    if (outcome !== 'retry') this.noteSettled(eventUid);
     return { outcome, statusCode: result.statusCode, error: result.ok ? null : result.error };
+  }
+
+  private noteSettled(eventUid: string): void {
+    if (this.settled.size >= SETTLED_KEPT) this.settled.clear();
+    this.settled.add(eventUid);
   }
 
   /**
    * The event that waited behind `eventUid` (same app and object) may go now: its deferred job is
-   * promoted (run at once) instead of waiting out its delay. Best effort: the delay is the fallback.
+   * promoted (run at once) instead of waiting out its delay, and it is given one when it has none
+   * (the fan-out queues only the events whose turn it is). Best effort: the delay, and for an event
+   * without a job the re-enqueue sweep, is the fallback.
    */
   private async releaseNext(eventUid: string | undefined): Promise<void> {
     if (eventUid === undefined) return;
@@ -180,7 +203,19 @@ export class WebhooksService extends BaseService {
     if (next === undefined) return;
     try {
       const job = await withTimeout(this.infra.jobs.webhooks.queue.getJob(next), 2000, 'getJob');
-      if (job && (await withTimeout(job.isDelayed(), 2000, 'isDelayed'))) await withTimeout(job.promote(), 2000, 'promote');
+      if (!job) {
+        await this.infra.jobs.webhooks.enqueue([next]);
+        return;
+      }
+      // A job still running may be about to park itself (it read the event as blocked just before
+      // this one settled): asked again a moment later, so it does not wait out BLOCKED_WAIT_MS.
+      for (let tries = 0; job && tries < 5; tries++) {
+        const state = await withTimeout(job.getState(), 2000, 'getState');
+        if (state === 'delayed') await withTimeout(job.promote(), 2000, 'promote');
+        if (state === 'completed' || state === 'failed') await this.requeue([next]);
+        if (state !== 'active') return;
+        await new Promise((r) => setTimeout(r, 20));
+      }
     } catch (err) {
       this.logger.debug({ err, eventUid: next }, 'next event of the object not promoted; it runs after its delay');
     }
@@ -234,7 +269,10 @@ export class WebhooksService extends BaseService {
     for (let i = 0; i < maxBatches; i++) {
       const { eventUids, positions } = await fanOutChanges(this.db, this.readers, batch);
       made += eventUids.length;
-      await this.queue(eventUids);
+      // Only the events whose turn it is get a job now (read after the commit): the settling of the
+      // one before queues the next (releaseNext), the sweep being the fallback. A busy object's
+      // thousand events were a thousand jobs, all but one parked and woken again and again.
+      await this.queue(eventUids.length > 0 ? await this.repo.headsOf(this.db, eventUids) : []);
       if (positions < batch) break;
     }
     return made;
