@@ -161,6 +161,28 @@ export async function recordAttempt(db: Db, a: AttemptRecord): Promise<void> {
 }
 
 /**
+ * recordAttempt for several attempts of different events, in one statement (a drain's: each
+ * event's POST made, in order, before this record; a crash before it only means the receiver may
+ * get those events again).
+ */
+export async function recordAttempts(db: Db, attempts: readonly AttemptRecord[]): Promise<void> {
+  if (attempts.length === 0) return;
+  const rows = attempts.map((a) => ({ uid: a.eventUid, url: a.url, code: a.statusCode, error: a.error, dur: Math.round(a.durationMs), status: a.eventStatus }));
+  await db.execute(sql`
+    with a as (select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as a(uid text, url text, code int, error text, dur int, status text)),
+    ev as (
+      update webhook_events e
+         set attempts = e.attempts + 1,
+             status = case when e.status = 'pending' then a.status else e.status end,
+             finished_at = case when e.status = 'pending' and a.status <> 'pending' then now() else e.finished_at end
+        from a where e.uid = a.uid
+      returning e.uid, e.attempts
+    )
+    insert into webhook_deliveries (event_uid, attempt, url, status_code, error, duration_ms)
+    select ev.uid, ev.attempts, a.url, a.code, a.error, a.dur from ev join a on a.uid = ev.uid`);
+}
+
+/**
  * Claims pending events the sweep has not looked at for `olderThanMs` (their job may have been
  * lost) by stamping them, in one statement: two workers sweeping at once claim different events
  * (skip locked), and a claimed event is not looked at again for another `olderThanMs`.
@@ -197,7 +219,7 @@ export async function listDeliveries(db: Db, companyUid: string, appUid: string,
 }
 
 export const webhookRepository = {
-  setWebhook, findWebhook, removeWebhook, appLiveScopes, loadDelivery, headsOf, pendingOfObject, takeLease, dropLease, nextOfObject, recordAttempt, claimStalePendingEvents, listDeliveries,
+  setWebhook, findWebhook, removeWebhook, appLiveScopes, loadDelivery, headsOf, pendingOfObject, takeLease, dropLease, nextOfObject, recordAttempt, recordAttempts, claimStalePendingEvents, listDeliveries,
 };
 export type WebhookRepository = typeof webhookRepository;
 

@@ -8,7 +8,7 @@ import type { ChangeReaders } from '../changes/index.js';
 import { BaseService } from '../service.js';
 import { fanOutChanges } from './webhook.fanout.js';
 import { deliveryHeaders, gatedPost, TargetGate } from '../../platform/outbound-http/index.js';
-import { type Delivery, type WebhookRepository } from './webhook.repository.js';
+import { type AttemptRecord, type Delivery, type WebhookRepository } from './webhook.repository.js';
 import type { Infra } from '../../infra/infra.js';
 
 export { REQUEST_FINISHED as WEBHOOK_EVENT_TYPE } from '../../platform/outbox/index.js';
@@ -22,6 +22,8 @@ const DRAIN_MS = 1000;
  * gate's busy delay: a busy object's parked jobs woke every second to find themselves still blocked.
  */
 const BLOCKED_WAIT_MS = 5000;
+/** A drain records its settled attempts in statements of at most this many. */
+const DRAIN_RECORD_BATCH = 25;
 /** How long a delivery waits for a slot of a busy target that answers (target-gate.ts enterWaiting). */
 const GATE_WAIT_MS = 200;
 /** Events this process settled lately (their jobs, run after a drain sent them, skip without a read). */
@@ -125,24 +127,40 @@ export class WebhooksService extends BaseService {
    */
   private async drain(first: Delivery['event']): Promise<string> {
     let last = first;
-    const until = Date.now() + DRAIN_MS;
-    for (let n = 0; n < DRAIN_EVENTS && Date.now() < until; ) {
-      const next = await this.repo.pendingOfObject(this.db, first.appUid, first.objectKey!, last.seq!, Math.min(50, DRAIN_EVENTS - n));
-      if (next.length === 0) break;
-      for (const found of next) {
-        if (found.event.attempts > 0) return last.uid;
-        const result = await this.attempt({ ...found, blocked: false, lastAttemptAt: null }, 0);
-        if (result.outcome !== 'delivered' && result.outcome !== 'failed') return last.uid;
-        last = found.event;
-        n++;
-        if (Date.now() >= until) break;
+    // Settled attempts are recorded in batches (one statement for up to DRAIN_RECORD_BATCH), all
+    // of them before the drain ends: the next holder of the lease starts from what is recorded.
+    const records: AttemptRecord[] = [];
+    const flush = async () => {
+      await this.repo.recordAttempts(this.db, records);
+      for (const r of records.splice(0)) if (r.eventStatus !== 'pending') this.noteSettled(r.eventUid);
+    };
+    try {
+      const until = Date.now() + DRAIN_MS;
+      for (let n = 0; n < DRAIN_EVENTS && Date.now() < until; ) {
+        const next = await this.repo.pendingOfObject(this.db, first.appUid, first.objectKey!, last.seq!, Math.min(50, DRAIN_EVENTS - n));
+        if (next.length === 0) break;
+        for (const found of next) {
+          if (found.event.attempts > 0) return last.uid;
+          const result = await this.attempt({ ...found, blocked: false, lastAttemptAt: null }, 0, records);
+          if (result.outcome !== 'delivered' && result.outcome !== 'failed') return last.uid;
+          last = found.event;
+          n++;
+          if (records.length >= DRAIN_RECORD_BATCH) await flush();
+          if (Date.now() >= until) break;
+        }
       }
+      return last.uid;
+    } finally {
+      await flush();
     }
-    return last.uid;
   }
 
-  /** The POST of one event and its record; `found` is pending and its turn has come. */
-  private async attempt(found: Delivery, retriesSoFar: number): Promise<DeliveryResult> {
+  /**
+   * The POST of one event and its record; `found` is pending and its turn has come. With `batch`,
+   * a settled attempt's record is added to it (the drain records them together); a retry is
+   * recorded at once.
+   */
+  private async attempt(found: Delivery, retriesSoFar: number, batch?: AttemptRecord[]): Promise<DeliveryResult> {
     const { event, webhook, request } = found;
     const eventUid = event.uid;
     const reportsRequest = event.requestUid !== null;
@@ -174,15 +192,19 @@ export class WebhooksService extends BaseService {
     const nextRetryAt = Date.now() + retryDelayMs(this.config.webhooks.backoff, retriesSoFar);
     const expired = nextRetryAt > (event.retryFrom ?? event.createdAt).getTime() + this.config.webhooks.maxAgeMs;
     const outcome = result.ok ? 'delivered' : expired ? 'failed' : 'retry';
-    await this.repo.recordAttempt(this.db, {
+    const record: AttemptRecord = {
       eventUid,
       url: webhook.url,
       statusCode: result.statusCode,
       error: result.ok ? null : result.error,
       durationMs,
       eventStatus: outcome === 'retry' ? 'pending' : outcome,
-    });
-    if (outcome !== 'retry') this.noteSettled(eventUid);
+    };
+    if (batch) batch.push(record);
+    else {
+      await this.repo.recordAttempt(this.db, record);
+      if (outcome !== 'retry') this.noteSettled(eventUid);
+    }
     return { outcome, statusCode: result.statusCode, error: result.ok ? null : result.error };
   }
 
