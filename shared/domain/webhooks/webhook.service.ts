@@ -7,7 +7,7 @@ import { withTimeout } from '../../infra/timeout.js';
 import type { ChangeReaders } from '../changes/index.js';
 import { BaseService } from '../service.js';
 import { fanOutChanges } from './webhook.fanout.js';
-import { deliveryHeaders, gatedPost, TargetGate } from '../../platform/outbound-http/index.js';
+import { deliveryHeaders, gatedPost, heldPost, TargetGate, type GateAnswer } from '../../platform/outbound-http/index.js';
 import { type AttemptRecord, type Delivery, type WebhookRepository } from './webhook.repository.js';
 import type { Infra } from '../../infra/infra.js';
 
@@ -89,7 +89,7 @@ export class WebhooksService extends BaseService {
       if (late) return late;
       result = await this.attempt(again!, retriesSoFar);
       if (result.outcome !== 'delivered' && result.outcome !== 'failed') return result;
-      last = await this.drain(again!.event);
+      last = await this.drain({ ...again!.event, url: again!.webhook?.url ?? '' });
     } finally {
       await this.repo.dropLease(this.db, appUid, objectKey, holder);
     }
@@ -125,7 +125,7 @@ export class WebhooksService extends BaseService {
    * or event already tried (its own job keeps its retry schedule). Answers the uid of the last
    * event it settled.
    */
-  private async drain(first: Delivery['event']): Promise<string> {
+  private async drain(first: Delivery['event'] & { url: string }): Promise<string> {
     let last = first;
     // Settled attempts are recorded in batches (one statement for up to DRAIN_RECORD_BATCH), all
     // of them before the drain ends: the next holder of the lease starts from what is recorded.
@@ -134,16 +134,21 @@ export class WebhooksService extends BaseService {
       await this.repo.recordAttempts(this.db, records);
       for (const r of records.splice(0)) if (r.eventStatus !== 'pending') this.noteSettled(r.eventUid);
     };
+    // One slot of the target for the whole drain (one attempt at a time): given back after each
+    // POST, it went to the next of the jobs waiting for it, and a drain of 50 events waited 50 times.
+    const slot = await this.gate.enterWaiting(TargetGate.keyOf(first.url), GATE_WAIT_MS);
+    if (!slot.ok) return last.uid;
     try {
       const until = Date.now() + DRAIN_MS;
       for (let n = 0; n < DRAIN_EVENTS && Date.now() < until; ) {
         const next = await this.repo.pendingOfObject(this.db, first.appUid, first.objectKey!, last.seq!, Math.min(50, DRAIN_EVENTS - n));
         if (next.length === 0) break;
         for (const found of next) {
-          if (found.event.attempts > 0) return last.uid;
-          const result = await this.attempt({ ...found, blocked: false, lastAttemptAt: null }, 0, records);
+          // Tried already (its own job keeps its retry schedule), or a webhook moved to another target.
+          if (found.event.attempts > 0 || found.webhook?.url !== first.url) return last.uid;
+          const result = await this.attempt({ ...found, blocked: false, lastAttemptAt: null }, 0, { records, slot });
           if (result.outcome !== 'delivered' && result.outcome !== 'failed') return last.uid;
-          last = found.event;
+          last = { ...found.event, url: first.url };
           n++;
           if (records.length >= DRAIN_RECORD_BATCH) await flush();
           if (Date.now() >= until) break;
@@ -151,6 +156,8 @@ export class WebhooksService extends BaseService {
       }
       return last.uid;
     } finally {
+      // Each POST was counted for the target's health as it came (heldPost).
+      slot.release();
       await flush();
     }
   }
@@ -160,7 +167,12 @@ export class WebhooksService extends BaseService {
    * a settled attempt's record is added to it (the drain records them together); a retry is
    * recorded at once.
    */
-  private async attempt(found: Delivery, retriesSoFar: number, batch?: AttemptRecord[]): Promise<DeliveryResult> {
+  private async attempt(
+    found: Delivery,
+    retriesSoFar: number,
+    drain?: { records: AttemptRecord[]; slot: Extract<GateAnswer, { ok: true }> },
+  ): Promise<DeliveryResult> {
+    const batch = drain?.records;
     const { event, webhook, request } = found;
     const eventUid = event.uid;
     const reportsRequest = event.requestUid !== null;
@@ -182,11 +194,8 @@ export class WebhooksService extends BaseService {
     const started = performance.now();
     // Through the target gate (shared/platform/outbound-http): a busy target or an open circuit
     // defers the delivery, no attempt made or counted.
-    const result = await gatedPost(this.gate, webhook.url, body, headers, {
-      timeoutMs: this.config.webhooks.timeoutMs,
-      allowPrivateTargets: this.config.outbound.allowPrivateTargets,
-      waitMs: GATE_WAIT_MS,
-    });
+    const postOpts = { timeoutMs: this.config.webhooks.timeoutMs, allowPrivateTargets: this.config.outbound.allowPrivateTargets, waitMs: GATE_WAIT_MS };
+    const result = drain ? await heldPost(drain.slot, webhook.url, body, headers, postOpts) : await gatedPost(this.gate, webhook.url, body, headers, postOpts);
     if ('deferred' in result) return { outcome: 'deferred', until: result.until, why: result.why };
     const durationMs = performance.now() - started;
     const nextRetryAt = Date.now() + retryDelayMs(this.config.webhooks.backoff, retriesSoFar);

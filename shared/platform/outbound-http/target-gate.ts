@@ -27,7 +27,12 @@ interface TargetState {
   waiters: (() => void)[];
 }
 
-export type GateAnswer = { ok: true; release(success: boolean): void } | { ok: false; until: number; why: 'busy' | 'open' };
+/**
+ * An entry: `release` gives the slot back and counts the attempt for the target's health (nothing
+ * counted without `success`); `report` counts an attempt made in a slot kept for several (heldPost),
+ * the slot still held.
+ */
+export type GateAnswer = { ok: true; release(success?: boolean): void; report(success: boolean): void } | { ok: false; until: number; why: 'busy' | 'open' };
 
 export class TargetGate {
   private readonly targets = new Map<string, TargetState>();
@@ -55,18 +60,22 @@ export class TargetGate {
     t.active++;
     const state = t;
     let released = false;
+    const report = (success: boolean) => {
+      if (success) {
+        state.failures = 0;
+        state.openUntil = 0;
+      } else if (++state.failures >= this.s.failuresToOpen) {
+        state.openUntil = Date.now() + this.s.openMs;
+      }
+    };
     return {
       ok: true,
-      release: (success: boolean) => {
+      report,
+      release: (success?: boolean) => {
         if (released) return;
         released = true;
         state.active--;
-        if (success) {
-          state.failures = 0;
-          state.openUntil = 0;
-        } else if (++state.failures >= this.s.failuresToOpen) {
-          state.openUntil = Date.now() + this.s.openMs;
-        }
+        if (success !== undefined) report(success);
         state.waiters.shift()?.();
       },
     };
@@ -131,5 +140,21 @@ export async function gatedPost(
     throw err;
   }
   entry.release(targetAnswered(result));
+  return result;
+}
+
+/**
+ * One POST in a slot the caller keeps for several in a row (a webhook drain: one attempt at a time,
+ * so it holds one slot like any delivery), counted for the target's health like gatedPost's.
+ */
+export async function heldPost(
+  entry: Extract<GateAnswer, { ok: true }>,
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: PostOptions,
+): Promise<PostOutcome> {
+  const result = await postWebhook(url, body, headers, opts);
+  entry.report(targetAnswered(result));
   return result;
 }
