@@ -35,6 +35,11 @@ describe('TargetGate (issue 24 item 3)', () => {
 
   it('enterWaiting waits for a slot of a busy target that answers, and defers a failing one at once (issue 37)', async () => {
     const gate = new TargetGate(settings);
+    // Never answered yet: deferred at once.
+    const [z1, z2] = [gate.enter('a'), gate.enter('a')];
+    expect(await gate.enterWaiting('a', 1000)).toMatchObject({ ok: false, why: 'busy' });
+    if (z1.ok) z1.release(true);
+    if (z2.ok) z2.release(true);
     const [a1, a2] = [gate.enter('a'), gate.enter('a')];
     const waiting = gate.enterWaiting('a', 1000);
     if (a1.ok) a1.release(true);

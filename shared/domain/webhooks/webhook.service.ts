@@ -1,42 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { toStatusView } from '../calendar/index.js';
 import { enqueueAfterCommit } from '../../infra/queue/producer.js';
 import { retryDelayMs } from '../../infra/queue/registry.js';
-import { utcDateTime } from '../../infra/time.js';
 import { withTimeout } from '../../infra/timeout.js';
 import type { ChangeReaders } from '../changes/index.js';
 import { BaseService } from '../service.js';
 import { fanOutChanges } from './webhook.fanout.js';
-import { deliveryHeaders, gatedPost, heldPost, TargetGate, type GateAnswer } from '../../platform/outbound-http/index.js';
+import { gatedPost, heldPost, TargetGate, type GateAnswer } from '../../platform/outbound-http/index.js';
+import { BLOCKED_WAIT_MS, DRAIN_EVENTS, DRAIN_MS, DRAIN_RECORD_BATCH, GATE_WAIT_MS, SETTLED_KEPT, signedBody, type DeliveryResult } from './webhook.delivery.js';
 import { type AttemptRecord, type Delivery, type WebhookRepository } from './webhook.repository.js';
 import type { Infra } from '../../infra/infra.js';
 
 export { REQUEST_FINISHED as WEBHOOK_EVENT_TYPE } from '../../platform/outbox/index.js';
-
-/** A drain's bounds: one job sends at most this many events of its object after its own, or for this long. */
-const DRAIN_EVENTS = 200;
-const DRAIN_MS = 1000;
-/**
- * How long a job whose event waits behind an earlier one (or a drain of its object) stays parked:
- * the end of that one promotes it (releaseNext), so this is only the fallback. Longer than the
- * gate's busy delay: a busy object's parked jobs woke every second to find themselves still blocked.
- */
-const BLOCKED_WAIT_MS = 5000;
-/** A drain records its settled attempts in statements of at most this many. */
-const DRAIN_RECORD_BATCH = 25;
-/** How long a delivery waits for a slot of a busy target that answers (target-gate.ts enterWaiting). */
-const GATE_WAIT_MS = 200;
-/** Events this process settled lately (their jobs, run after a drain sent them, skip without a read). */
-const SETTLED_KEPT = 50_000;
-
-export type DeliveryResult =
-  | { outcome: 'delivered' | 'failed' | 'retry'; statusCode: number | null; error: string | null }
-  | { outcome: 'skipped'; reason: string }
-  /**
-   * The target is busy or its circuit open, or an earlier event of the same object is still
-   * pending (blocked): try again at `until`, no attempt made or counted.
-   */
-  | { outcome: 'deferred'; until: number; why: 'busy' | 'open' | 'blocked' };
+export type { DeliveryResult } from './webhook.delivery.js';
 
 /** An app's callback: delivering the events of the outbox, and the operator's settings. */
 export class WebhooksService extends BaseService {
@@ -182,15 +157,7 @@ export class WebhooksService extends BaseService {
       this.noteSettled(eventUid);
       return { outcome: 'failed', statusCode: null, error };
     }
-    // Duplicates carry the same event_uid and created_dttm; `data` is the request's final status
-    // (which no longer changes) or the object as the fan-out read it.
-    const body = JSON.stringify({
-      event_uid: event.eventUid ?? event.uid,
-      type: event.type,
-      created_dttm: utcDateTime(event.createdAt),
-      data: reportsRequest ? toStatusView(request!, false) : event.data,
-    });
-    const headers = deliveryHeaders(event.eventUid ?? event.uid, body, webhook);
+    const { body, headers } = signedBody(found, webhook);
     const started = performance.now();
     // Through the target gate (shared/platform/outbound-http): a busy target or an open circuit
     // defers the delivery, no attempt made or counted.

@@ -23,6 +23,8 @@ interface TargetState {
   active: number;
   failures: number;
   openUntil: number;
+  /** When an attempt to it last succeeded (a target answering now is waited for: enterWaiting). */
+  lastOkAt: number;
   /** Callers of enterWaiting waiting for a slot of this busy target, first come first served. */
   waiters: (() => void)[];
 }
@@ -52,7 +54,7 @@ export class TargetGate {
     if (!t) {
       // Bounded: forget idle, closed targets once many are known.
       if (this.targets.size >= 10_000) for (const [k, v] of this.targets) if (v.active === 0 && v.openUntil <= now) this.targets.delete(k);
-      t = { active: 0, failures: 0, openUntil: 0, waiters: [] };
+      t = { active: 0, failures: 0, openUntil: 0, lastOkAt: 0, waiters: [] };
       this.targets.set(key, t);
     }
     if (t.openUntil > now) return { ok: false, until: t.openUntil, why: 'open' };
@@ -64,6 +66,7 @@ export class TargetGate {
       if (success) {
         state.failures = 0;
         state.openUntil = 0;
+        state.lastOkAt = Date.now();
       } else if (++state.failures >= this.s.failuresToOpen) {
         state.openUntil = Date.now() + this.s.openMs;
       }
@@ -82,16 +85,16 @@ export class TargetGate {
   }
 
   /**
-   * `enter`, but a target that is only busy and answered its last attempt (no failure since) is
-   * waited for, up to `waitMs`, instead of deferring at once (issue 37: a receiver that answers at
-   * once, deferred a second whenever its two slots were taken, drained at 13-20 events/s). A target
-   * failing lately, an open circuit, or a wait that runs out is deferred exactly as by `enter`: a
-   * hung receiver holds a waiting slot `waitMs` at most.
+   * `enter`, but a target that is only busy and answering (an attempt succeeded within `waitMs`,
+   * none failed since) is waited for, up to `waitMs`, instead of deferring at once (issue 37: a
+   * receiver that answers at once, deferred a second whenever its two slots were taken, drained at
+   * 13-20 events/s). A target failing or silent lately (a hung one), an open circuit, or a wait that
+   * runs out is deferred exactly as by `enter`.
    */
   async enterWaiting(key: string, waitMs: number): Promise<GateAnswer> {
     const first = this.enter(key);
     const t = this.targets.get(key);
-    if (first.ok || first.why !== 'busy' || waitMs <= 0 || !t || t.failures > 0) return first;
+    if (first.ok || first.why !== 'busy' || waitMs <= 0 || !t || t.failures > 0 || Date.now() - t.lastOkAt > waitMs) return first;
     return new Promise((resolve) => {
       const wake = () => {
         clearTimeout(timer);
