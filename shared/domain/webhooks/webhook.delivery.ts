@@ -18,8 +18,6 @@ export const BLOCKED_WAIT_MS = 5000;
 export const DRAIN_RECORD_BATCH = 25;
 /** How long a delivery waits for a slot of a busy target that answers (target-gate.ts enterWaiting). */
 export const GATE_WAIT_MS = 1000;
-/** Events this process settled lately (their jobs, run after a drain sent them, skip without a read). */
-export const SETTLED_KEPT = 50_000;
 
 export type DeliveryResult =
   | { outcome: 'delivered' | 'failed' | 'retry'; statusCode: number | null; error: string | null }

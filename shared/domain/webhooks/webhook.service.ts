@@ -6,7 +6,7 @@ import type { ChangeReaders } from '../changes/index.js';
 import { BaseService } from '../service.js';
 import { fanOutChanges } from './webhook.fanout.js';
 import { gatedPost, heldPost, TargetGate, type GateAnswer } from '../../platform/outbound-http/index.js';
-import { BLOCKED_WAIT_MS, DRAIN_EVENTS, DRAIN_MS, DRAIN_RECORD_BATCH, GATE_WAIT_MS, SETTLED_KEPT, signedBody, type DeliveryResult } from './webhook.delivery.js';
+import { BLOCKED_WAIT_MS, DRAIN_EVENTS, DRAIN_MS, DRAIN_RECORD_BATCH, GATE_WAIT_MS, signedBody, type DeliveryResult } from './webhook.delivery.js';
 import { type AttemptRecord, type Delivery, type WebhookRepository } from './webhook.repository.js';
 import type { Infra } from '../../infra/infra.js';
 
@@ -17,8 +17,6 @@ export type { DeliveryResult } from './webhook.delivery.js';
 export class WebhooksService extends BaseService {
   /** Per-target fairness and circuit breaking of this process's deliveries (shared/platform/outbound-http). */
   private readonly gate: TargetGate;
-  /** Uids of events this process recorded as delivered or failed lately, at most SETTLED_KEPT. */
-  private readonly settled = new Set<string>();
 
   constructor(
     infra: Infra,
@@ -42,11 +40,10 @@ export class WebhooksService extends BaseService {
    * once it is settled the same job goes on with the object's next pending events, in order, while
    * they succeed (a drain, at most DRAIN_EVENTS events or DRAIN_MS): one job walks a busy object's
    * chain instead of one job per event waiting, deferred, for the one before (issue 37: 13-20
-   * events/s). Their own jobs then find them settled and skip. Per-object order holds because only
+   * events/s). Their own jobs, if they have one, then find them settled and skip. Per-object order holds because only
    * the lease holder sends an object's events and it sends them in seq order.
    */
   async deliver(eventUid: string, retriesSoFar: number): Promise<DeliveryResult> {
-    if (this.settled.has(eventUid)) return { outcome: 'skipped', reason: 'event already settled' };
     const found = await this.repo.loadDelivery(this.db, eventUid);
     const early = this.notNow(found, retriesSoFar);
     if (early) return early;
@@ -107,7 +104,7 @@ export class WebhooksService extends BaseService {
     const records: AttemptRecord[] = [];
     const flush = async () => {
       await this.repo.recordAttempts(this.db, records);
-      for (const r of records.splice(0)) if (r.eventStatus !== 'pending') this.noteSettled(r.eventUid);
+      records.length = 0;
     };
     // One slot of the target for the whole drain (one attempt at a time): given back after each
     // POST, it went to the next of the jobs waiting for it, and a drain of 50 events waited 50 times.
@@ -138,9 +135,8 @@ export class WebhooksService extends BaseService {
   }
 
   /**
-   * The POST of one event and its record; `found` is pending and its turn has come. With `batch`,
-   * a settled attempt's record is added to it (the drain records them together); a retry is
-   * recorded at once.
+   * The POST of one event and its record; `found` is pending and its turn has come. With `drain`,
+   * the POST uses the drain's slot and the record joins its batch (recorded before the drain ends).
    */
   private async attempt(
     found: Delivery,
@@ -154,7 +150,6 @@ export class WebhooksService extends BaseService {
     if (!webhook || (reportsRequest && !request)) {
       const error = !webhook ? 'the app has no webhook any more' : 'the request no longer exists';
       await this.repo.recordAttempt(this.db, { eventUid, url: webhook?.url ?? '', statusCode: null, error, durationMs: 0, eventStatus: 'failed' });
-      this.noteSettled(eventUid);
       return { outcome: 'failed', statusCode: null, error };
     }
     const { body, headers } = signedBody(found, webhook);
@@ -177,17 +172,10 @@ export class WebhooksService extends BaseService {
       eventStatus: outcome === 'retry' ? 'pending' : outcome,
     };
     if (batch) batch.push(record);
-    else {
-      await this.repo.recordAttempt(this.db, record);
-      if (outcome !== 'retry') this.noteSettled(eventUid);
-    }
+    else await this.repo.recordAttempt(this.db, record);
     return { outcome, statusCode: result.statusCode, error: result.ok ? null : result.error };
   }
 
-  private noteSettled(eventUid: string): void {
-    if (this.settled.size >= SETTLED_KEPT) this.settled.clear();
-    this.settled.add(eventUid);
-  }
 
   /**
    * The event that waited behind `eventUid` (same app and object) may go now: its deferred job is
