@@ -59,9 +59,19 @@ export class WebhooksService extends BaseService {
       const again = await this.repo.loadDelivery(this.db, eventUid, holder);
       const late = this.notNow(again, retriesSoFar);
       if (late) return late;
-      result = await this.attempt(again!, retriesSoFar);
-      if (result.outcome !== 'delivered' && result.outcome !== 'failed') return result;
-      last = await this.drain({ ...again!.event, url: again!.webhook?.url ?? '' });
+      const url = again!.webhook?.url;
+      // One slot of the target for this event and the drain after it, one attempt at a time (given
+      // back after each POST, it went to the next job waiting for it, and a drain waited each time).
+      const slot = url === undefined ? undefined : await this.gate.enterWaiting(TargetGate.keyOf(url), GATE_WAIT_MS);
+      if (slot && !slot.ok) return { outcome: 'deferred', until: slot.until, why: slot.why };
+      try {
+        result = await this.attempt(again!, retriesSoFar, slot && { slot });
+        if (result.outcome !== 'delivered' && result.outcome !== 'failed') return result;
+        last = slot ? await this.drain({ ...again!.event, url: url! }, slot) : eventUid;
+      } finally {
+        // Each POST was counted for the target's health as it came (heldPost).
+        slot?.release();
+      }
     } finally {
       await this.repo.dropLease(this.db, appUid, objectKey, holder);
     }
@@ -97,7 +107,7 @@ export class WebhooksService extends BaseService {
    * or event already tried (its own job keeps its retry schedule). Answers the uid of the last
    * event it settled.
    */
-  private async drain(first: Delivery['event'] & { url: string }): Promise<string> {
+  private async drain(first: Delivery['event'] & { url: string }, slot: Extract<GateAnswer, { ok: true }>): Promise<string> {
     let last = first;
     // Settled attempts are recorded in batches (one statement for up to DRAIN_RECORD_BATCH), all
     // of them before the drain ends: the next holder of the lease starts from what is recorded.
@@ -106,10 +116,6 @@ export class WebhooksService extends BaseService {
       await this.repo.recordAttempts(this.db, records);
       records.length = 0;
     };
-    // One slot of the target for the whole drain (one attempt at a time): given back after each
-    // POST, it went to the next of the jobs waiting for it, and a drain of 50 events waited 50 times.
-    const slot = await this.gate.enterWaiting(TargetGate.keyOf(first.url), GATE_WAIT_MS);
-    if (!slot.ok) return last.uid;
     try {
       const until = Date.now() + DRAIN_MS;
       for (let n = 0; n < DRAIN_EVENTS && Date.now() < until; ) {
@@ -128,20 +134,19 @@ export class WebhooksService extends BaseService {
       }
       return last.uid;
     } finally {
-      // Each POST was counted for the target's health as it came (heldPost).
-      slot.release();
       await flush();
     }
   }
 
   /**
    * The POST of one event and its record; `found` is pending and its turn has come. With `drain`,
-   * the POST uses the drain's slot and the record joins its batch (recorded before the drain ends).
+   * the POST uses its slot of the target, and the record joins its batch when it has one (recorded
+   * before the drain ends).
    */
   private async attempt(
     found: Delivery,
     retriesSoFar: number,
-    drain?: { records: AttemptRecord[]; slot: Extract<GateAnswer, { ok: true }> },
+    drain?: { records?: AttemptRecord[]; slot: Extract<GateAnswer, { ok: true }> },
   ): Promise<DeliveryResult> {
     const batch = drain?.records;
     const { event, webhook, request } = found;
