@@ -46,7 +46,12 @@ export class WebhooksService extends BaseService {
   async deliver(eventUid: string, retriesSoFar: number): Promise<DeliveryResult> {
     const found = await this.repo.loadDelivery(this.db, eventUid);
     const early = this.notNow(found, retriesSoFar);
-    if (early) return early;
+    if (early) {
+      // A job run again after its worker died mid-drain finds its event settled: the object's next
+      // pending event (which has no job: only the settling queues it) is queued now, not by the sweep.
+      if (early.outcome === 'skipped' && found?.event.objectKey) await this.releaseNext(eventUid);
+      return early;
+    }
     const { appUid, objectKey } = found!.event;
     if (objectKey === null) return this.attempt(found!, retriesSoFar);
     const holder = `${process.pid}:${randomUUID()}`;
