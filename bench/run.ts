@@ -42,6 +42,11 @@ if (process.argv.includes('--csv')) {
   await import('./csv.js');
   process.exit(0);
 }
+// --webhooks is bench/webhooks.ts: webhook events to a local receiver, events/s, order and latency.
+if (process.argv.includes('--webhooks')) {
+  await import('./webhooks.js');
+  process.exit(0);
+}
 // --console-day is bench/console-day.ts: the server time of Today, Bookings and Tasks on the demo data.
 if (process.argv.includes('--console-day')) {
   await import('./console-day.js');

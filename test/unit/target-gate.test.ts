@@ -33,6 +33,30 @@ describe('TargetGate (issue 24 item 3)', () => {
     expect(gate.enter('t', later).ok).toBe(true);
   });
 
+  it('enterWaiting waits for a slot of a busy target that answers, and defers a failing one at once (issue 37)', async () => {
+    const gate = new TargetGate(settings);
+    // Never answered yet: deferred at once.
+    const [z1, z2] = [gate.enter('a'), gate.enter('a')];
+    expect(await gate.enterWaiting('a', 1000)).toMatchObject({ ok: false, why: 'busy' });
+    if (z1.ok) z1.release(true);
+    if (z2.ok) z2.release(true);
+    const [a1, a2] = [gate.enter('a'), gate.enter('a')];
+    const waiting = gate.enterWaiting('a', 1000);
+    if (a1.ok) a1.release(true);
+    expect((await waiting).ok).toBe(true);
+    // Nobody leaves: the wait runs out and the delivery is deferred as by `enter`.
+    expect(await gate.enterWaiting('a', 20)).toMatchObject({ ok: false, why: 'busy' });
+    // A failure since its last answer: busy is deferred at once, nothing waits on a failing target.
+    const b = [gate.enter('b'), gate.enter('b')];
+    const f = gate.enter('c');
+    if (f.ok) f.release(false);
+    const [c1, c2] = [gate.enter('c'), gate.enter('c')];
+    const t0 = Date.now();
+    expect(await gate.enterWaiting('c', 1000)).toMatchObject({ ok: false, why: 'busy' });
+    expect(Date.now() - t0).toBeLessThan(500);
+    for (const e of [a2, ...b, c1, c2]) if (e.ok) e.release(true);
+  });
+
   it('keys a URL by its origin', () => {
     expect(TargetGate.keyOf('https://a.example:8443/x?y=1')).toBe('https://a.example:8443');
     expect(TargetGate.keyOf('https://a.example/hooks/1')).toBe(TargetGate.keyOf('https://a.example/hooks/2'));

@@ -30,34 +30,96 @@ export async function removeWebhook(db: Db, companyUid: string, appUid: string):
   return rows.length > 0;
 }
 
+/** The columns one delivery attempt reads (the statement stays short: its Parse is resent on every new connection). */
+function deliverySelection() {
+  const r = calendarRequests;
+  const e = webhookEvents;
+  return {
+    event: {
+      uid: e.uid, eventUid: e.eventUid, type: e.type, data: e.data, requestUid: e.requestUid, status: e.status, createdAt: e.createdAt,
+      retryFrom: e.retryFrom, appUid: e.appUid, objectKey: e.objectKey, seq: e.seq, attempts: e.attempts,
+    },
+    webhook: { url: webhooks.url, secret: webhooks.secret, previousSecret: webhooks.previousSecret, previousSecretUntil: webhooks.previousSecretUntil },
+    request: {
+      uid: r.uid, status: r.status, requestError: r.requestError, propertyUid: r.propertyUid, daysTotal: r.daysTotal,
+      daysApplied: r.daysApplied, warnings: r.warnings, attempts: r.attempts, createdDttm: r.createdDttm,
+      startedDttm: r.startedDttm, finishedDttm: r.finishedDttm,
+    },
+  };
+}
+
 /**
  * What one delivery attempt needs: the event, its app's webhook (undefined once removed), the
  * finished request a calendar.request.finished event reports (the other types carry their `data`),
- * and whether an earlier event of the same object is still pending for the app (then this one
- * waits: per-object order). Read by event uid: the job payload is that id, and the company comes
- * from the event row itself.
+ * whether an earlier event of the same object is still pending for the app (then this one
+ * waits: per-object order) or another job holds the object's lease (it is draining the object's
+ * events; not `holder`, the caller's own), and when the event's latest attempt was made (only once it has one). Read by event uid:
+ * the job payload is that id, and the company comes from the event row itself.
  */
-export async function loadDelivery(db: Db, eventUid: string) {
-  // Only the columns used: the statement stays short (its Parse is resent on every new connection).
-  const r = calendarRequests;
+export async function loadDelivery(db: Db, eventUid: string, holder = '') {
   const e = webhookEvents;
   const [row] = await db
     .select({
-      event: { uid: e.uid, eventUid: e.eventUid, type: e.type, data: e.data, requestUid: e.requestUid, status: e.status, createdAt: e.createdAt, retryFrom: e.retryFrom },
-      blocked: sql<boolean>`(${e.objectKey} is not null and exists (select 1 from webhook_events p where p.app_uid = ${e.appUid}
-        and p.object_key = ${e.objectKey} and p.seq < ${e.seq} and p.status = 'pending'))`,
-      webhook: { url: webhooks.url, secret: webhooks.secret, previousSecret: webhooks.previousSecret, previousSecretUntil: webhooks.previousSecretUntil },
-      request: {
-        uid: r.uid, status: r.status, requestError: r.requestError, propertyUid: r.propertyUid, daysTotal: r.daysTotal,
-        daysApplied: r.daysApplied, warnings: r.warnings, attempts: r.attempts, createdDttm: r.createdDttm,
-        startedDttm: r.startedDttm, finishedDttm: r.finishedDttm,
-      },
+      ...deliverySelection(),
+      blocked: sql<boolean>`(${e.objectKey} is not null and (exists (select 1 from webhook_events p where p.app_uid = ${e.appUid}
+        and p.object_key = ${e.objectKey} and p.seq < ${e.seq} and p.status = 'pending') or exists (select 1 from webhook_leases l
+        where l.app_uid = ${e.appUid} and l.object_key = ${e.objectKey} and l.until > now() and l.holder <> ${holder})))`,
+      lastAttemptAt: sql<string | null>`(case when ${e.attempts} > 0 then (select max(d.created_at) from webhook_deliveries d where d.event_uid = ${e.uid}) end)`,
     })
     .from(e)
     .leftJoin(webhooks, and(eq(webhooks.appUid, e.appUid), eq(webhooks.companyUid, e.companyUid)))
-    .leftJoin(r, and(eq(r.uid, e.requestUid), eq(r.companyUid, e.companyUid)))
+    .leftJoin(calendarRequests, and(eq(calendarRequests.uid, e.requestUid), eq(calendarRequests.companyUid, e.companyUid)))
     .where(eq(e.uid, eventUid));
   return row;
+}
+
+export type Delivery = NonNullable<Awaited<ReturnType<typeof loadDelivery>>>;
+
+/**
+ * The next `limit` pending events of one object after `afterSeq`, in order, as a drain delivers
+ * them (its holder of the object's lease has settled every earlier one, so none is blocked).
+ */
+export async function pendingOfObject(db: Db, appUid: string, objectKey: string, afterSeq: number, limit: number) {
+  const e = webhookEvents;
+  return db
+    .select(deliverySelection())
+    .from(e)
+    .leftJoin(webhooks, and(eq(webhooks.appUid, e.appUid), eq(webhooks.companyUid, e.companyUid)))
+    .leftJoin(calendarRequests, and(eq(calendarRequests.uid, e.requestUid), eq(calendarRequests.companyUid, e.companyUid)))
+    .where(and(eq(e.appUid, appUid), eq(e.objectKey, objectKey), eq(e.status, 'pending'), sql`${e.seq} > ${afterSeq}`))
+    .orderBy(e.seq)
+    .limit(limit);
+}
+
+/**
+ * Takes the object's lease for `ms` unless a live one is held by another: answers whether this
+ * holder has it. A lease past its `until` (its holder died) is taken over.
+ */
+export async function takeLease(db: Db, appUid: string, objectKey: string, holder: string, ms: number): Promise<boolean> {
+  const rows = await db.execute<{ holder: string }>(sql`
+    insert into webhook_leases as l (app_uid, object_key, holder, until)
+    values (${appUid}, ${objectKey}, ${holder}, now() + make_interval(secs => ${ms / 1000}))
+    on conflict (app_uid, object_key) do update set holder = excluded.holder, until = excluded.until where l.until < now()
+    returning holder`);
+  return rows.length > 0;
+}
+
+/** Gives the lease back (only this holder's: a lease taken over after it expired is left alone). */
+export async function dropLease(db: Db, appUid: string, objectKey: string, holder: string): Promise<void> {
+  await db.execute(sql`delete from webhook_leases where app_uid = ${appUid} and object_key = ${objectKey} and holder = ${holder}`);
+}
+
+/**
+ * Of these events, the pending ones whose turn it is: no earlier event of their object is still
+ * pending (an event of no object always). The others are queued by the settling of the one before.
+ */
+export async function headsOf(db: Db, eventUids: readonly string[]): Promise<string[]> {
+  const rows = await db.execute<{ uid: string }>(sql`
+    select e.uid from webhook_events e
+     where e.uid in (select jsonb_array_elements_text(${JSON.stringify(eventUids)}::jsonb)) and e.status = 'pending'
+       and (e.object_key is null or not exists (select 1 from webhook_events p where p.app_uid = e.app_uid
+            and p.object_key = e.object_key and p.seq < e.seq and p.status = 'pending'))`);
+  return rows.map((r) => r.uid);
 }
 
 /** The pending event of the same object that waits behind `eventUid` (the next in order), if any. */
@@ -99,6 +161,28 @@ export async function recordAttempt(db: Db, a: AttemptRecord): Promise<void> {
 }
 
 /**
+ * recordAttempt for several attempts of different events, in one statement (a drain's: each
+ * event's POST made, in order, before this record; a crash before it only means the receiver may
+ * get those events again).
+ */
+export async function recordAttempts(db: Db, attempts: readonly AttemptRecord[]): Promise<void> {
+  if (attempts.length === 0) return;
+  const rows = attempts.map((a) => ({ uid: a.eventUid, url: a.url, code: a.statusCode, error: a.error, dur: Math.round(a.durationMs), status: a.eventStatus }));
+  await db.execute(sql`
+    with a as (select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as a(uid text, url text, code int, error text, dur int, status text)),
+    ev as (
+      update webhook_events e
+         set attempts = e.attempts + 1,
+             status = case when e.status = 'pending' then a.status else e.status end,
+             finished_at = case when e.status = 'pending' and a.status <> 'pending' then now() else e.finished_at end
+        from a where e.uid = a.uid
+      returning e.uid, e.attempts
+    )
+    insert into webhook_deliveries (event_uid, attempt, url, status_code, error, duration_ms)
+    select ev.uid, ev.attempts, a.url, a.code, a.error, a.dur from ev join a on a.uid = ev.uid`);
+}
+
+/**
  * Claims pending events the sweep has not looked at for `olderThanMs` (their job may have been
  * lost) by stamping them, in one statement: two workers sweeping at once claim different events
  * (skip locked), and a claimed event is not looked at again for another `olderThanMs`.
@@ -134,7 +218,9 @@ export async function listDeliveries(db: Db, companyUid: string, appUid: string,
   return events.map((e) => ({ ...e, attemptRows: attempts.filter((a) => a.eventUid === e.uid) }));
 }
 
-export const webhookRepository = { setWebhook, findWebhook, removeWebhook, appLiveScopes, loadDelivery, nextOfObject, recordAttempt, claimStalePendingEvents, listDeliveries };
+export const webhookRepository = {
+  setWebhook, findWebhook, removeWebhook, appLiveScopes, loadDelivery, headsOf, pendingOfObject, takeLease, dropLease, nextOfObject, recordAttempt, recordAttempts, claimStalePendingEvents, listDeliveries,
+};
 export type WebhookRepository = typeof webhookRepository;
 
 /** Every scope the app's live tokens hold (what its webhook may receive: the fan-out's rule). */

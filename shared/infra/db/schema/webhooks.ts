@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, tstz, uidKey } from './columns.js';
 import { companyUidColumn } from './inventory.js';
 import { apps } from './access.js';
@@ -81,4 +81,21 @@ export const webhookDeliveries = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('webhook_deliveries_event_idx').on(t.eventUid, t.attempt), index('webhook_deliveries_created_idx').on(t.createdAt)],
+);
+
+/**
+ * Who delivers an object's events now (issue 37): one job walks an object's chain of pending events
+ * in order (a drain) and holds this row meanwhile, so no other job of any process sends an event of
+ * that object. `until` bounds it: a holder that died blocks the chain until then, no longer. Live
+ * rows only (dropped when the drain ends); not tenant data, so no company column.
+ */
+export const webhookLeases = pgTable(
+  'webhook_leases',
+  {
+    appUid: text('app_uid').notNull(),
+    objectKey: text('object_key').notNull(),
+    holder: text('holder').notNull(),
+    until: tstz('until').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appUid, t.objectKey] })],
 );
