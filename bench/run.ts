@@ -8,13 +8,11 @@
  * bench/multi-calendar.ts (the console's multi-calendar page, 200 properties x 31 days, median of 20).
  * Not a test: it asserts nothing.
  */
-import { CALENDAR_DAYS_ON_CONFLICT } from '../shared/domain/calendar/index.js';
 import { benchCalendarRead, fmtMs, median } from './calendar-read.js';
-import { submitAndWait } from '../sdk/index.js';
 import { benchClient, submitBatch } from './lib/load.js';
 import { longPollBench } from './long-poll.js';
 import { acceptRows } from './accept.js';
-import { floorRun } from './floor.js';
+import { floorRun, idleLatency, rawUnnest } from './baselines.js';
 import { freePort, startProc, type Proc } from './lib/procs.js';
 import { cpuSecondsOf, createBenchEnv, pgCpuSince, pgCpuSnapshot, futureDays, redisUrl, redisUsedMemory, serviceEnv, type BenchEnv } from './lib/setup.js';
 
@@ -74,28 +72,6 @@ const startApi = (env: BenchEnv, port: number) => startProc('bin/api.ts', servic
 const workerNodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const startWorkers = (env: BenchEnv, n: number) =>
   Promise.all(Array.from({ length: n }, () => startProc('bin/worker.ts', serviceEnv(env, 0, redisUrl, concurrency), /worker started/, 60_000, workerNodeArgs)));
-
-/** (a) The same rows upserted straight into calendar_days with one unnest statement per 1000 rows. */
-async function rawUnnest(env: BenchEnv): Promise<number> {
-  const s = env.database.sql;
-  const rows = env.propertyUids.slice(0, PROPERTIES).flatMap((p, pi) => futureDays(DAYS, 2, pi).map((d) => ({ p, ...d })));
-  const t0 = performance.now();
-  for (let i = 0; i < rows.length; i += 1000) {
-    const c = rows.slice(i, i + 1000);
-    await s`
-      insert into calendar_days as c (company_uid, property_uid, date, price, currency, price_seq, is_available, availability_seq,
-                                      min_stay, min_stay_seq, notes, notes_seq, last_seq, request_uid, updated_dttm)
-      select 'co_bench', u.p, u.d, u.price, u.cur, 1, u.avail, 1, u.ms, 1, u.notes, 1, 1, 'raw', now()
-        from unnest(${s.array(c.map((r) => r.p))}::text[], ${s.array(c.map((r) => r.date))}::date[], ${s.array(c.map((r) => r.price))}::numeric[],
-                    ${s.array(c.map((r) => r.currency))}::text[], ${s.array(c.map((r) => r.is_available === 1))}::bool[],
-                    ${s.array(c.map((r) => r.min_stay))}::int[], ${s.array(c.map((r) => r.notes))}::text[])
-             as u(p, d, price, cur, avail, ms, notes)
-      ${s.unsafe(CALENDAR_DAYS_ON_CONFLICT)}`;
-  }
-  const secs = (performance.now() - t0) / 1000;
-  await s`truncate calendar_days`;
-  return rows.length / secs;
-}
 
 /**
  * (b) 200 properties x 365 days through HTTP (10 connections), `batches` times each (every pass a
@@ -212,23 +188,6 @@ async function warmUp(env: BenchEnv, apiUrl: string) {
   await s`delete from calendar_days where property_uid = any(${s.array(props)})`;
 }
 
-/**
- * (e) p50 of submit -> completed for a 30-day batch, one at a time, on an otherwise idle system: the
- * SDK's submitAndWait, which long-polls get-request-status (answered on the completion's NOTIFY).
- */
-async function idleLatency(env: BenchEnv, apiUrl: string, runs: number) {
-  const client = benchClient(apiUrl, env.token);
-  const times: number[] = [];
-  for (let r = 0; r < runs; r++) {
-    const t0 = performance.now();
-    const done = await submitAndWait(client, { property_uid: env.propertyUids[r % PROPERTIES] as string, days: futureDays(30, 400, r) });
-    if (done.statuses.some((s) => s.request_status !== 'completed')) throw new Error(`a request did not complete: ${JSON.stringify(done.statuses)}`);
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(runs / 2)] ?? NaN, p90: times[Math.floor(runs * 0.9)] ?? NaN };
-}
-
 async function benchCalendarReadRows(env: BenchEnv, apiUrl: string) {
   const read = await benchCalendarRead(env, apiUrl, env.propertyUids[PROPERTIES + WARM_UP_PROPERTIES] as string);
   row(`(h) get-calendar-data, 366 days, ${read.held} nights held by 50 bookings, through the API`, fmtMs(read.http), 'p50 < 20 ms');
@@ -269,7 +228,7 @@ try {
     row('(g) Postgres connections the API holds while they wait', `${lp.connections} (pool ${lp.poolMax} + listen 1), ${lp.errors} errors`, `<= ${lp.poolMax + 1}`);
   } else {
     const workers = Number(process.env.BENCH_WORKERS ?? 2);
-    const raw = await rawUnnest(env);
+    const raw = await rawUnnest(env, PROPERTIES, DAYS);
     row('(a) raw unnest upsert, same 73,000 rows', `${fmt(raw)} rows/s`);
     const floors: number[] = [];
     for (let r = 0; r < 3; r++) {
@@ -312,7 +271,7 @@ try {
       row(`(b) with the change feed on / off (median of ${feed.rounds} rounds each)`, `${fmt(feed.on)} / ${fmt(feed.off)} days/s`);
       row('(b) ratio feed on / off', fmt(feed.on / feed.off, 2), '>= 0.9');
     }
-    const idle = await idleLatency(env, apiUrl, 50);
+    const idle = await idleLatency(env, apiUrl, 50, PROPERTIES);
     row('(e) submit -> completed, 30-day batch, idle (p50 / p90)', `${fmt(idle.p50, 1)} ms / ${fmt(idle.p90, 1)} ms`, 'p50 <= 5 ms, p90 <= 8 ms');
     await Promise.all(workersToStop.splice(0).map((p) => p.stop()));
     if (pipelineOnly) throw new Done();

@@ -13,12 +13,11 @@ import { freePort } from '../../shared/infra/net.js';
  * standby has it). Everything runs as the `postgres` OS user (Postgres refuses root) in a
  * temporary folder on free ports, each pg_autoctl in a process group of its own, so a node can be
  * lost the way a machine is lost (kill -9 of its pg_autoctl and its postmaster) and the monitor
- * promotes the other. `stop()` ends every process it started and removes the folder; so does the
- * exit of this process.
+ * promotes the other. `stop()` (or this process's exit) ends every process it started and
+ * removes the folder.
  */
 
-const PG_BIN = '/usr/lib/postgresql/15/bin';
-const DATABASE = 'ha';
+const [PG_BIN, DATABASE] = ['/usr/lib/postgresql/15/bin', 'ha'];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const run = promisify(execFile);
 
@@ -49,8 +48,7 @@ const MONITOR_SETTINGS: Record<string, number> = {
   // found in the service, not the setting: its commit-outcome check answered from the promoted
   // standby (shared/infra/db/client.ts, fixed since); the loss itself was not seen again (8
   // switchovers at 3 s without that fix, 2026-11-27, lost nothing). 3 s breaks the rule above, so
-  // it is not used.
-  // HA_DEMOTE_TIMEOUT_MS overrides it (30000: pg_auto_failover's default).
+  // it is not used. HA_DEMOTE_TIMEOUT_MS overrides it (30000: pg_auto_failover's default).
   'pgautofailover.primary_demote_timeout': Number(process.env.HA_DEMOTE_TIMEOUT_MS ?? 10_000),
 };
 

@@ -15,6 +15,7 @@
  *   calendar.service.ts     CalendarService: the one submission path (submit), status reads and
  *                           waits, the calendar read
  *   calendar.repository.ts  calendar_requests and calendar_days: insert, mark, apply, claim stale
+ *   calendar.upsert.ts      the days' upsert as SQL: the submission-order rule, what a re-sent value changes
  *   calendar.status.ts      a request row as get-request-status (and the webhook) shows it
  *   calendar.failure.ts     the client-safe request_error made from a failed job's reason
  *   calendar.view.ts        the calendar as read: stored days, holding bookings, defaults
@@ -34,6 +35,7 @@ export * from './calendar.days.js';
 export * from './calendar.rules.js';
 export * from './calendar.service.js';
 export * from './calendar.repository.js';
+export * from './calendar.upsert.js';
 export * from './calendar.status.js';
 export * from './calendar.failure.js';
 export * from './calendar.view.js';
