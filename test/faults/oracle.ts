@@ -73,6 +73,22 @@ export interface ExpectedDay {
   notes: string | null;
   /** The last accepted request that touched the date. */
   requestUid: string;
+  /** Every accepted request that touched the date, with the values it sent there (notes "" as null). */
+  sent: Map<string, SentValues>;
+}
+
+type SentValues = Partial<Pick<ExpectedDay, 'price' | 'currency' | 'isAvailable' | 'minStay' | 'notes'>>;
+
+/**
+ * Whether `uid` may be the date's request_uid: the latest-submitted request that changed one of its
+ * values as the workers applied them (a request that re-sent stored values changes nothing, issue
+ * 37), so an accepted request that sent the date and whose value of some field the date still holds.
+ */
+export function mayBeLastChanger(want: ExpectedDay, uid: string | null): boolean {
+  const sent = uid === null ? undefined : want.sent.get(uid);
+  if (!sent) return false;
+  const price = sent.price !== undefined && sent.price === want.price && sent.currency === want.currency;
+  return price || (sent.isAvailable !== undefined && sent.isAvailable === want.isAvailable) || (sent.minStay !== undefined && sent.minStay === want.minStay) || (sent.notes !== undefined && sent.notes === want.notes);
 }
 
 /** One property's calendar: apply accepted batches in acceptance order, field group by field group. */
@@ -83,15 +99,17 @@ export class PropertyOracle {
     batch.chunks.forEach((chunk, i) => {
       const uid = requestUids[i] as string;
       for (const d of chunk) {
-        const cur = this.days.get(d.date) ?? { price: null, currency: null, isAvailable: null, minStay: null, notes: null, requestUid: uid };
+        const cur = this.days.get(d.date) ?? { price: null, currency: null, isAvailable: null, minStay: null, notes: null, requestUid: uid, sent: new Map() };
+        const sent: SentValues = {};
         if (d.price !== null) {
-          cur.price = d.price;
-          cur.currency = d.currency;
+          cur.price = sent.price = d.price;
+          cur.currency = sent.currency = d.currency;
         }
-        if (d.isAvailable !== null) cur.isAvailable = d.isAvailable;
-        if (d.minStay !== null) cur.minStay = d.minStay;
-        if (d.notes !== null) cur.notes = d.notes === '' ? null : d.notes;
+        if (d.isAvailable !== null) cur.isAvailable = sent.isAvailable = d.isAvailable;
+        if (d.minStay !== null) cur.minStay = sent.minStay = d.minStay;
+        if (d.notes !== null) cur.notes = sent.notes = d.notes === '' ? null : d.notes;
         cur.requestUid = uid;
+        cur.sent.set(uid, sent);
         this.days.set(d.date, cur);
       }
     });

@@ -2,7 +2,7 @@ import type { Sql } from '../../shared/infra/db/client.js';
 import { readAudit, type AuditFindings } from './audit.js';
 import { addDays } from './batches.js';
 import type { ApiClient } from './http.js';
-import { expectBatch, PropertyOracle, type ExpectedDay } from './oracle.js';
+import { expectBatch, mayBeLastChanger, PropertyOracle, type ExpectedDay } from './oracle.js';
 import type { StreamResult } from './stream.js';
 
 /*
@@ -71,7 +71,7 @@ function sameDay(got: any, want: ExpectedDay | undefined, defaults: PropertyDefa
     got.min_stay === minStay &&
     got.base_min_stay === minStay &&
     got.notes === (want?.notes ?? null) &&
-    got.request_uid === (want?.requestUid ?? null) &&
+    (want === undefined ? got.request_uid === null : mayBeLastChanger(want, got.request_uid)) &&
     (got.updated_dttm === null) === (want === undefined)
   );
 }
