@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -6,6 +7,8 @@ import { hostileQueryString, tokenCase, wellFormed } from '../support/arbitrarie
 import { createToken } from '../support/factories.js';
 import { useHostileWorld, expectErrorEnvelope, hostileClient, judgeAnswer, memoryMb, pathWithQuery } from '../support/hostile.js';
 import { scopes } from '../../shared/domain/auth/index.js';
+import { MCP_PATH } from '../../api/mcp/http.js';
+import { QUEUE_DASHBOARD_PATH } from '../../api/routes/admin.routes.js';
 
 /*
  * What arrives before any parameter is read: unknown paths and methods, tokens of every kind,
@@ -20,6 +23,17 @@ const w = useHostileWorld('hostile-transport');
 const routes = { GET: ['bookings', 'tasks', 'get-calendar-data', 'get-request-status'], POST: ['set-calendar-batch', 'update-task'] };
 const endpoints = Object.entries(routes).flatMap(([method, names]) => names.map((name) => ({ method, path: `/api/v1/${name}` })));
 const routeNames = Object.values(routes).flat();
+const decoded = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+/** The first segments of the service's own paths (the OpenAPI document's, the MCP endpoint's, the queue dashboard's). */
+const servedTopLevel = new Set(
+  [...Object.keys((JSON.parse(readFileSync('docs/openapi.json', 'utf8')) as { paths: object }).paths), MCP_PATH, QUEUE_DASHBOARD_PATH].map((p) => p.split('/')[1]!.toLowerCase()),
+);
 const send = (label: string, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}) =>
   w.client.send(label, { method, path, headers, ...(body !== undefined ? { body } : {}) });
 const withToken = (path: string) => pathWithQuery(path, [['access_token', w.tokens.all]]);
@@ -32,7 +46,8 @@ describe('hostile transport: never a 5xx, always the envelope', () => {
     );
     const target = fc.oneof(
       segment.map((s) => ({ method: 'GET', path: `/api/v1/${s}` })),
-      fc.tuple(fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'), segment).map(([method, s]) => ({ method, path: `/${s}` })),
+      // Not a top-level segment the service serves: routing ignores case, so "/App" is the console.
+      fc.tuple(fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'), segment.filter((s) => !servedTopLevel.has(decoded(s).toLowerCase()))).map(([method, s]) => ({ method, path: `/${s}` })),
       fc.tuple(fc.constantFrom('PUT', 'PATCH', 'DELETE'), fc.constantFrom(...endpoints)).map(([method, e]) => ({ method, path: e.path })),
       fc.constantFrom(...endpoints).map((e) => ({ method: e.method === 'GET' ? 'POST' : 'GET', path: e.path })),
       fc.constantFrom('/api/v2/bookings', '/api/v1', '/api/v1/', '/', '/api', '/api/v1/bookings/x', '/api/v1//bookings').map((path) => ({ method: 'GET', path })),
