@@ -13,8 +13,8 @@
  * still advances (an earlier request a worker applies afterwards must still lose), but the value,
  * its provenance (`<group>_value_seq` keeps the request whose value it is) and the day's
  * request_uid / updated_dttm / last_seq stay (those name the latest-submitted request that changed
- * a value of the day); the apply records no change for such a day. A row no
- * group of which advances (a late or repeated request) is not written at all.
+ * a value of the day); the apply records no change for such a day. A row no group of which
+ * advances (a late or repeated request) is not written at all.
  */
 /** Each field group's name (its columns `<name>_seq`, `<name>_value_seq`) and the value columns it decides. */
 const FIELD_GROUPS: ReadonlyArray<readonly [group: string, columns: readonly string[]]> = [
@@ -41,7 +41,6 @@ export const CALENDAR_DAYS_ON_CONFLICT = `on conflict (property_uid, date) do up
           ]),
           ...['request_uid', 'updated_dttm'].map((col) => `${col} = case when ${DAY_CHANGES} and excluded.last_seq > c.last_seq then excluded.${col} else c.${col} end`),
           `last_seq = case when ${DAY_CHANGES} then greatest(c.last_seq, excluded.last_seq) else c.last_seq end`,
-          
         ].join(',\n        ')}
       where ${FIELD_GROUPS.map(([g]) => advances(g)).join(' or ')}`;
 /**
