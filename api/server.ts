@@ -53,7 +53,7 @@ export async function startApiServer(ctx: AppContext): Promise<ApiServer> {
         draining = true;
         // Long-poll waiters are answered now with their current statuses, so the drain below is
         // not held by them for up to 30 s; a wait that arrives from here on answers at once.
-        ctx.services.calendar.waits.releaseAll();
+        ctx.services.requests.waits.releaseAll();
         ctx.services.changes.releaseAll();
         const timer = setTimeout(() => {
           ctx.logger.warn({ timeoutMs: ctx.config.shutdownTimeoutMs }, 'HTTP requests still open at the shutdown timeout: closing them');

@@ -1,4 +1,5 @@
-import { applyRequest, CALENDAR_DAYS_ON_CONFLICT, chunk, insertRequests, readBatchDays, type RequestDay } from '../shared/domain/calendar/index.js';
+import { applyRequest, CALENDAR_DAYS_ON_CONFLICT, chunk, readBatchDays, type RequestDay } from '../shared/domain/calendar/index.js';
+import { insertRequests } from '../shared/platform/requests/index.js';
 import { connectDatabase } from '../shared/infra/db/client.js';
 import { submitAndWait } from '../sdk/index.js';
 import { benchClient } from './lib/load.js';

@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import { createRuntime } from '../shared/app/runtime.js';
-import { calendarRepository } from '../shared/domain/calendar/index.js';
+import { insertRequests } from '../shared/platform/requests/index.js';
 import { loadConfig } from '../shared/infra/config.js';
 import { createLogger } from '../shared/infra/logger.js';
 
@@ -24,7 +24,7 @@ const server = http.createServer((req, res) => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { property_uid: string; days: object[] };
       const parts: object[][] = [];
       for (let i = 0; i < body.days.length; i += chunkDays) parts.push(body.days.slice(i, i + chunkDays));
-      const uids = await runtime.database.db.transaction((tx) => calendarRepository.insertRequests(tx, company, body.property_uid, parts, []));
+      const uids = await runtime.database.db.transaction((tx) => insertRequests(tx, company, body.property_uid, parts, []));
       await runtime.jobs.calendar.enqueue(uids);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ data: { request_uid: uids[0], request_uids: uids, warnings: {} } }));

@@ -4,7 +4,6 @@ import {
   calendarDataQuerySchema,
   calendarDaySchema,
   requestStatusQuerySchema,
-  requestStatusSchema,
   setCalendarBatchBodySchema,
   setCalendarBatchResponseSchema,
   dryRunQueryDoc,
@@ -15,6 +14,7 @@ import {
   WARNING_PAST,
 } from '../../shared/domain/calendar/index.js';
 import type { Config } from '../../shared/infra/config.js';
+import { requestStatusSchema } from '../../shared/platform/requests/index.js';
 import { MAX_RANGE_DAYS } from '../../shared/infra/http/wire.js';
 import { commaListDoc, errorText } from '../openapi/common.js';
 import { named } from '../openapi/extend-zod.js';
@@ -176,10 +176,10 @@ export const getRequestStatus = defineEndpoint({
     const wait = query.wait ?? 0;
     if (query.request_uid !== undefined) {
       // One status per uid asked, or a 404: never an empty list.
-      const [one] = await ctx.services.calendar.waitForStatuses(principal.companyUid, [query.request_uid], 'request_uid', wait, signal);
+      const [one] = await ctx.services.requests.waitForStatuses(principal.companyUid, [query.request_uid], 'request_uid', wait, signal);
       return { data: one as NonNullable<typeof one> };
     }
-    return { data: await ctx.services.calendar.waitForStatuses(principal.companyUid, query.request_uids ?? [], 'request_uids', wait, signal) };
+    return { data: await ctx.services.requests.waitForStatuses(principal.companyUid, query.request_uids ?? [], 'request_uids', wait, signal) };
   },
 });
 

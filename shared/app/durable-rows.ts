@@ -1,4 +1,4 @@
-import { describeFailure, jobOfKind } from '../domain/calendar/index.js';
+import { describeFailure } from '../platform/requests/index.js';
 import type { DurableJobName, DurableRows } from '../infra/queue/registry.js';
 import type { AppContext } from './context.js';
 
@@ -27,9 +27,9 @@ export function durableRows({ services, metrics }: AppContext): Record<DurableRo
   return {
     calendar_requests: {
       label: 'calendar requests',
-      claimLost: async (limit) => (await services.calendar.claimStale(limit)).map((r) => ({ uid: r.uid, job: jobOfKind[r.kind] })),
+      claimLost: (limit) => services.requests.claimStale(limit),
       async recordFailure(uid, reason, attempts) {
-        await services.webhooks.queue([await services.calendar.fail(uid, describeFailure(reason, attempts))]);
+        await services.webhooks.queue([await services.requests.fail(uid, describeFailure(reason, attempts))]);
       },
       counted(readded, markedError) {
         metrics.calendarRequestsReenqueued.inc(readded);

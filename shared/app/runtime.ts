@@ -122,7 +122,7 @@ export async function createRuntime(config: Config, logger: Logger, overrides: R
     queue,
     close() {
       closing ??= (async () => {
-        await services.calendar.close();
+        await services.requests.close();
         await services.changes.close();
         await services.messaging.close();
         services.notifications.close();

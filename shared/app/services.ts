@@ -39,6 +39,7 @@ import { WebhookSettingsService, WebhooksService, webhookRepository } from '../d
 import type { Infra } from '../infra/infra.js';
 import { changeReaders } from './change-readers.js';
 import type { RequestWaitsOptions } from '../platform/long-poll/index.js';
+import { RequestPipeline, requestsRepository } from '../platform/requests/index.js';
 
 /** One service per noun: the public surface of the domain, as the API, the worker and the CLI use it. */
 export interface Services {
@@ -64,6 +65,8 @@ export interface Services {
   properties: PropertiesService;
   proposals: ProposalsService;
   reports: ReportsService;
+  /** The durable request pipeline (calendar days, listing statuses): get-request-status, the sweep, final failures. */
+  requests: RequestPipeline;
   reservationRequests: ReservationRequestsService;
   retention: RetentionService;
   tasks: TasksService;
@@ -106,6 +109,7 @@ const repositories = {
   properties: propertyRepository,
   proposals: proposalsRepository,
   reports: reportsRepository,
+  requests: requestsRepository,
   reservationRequests: reservationRequestsRepository,
   retention: retentionRepository,
   tasks: tasksRepository,
@@ -119,7 +123,8 @@ const repositories = {
 export function createServices(infra: Infra, opts: ServiceOptions = {}): Services {
   const r = repositories;
   const properties = new PropertiesService(infra, r.properties);
-  const calendar = new CalendarService(infra, properties, r.calendar, opts.requestWaits);
+  const requests = new RequestPipeline(infra, r.requests, opts.requestWaits);
+  const calendar = new CalendarService(infra, properties, r.calendar, requests);
   const bookings = new BookingsService(infra, r.bookings);
   return {
     accounts: new AccountsService(infra, r.accounts),
@@ -136,13 +141,14 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     bookingExtras: new BookingExtrasService(infra, r.bookingExtras),
     listingContent: new ListingContentService(infra, r.listingContent),
     listings: new ListingsService(infra, r.listings),
-    listingStatus: new ListingStatusService(infra, calendar, properties, r.listingStatus, r.calendar),
+    listingStatus: new ListingStatusService(infra, requests, properties, r.listingStatus),
     messaging: new MessagingService(infra, r.messaging),
     connectors: new ConnectorsService(infra, r.connectors),
     notifications: new NotificationsService(infra, r.notifications),
     people: new PeopleService(infra, r.people),
     properties,
-    proposals: new ProposalsService(infra, calendar, properties, r.proposals),
+    proposals: new ProposalsService(infra, calendar, requests, properties, r.proposals),
+    requests,
     reports: new ReportsService(infra, bookings, r.reports),
     reservationRequests: new ReservationRequestsService(infra, bookings, r.reservationRequests),
     retention: new RetentionService(infra, r.retention),

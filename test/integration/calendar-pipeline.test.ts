@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPropertyOpsClient, dataOf, submitAndWait } from '../../sdk/index.js';
-import { insertRequests } from '../../shared/domain/calendar/index.js';
+import { insertRequests } from '../../shared/platform/requests/index.js';
 import { localDate } from '../../shared/infra/time.js';
 import { createProperty } from '../support/factories.js';
 import { useWorld } from '../support/world.js';

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { bookingSchema, bookingStatuses, platformTypes } from '../../shared/domain/bookings/index.js';
-import { calendarDaySchema, requestStatusSchema } from '../../shared/domain/calendar/index.js';
+import { calendarDaySchema } from '../../shared/domain/calendar/index.js';
+import { requestStatusSchema } from '../../shared/platform/requests/index.js';
 import { taskSchema } from '../../shared/domain/tasks/index.js';
 import {
   as,

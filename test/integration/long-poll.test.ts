@@ -43,34 +43,34 @@ describe('get-request-status long-poll', { timeout: 60_000 }, () => {
     const [uid] = await submit();
     // wait=30 against a 20 s test timeout: only the NOTIFY can answer this in time.
     const answer = t.p.api.get(`/api/v1/get-request-status?request_uid=${uid}&wait=30`, token);
-    await until(() => t.p.ctx.services.calendar.waits.hub.size() === 1);
+    await until(() => t.p.ctx.services.requests.waits.hub.size() === 1);
     await until(listening);
     await t.p.startWorkers(1);
     const res = await answer;
     await t.p.stopWorkers();
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ request_uid: uid, request_status: 'completed', days_applied: 3 });
-    expect(t.p.ctx.services.calendar.waits.hub.size()).toBe(0);
+    expect(t.p.ctx.services.requests.waits.hub.size()).toBe(0);
   }, 20_000);
 
   it('waits for the last of several requests, answering in the order asked', async () => {
     const a = (await submit())[0]!;
     const b = (await submit())[0]!;
     const answer = t.p.api.get(`/api/v1/get-request-status?request_uids=${b},${a}&wait=30`, token);
-    await until(() => t.p.ctx.services.calendar.waits.hub.size() === 1);
+    await until(() => t.p.ctx.services.requests.waits.hub.size() === 1);
     await finishInSql(a);
     // Still waiting for b: a NOTIFY of a alone must not answer.
     const [row] = await t.tdb.database.db.execute<{ n: number }>(sql`select count(*)::int as n from calendar_requests where uid = ${a} and status = 'completed'`);
     expect(row?.n).toBe(1);
-    expect(t.p.ctx.services.calendar.waits.hub.size()).toBe(1);
+    expect(t.p.ctx.services.requests.waits.hub.size()).toBe(1);
     await finishInSql(b);
     const res = await answer;
     expect(res.body.data.map((s: { request_uid: string; request_status: string }) => [s.request_uid, s.request_status])).toEqual([
       [b, 'completed'],
       [a, 'completed'],
     ]);
-    expect(t.p.ctx.services.calendar.waits.hub.size()).toBe(0);
-    expect(t.p.ctx.services.calendar.waits.hub.watched()).toBe(0);
+    expect(t.p.ctx.services.requests.waits.hub.size()).toBe(0);
+    expect(t.p.ctx.services.requests.waits.hub.watched()).toBe(0);
   }, 20_000);
 
   it('answers with the current statuses when the time is up', async () => {
@@ -78,7 +78,7 @@ describe('get-request-status long-poll', { timeout: 60_000 }, () => {
     const res = await t.p.api.get(`/api/v1/get-request-status?request_uid=${uid}&wait=0.3`, token);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ request_uid: uid, request_status: 'queued' });
-    expect(t.p.ctx.services.calendar.waits.hub.size()).toBe(0);
+    expect(t.p.ctx.services.requests.waits.hub.size()).toBe(0);
   });
 
   it('answers at once when every request is already final, and refuses an unknown uid without waiting', async () => {
@@ -89,7 +89,7 @@ describe('get-request-status long-poll', { timeout: 60_000 }, () => {
     const unknown = await t.p.api.get(`/api/v1/get-request-status?request_uids=${uid},rq_nope&wait=30`, token);
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toMatchObject({ code: 11, param: 'request_uids' });
-    expect(t.p.ctx.services.calendar.waits.hub.size()).toBe(0);
+    expect(t.p.ctx.services.requests.waits.hub.size()).toBe(0);
   }, 20_000);
 
   it('refuses a wait outside 0..30 seconds naming the parameter', async () => {
@@ -107,17 +107,17 @@ describe('get-request-status long-poll', { timeout: 60_000 }, () => {
     const answer = fetch(`${t.p.api.baseUrl}/api/v1/get-request-status?request_uid=${uid}&wait=30&access_token=${token}`, { signal: gone.signal }).catch(
       (err: unknown) => err,
     );
-    await until(() => t.p.ctx.services.calendar.waits.hub.size() === 1);
+    await until(() => t.p.ctx.services.requests.waits.hub.size() === 1);
     gone.abort();
     await answer;
-    await until(() => t.p.ctx.services.calendar.waits.hub.size() === 0);
-    expect(t.p.ctx.services.calendar.waits.hub.watched()).toBe(0);
+    await until(() => t.p.ctx.services.requests.waits.hub.size() === 0);
+    expect(t.p.ctx.services.requests.waits.hub.watched()).toBe(0);
   }, 20_000);
 
   it('finds a finish whose notification was lost once the listen connection is back', async () => {
     const [uid] = await submit();
     const answer = t.p.api.get(`/api/v1/get-request-status?request_uid=${uid}&wait=30`, token);
-    await until(() => t.p.ctx.services.calendar.waits.hub.size() === 1);
+    await until(() => t.p.ctx.services.requests.waits.hub.size() === 1);
     // Finish it with the trigger off (the NOTIFY is lost), then cut the listen connection.
     await t.tdb.database.db.transaction(async (tx) => {
       await tx.execute(sql`alter table calendar_requests disable trigger calendar_request_finished_notify`);
@@ -137,7 +137,7 @@ describe('get-request-status long-poll', { timeout: 60_000 }, () => {
     const answers = Array.from({ length: 3 }, () =>
       fetch(`http://127.0.0.1:${server.port}/api/v1/get-request-status?request_uid=${uid}&wait=30&access_token=${token}`).then(readAnswer),
     );
-    await until(() => t.p.ctx.services.calendar.waits.hub.size() === 3);
+    await until(() => t.p.ctx.services.requests.waits.hub.size() === 3);
     await server.close();
     for (const res of await Promise.all(answers)) expect(res.body.data).toMatchObject({ request_uid: uid, request_status: 'queued' });
   }, 20_000);

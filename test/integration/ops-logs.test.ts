@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { insertRequests } from '../../shared/domain/calendar/index.js';
+import { insertRequests } from '../../shared/platform/requests/index.js';
 import type { Runtime } from '../../shared/app/runtime.js';
 import type { TestApi } from '../support/api.js';
 import { bookingRow, createBookings, createCompany, createProperty, createToken } from '../support/factories.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertRequests } from '../../shared/domain/calendar/index.js';
+import { insertRequests } from '../../shared/platform/requests/index.js';
 import type { CalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
 import { createLogger } from '../../shared/infra/logger.js';
 import { startMetricsServer } from '../../shared/infra/metrics/metrics-server.js';

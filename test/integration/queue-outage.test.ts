@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRequests } from '../../shared/domain/calendar/index.js';
+import { insertRequests } from '../../shared/platform/requests/index.js';
 import { createCalendarJobs, type CalendarJobs } from '../../shared/infra/queue/calendar-jobs.js';
 import { redisQueueConnection } from '../../shared/infra/queue/connection.js';
 import { jobRegistry } from '../../shared/infra/queue/registry.js';

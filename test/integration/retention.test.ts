@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useWorld } from '../support/world.js';
-import { insertRequests, type RequestDay } from '../../shared/domain/calendar/index.js';
+import type { RequestDay } from '../../shared/domain/calendar/index.js';
+import { insertRequests } from '../../shared/platform/requests/index.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 

@@ -5,7 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPropertyOpsClient, submitAndWait, verifyWebhook, WebhookVerificationError } from '../../sdk/index.js';
 import { useWorld } from '../support/world.js';
 import { runCli } from '../../bin/cli/main.js';
-import { markError } from '../../shared/domain/calendar/index.js';
+import { markError } from '../../shared/platform/requests/index.js';
 import { verifySignature } from '../../shared/platform/outbound-http/index.js';
 import { createCompany, createProperty, createToken } from '../support/factories.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';

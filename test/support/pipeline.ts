@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { localDate } from '../../shared/infra/time.js';
-import { isFinalStatus } from '../../shared/domain/calendar/index.js';
+import { isFinalStatus } from '../../shared/platform/requests/index.js';
 import type { Runtime } from '../../shared/app/runtime.js';
 import { startWorker, type RunningWorker } from '../../worker/worker.js';
 import { createTestRuntime, startTestApi, testConfig, type TestApi } from './api.js';

@@ -9,6 +9,7 @@ import {
 } from '../../shared/domain/calendar/index.js';
 import { PropertiesService, type PropertyRepository } from '../../shared/domain/properties/index.js';
 import { AppError } from '../../shared/infra/errors.js';
+import { RequestPipeline, type RequestsRepository } from '../../shared/platform/requests/index.js';
 import { localDate } from '../../shared/infra/time.js';
 import { fakeInfra, strictFake, type FakeInfraOptions } from '../support/services.js';
 
@@ -32,15 +33,15 @@ function world(opts: FakeInfraOptions & { timeZone?: string } = {}) {
     findProperty: async (_db, companyUid, propertyUid) => (companyUid === 'co_1' && propertyUid === 'pr_1' ? { uid: 'pr_1', timeZone: opts.timeZone ?? 'UTC' } : undefined),
   });
   let n = 0;
-  const calendarRepo = strictFake<CalendarRepository>('calendarRepository', {
-    insertRequests: async (_tx, companyUid, propertyUid, chunks, warnings, appUid) => {
+  const requestsRepo = strictFake<RequestsRepository>('requestsRepository', {
+    insertRequests: async (_tx, companyUid, propertyUid, chunks, warnings, { appUid } = {}) => {
       inserted.push({ companyUid, propertyUid, chunks: chunks.map((c) => [...c] as RequestDay[]), warnings: [...warnings], ...(appUid ? { appUid } : {}) });
       return chunks.map(() => `cr_${++n}`);
     },
-    readCalendarView: async () => [],
   });
+  const calendarRepo = strictFake<CalendarRepository>('calendarRepository', { readCalendarView: async () => [] });
   const properties = new PropertiesService(infra, propertyRepo);
-  const calendar = new CalendarService(infra, properties, calendarRepo);
+  const calendar = new CalendarService(infra, properties, calendarRepo, new RequestPipeline(infra, requestsRepo));
   return { calendar, inserted, enqueued };
 }
 

@@ -1,5 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
-import { describeFailure, REQUEST_MISSING } from '../../shared/domain/calendar/index.js';
+import { describeFailure, REQUEST_MISSING } from '../../shared/platform/requests/index.js';
 import type { AppContext } from '../../shared/app/context.js';
 import { INVALID_PAYLOAD } from '../../shared/infra/queue/job-failure.js';
 import type { JobHandler } from '../job-handler.js';
@@ -55,10 +55,10 @@ export async function applyNamed<O extends { status: string }>(requestUid: strin
  * and its webhook event queued. The payload may be the broken part: the request is named by the jobId.
  */
 export function failRequest(deps: AppContext) {
-  const { calendar, webhooks } = deps.services;
+  const { requests, webhooks } = deps.services;
   return async (job: { id?: string }, reason: string, attempts: number): Promise<void> => {
     if (!job.id) return;
-    const eventUid = await calendar.fail(job.id, describeFailure(reason, attempts));
+    const eventUid = await requests.fail(job.id, describeFailure(reason, attempts));
     deps.metrics.calendarRequestsFinished.labels('error').inc();
     await webhooks.queue([eventUid]);
   };

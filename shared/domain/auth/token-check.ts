@@ -8,6 +8,7 @@
  * an idempotent replay), by a fresh lookup before the answer (api/endpoints/router.ts).
  */
 import { sql, type SQL } from 'drizzle-orm';
+import type { InsertGuard } from '../../platform/requests/index.js';
 
 export interface TokenCheck {
   tokenUid: string;
@@ -26,4 +27,18 @@ export class TokenNotLiveError extends Error {
 /** True in a statement while the token is neither revoked nor of a disabled or uninstalled app (the lookup's own rule). */
 export function liveTokenSql(tokenUid: string): SQL {
   return sql`exists (select 1 from access_tokens t join apps a on a.uid = t.app_uid where t.uid = ${tokenUid} and not t.revoked and not a.disabled and a.uninstalled_at is null)`;
+}
+
+/**
+ * The insert guard of a request stored under a token from the cache (shared/platform/requests
+ * InsertGuard): stored only while the token is live, in the same statement; else TokenNotLiveError.
+ */
+export function liveTokenGuard(check: TokenCheck): InsertGuard {
+  return {
+    where: liveTokenSql(check.tokenUid),
+    refused: () => new TokenNotLiveError(check.tokenUid),
+    stored: () => {
+      check.confirmed = true;
+    },
+  };
 }

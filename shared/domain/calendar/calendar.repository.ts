@@ -1,86 +1,16 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { claimStale } from '../../infra/db/claim-stale.js';
-import type { Db, Executor } from '../../infra/db/client.js';
-import { calendarRequests } from '../../infra/db/schema/index.js';
-import { newUid } from '../../infra/ids.js';
-import type { RequestDay, Warnings } from './calendar.rules.js';
-import { finalRequestStatuses, type RequestKind } from './calendar.schema.js';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../infra/db/client.js';
+import type { Warnings } from './calendar.rules.js';
 import { readCalendarView } from './calendar.view.js';
 import { stayLockSql } from './stay.js';
 import { CALENDAR_DAYS_ON_CONFLICT, CHANGED_BY } from './calendar.upsert.js';
 import { recordChangesSql } from '../changes/index.js';
-import { liveTokenSql, TokenNotLiveError, type TokenCheck } from '../auth/index.js';
-import { REQUEST_FINISHED, wantsEventSql } from '../../platform/outbox/index.js';
+import { requestFinishedEventSql } from '../../platform/outbox/index.js';
 
-
-export type CalendarRequestRow = typeof calendarRequests.$inferSelect;
-
-/** How a request is stored: its kind, `paused` for a proposal awaiting review, the proposal it belongs to. */
-export interface InsertOptions {
-  kind?: RequestKind;
-  status?: 'queued' | 'paused';
-  proposalUid?: string;
-  /**
-   * A token from the cache (docs: token-check.ts): the rows are stored only while it is live, in
-   * this same statement; else nothing is and TokenNotLiveError is thrown (the caller's transaction
-   * rolls back with it).
-   */
-  liveToken?: TokenCheck;
-  /** The console user who made the requests (named by provenance and the Requests page). */
-  userUid?: string;
-}
-
-/**
- * Stores each chunk as a `queued` request (or `paused`, a proposal's) in one statement; uids come
- * back in submission (sequence) order. The chunks travel as one JSON parameter: building a drizzle
- * VALUES list with a jsonb value per row cost more CPU than the rest of the accept path. A chunk is
- * a list of days, or of listing changes for a `listing_status` request.
+/*
+ * The calendar's part of the request pipeline (shared/platform/requests stores, claims, fails and
+ * reads the requests): applying a calendar request's days.
  */
-export async function insertRequests(
-  tx: Executor,
-  companyUid: string,
-  propertyUid: string,
-  chunks: readonly (readonly RequestDay[] | readonly object[])[],
-  warnings: readonly Warnings[],
-  appUid?: string,
-  opts: InsertOptions = {},
-): Promise<string[]> {
-  if (chunks.length === 0) return [];
-  const rows = chunks.map((days, i) => ({ uid: newUid('rq_'), days, warnings: warnings[i] ?? {} }));
-  const inserted = await tx.execute<{ uid: string; seq: number }>(sql`
-    insert into calendar_requests (uid, company_uid, property_uid, days, days_total, warnings, app_uid, kind, status, proposal_uid, user_uid)
-    select r.uid, ${companyUid}, ${propertyUid}, r.days, jsonb_array_length(r.days), r.warnings, ${appUid ?? null}::text,
-           ${opts.kind ?? 'calendar'}, ${opts.status ?? 'queued'}, ${opts.proposalUid ?? null}::text, ${opts.userUid ?? null}::text
-      from rows from (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as (uid text, days jsonb, warnings jsonb))
-           with ordinality as r(uid, days, warnings, ord)
-     where ${opts.liveToken ? liveTokenSql(opts.liveToken.tokenUid) : sql`true`}
-     order by r.ord
-    returning uid, seq`);
-  if (opts.liveToken) {
-    if (inserted.length === 0) throw new TokenNotLiveError(opts.liveToken.tokenUid);
-    opts.liveToken.confirmed = true;
-  }
-  return [...inserted].sort((a, b) => Number(a.seq) - Number(b.seq)).map((r) => r.uid);
-}
-
-/**
- * queued -> processing, counting the attempt. Returns undefined when the request does not exist.
- * Committed without waiting for the WAL flush: it is a status hint, and losing it in a crash only
- * leaves the request `queued`, which is retried anyway. `set_config(..., true)` inside the one
- * statement makes its implicit transaction commit asynchronously (one round trip, not the four of
- * BEGIN / SET LOCAL / UPDATE / COMMIT); the session keeps synchronous_commit on.
- */
-export async function markProcessing(db: Db, uid: string): Promise<{ status: string } | undefined> {
-  const rows = await db.execute<{ status: string }>(sql`
-    update calendar_requests
-       set status = case when status in ('queued', 'processing') then 'processing' else status end,
-           attempts = attempts + case when status in ('queued', 'processing') then 1 else 0 end,
-           started_dttm = coalesce(started_dttm, now())
-      from (select set_config('synchronous_commit', 'off', true)) as async_commit
-     where uid = ${uid}
-     returning status`);
-  return rows[0];
-}
 
 /**
  * Whether a stored request day `d` (jsonb) may make a stay that was allowed forbidden: it closes the
@@ -98,22 +28,6 @@ export interface ApplyOutcome {
   pastWarnings: Warnings;
   /** The webhook event written with the outcome (the app has a webhook): queue its delivery. */
   eventUid?: string;
-}
-
-/**
- * The outbox write, as a CTE over the rows of `finished` (a CTE holding the finished requests'
- * `uid`): one webhook event per request whose app has a webhook, in the statement (so the
- * transaction) that finishes the request. Named `event`; its `uid` is the delivery's job id.
- */
-export function webhookEventOf(finished: SQL) {
-  return sql`event as (
-      insert into webhook_events (uid, company_uid, app_uid, request_uid)
-      select 'ev_' || f.uid, r.company_uid, w.app_uid, f.uid
-        from ${finished} f join calendar_requests r on r.uid = f.uid join webhooks w on w.app_uid = r.app_uid
-       where ${wantsEventSql(sql`w.events`, sql`${REQUEST_FINISHED}::text`)}
-      on conflict (request_uid) do nothing
-      returning uid
-    )`;
 }
 
 /**
@@ -194,7 +108,7 @@ export async function applyRequest(db: Db, uid: string, pastMessage: string, rec
     ), ${recordChanges ? dayChangeOf() : sql`change as (select 1)`}, past as (
       select coalesce(jsonb_object_agg(to_char(date, 'YYYY-MM-DD'), ${pastMessage}::text), '{}'::jsonb) as w
         from day where date < today
-    ), ${webhookEventOf(sql`req`)}
+    ), ${requestFinishedEventSql(sql`req`)}
     update calendar_requests r
        -- Every day not past counts as applied, whether or not it changed a value (or was written at all).
        set status = 'completed', days_applied = (select count(*) from day where date >= today),
@@ -211,58 +125,9 @@ export async function applyRequest(db: Db, uid: string, pastMessage: string, rec
   return { status: exists ? 'already-final' : 'missing', daysApplied: 0, pastWarnings: {} };
 }
 
-/**
- * Final failure: the request will not be retried. Never overrides a completed request. Answers the
- * webhook event written with it, if any.
- */
-export async function markError(db: Executor, uid: string, message: string): Promise<string | undefined> {
-  const rows = await db.execute<{ event_uid: string | null }>(sql`
-    with req as (
-      update calendar_requests set status = 'error', request_error = ${message.slice(0, 2000)}, finished_dttm = now()
-       where uid = ${uid} and status in ('queued', 'processing')
-      returning uid
-    ), ${webhookEventOf(sql`req`)}
-    select (select uid from event) as event_uid`);
-  return rows[0]?.event_uid ?? undefined;
-}
-
-/** Which of `uids` (of the company) are final: the long-poll's re-check after a lost notification. */
-export async function findFinishedRequestUids(db: Db, companyUid: string, uids: readonly string[]): Promise<string[]> {
-  if (uids.length === 0) return [];
-  const rows = await db
-    .select({ uid: calendarRequests.uid })
-    .from(calendarRequests)
-    .where(and(eq(calendarRequests.companyUid, companyUid), inArray(calendarRequests.uid, [...uids]), inArray(calendarRequests.status, [...finalRequestStatuses])));
-  return rows.map((r) => r.uid);
-}
-
-export async function findRequests(db: Db, companyUid: string, uids: readonly string[]): Promise<CalendarRequestRow[]> {
-  if (uids.length === 0) return [];
-  return db
-    .select()
-    .from(calendarRequests)
-    .where(and(eq(calendarRequests.companyUid, companyUid), inArray(calendarRequests.uid, [...uids])));
-}
-
-export type StaleRequest = { uid: string; status: string; kind: RequestKind };
-
-/** The re-enqueue sweep's advisory lock: one sweep at a time across every worker. */
-export const REENQUEUE_LOCK_KEY = 724_310_002;
-
-/** Claims requests whose queue entry may be lost (see claimStale: one statement, lock held only while it runs), with their kind. */
-export function claimStaleRequests(db: Executor, olderThanMs: number, limit: number): Promise<StaleRequest[]> {
-  return claimStale<StaleRequest>(db, { table: 'calendar_requests', lockKey: REENQUEUE_LOCK_KEY, touched: ['created_dttm', 'started_dttm', 'enqueued_at'], orderBy: 'seq', also: ['kind'] }, olderThanMs, limit);
-}
-
 /** What the calendar service reads and writes, as one object: a test passes a fake. */
 export const calendarRepository = {
-  insertRequests,
-  findRequests,
-  findFinishedRequestUids,
   readCalendarView,
-  markProcessing,
   applyRequest,
-  markError,
-  claimStaleRequests,
 };
 export type CalendarRepository = typeof calendarRepository;

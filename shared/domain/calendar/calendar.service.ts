@@ -1,33 +1,26 @@
 import type { Infra } from '../../infra/infra.js';
-import type { TokenCheck } from '../auth/index.js';
-import { notFound, shown } from '../../infra/errors.js';
+import { liveTokenGuard, type TokenCheck } from '../auth/index.js';
 import { countAcceptedBatch } from './calendar.metrics.js';
-import { idempotent, type IdempotencyKey } from '../../platform/idempotency/index.js';
+import type { IdempotencyKey } from '../../platform/idempotency/index.js';
+import type { RequestPipeline } from '../../platform/requests/index.js';
 import { unknownProperty, type PropertiesService } from '../properties/index.js';
 import { BaseService } from '../service.js';
 import { type AvailabilityDay, type SetAvailabilityAnswer, type SetAvailabilityBody } from './availability.schema.js';
 import { WARNING_PAST, type RequestDay } from './calendar.days.js';
-import { type ApplyOutcome, type CalendarRepository, type CalendarRequestRow, type StaleRequest } from './calendar.repository.js';
+import type { ApplyOutcome, CalendarRepository } from './calendar.repository.js';
 import { rangeDays, type SetCalendarDataAnswer, type SetCalendarDataBody } from './calendar-range.schema.js';
-import type { Db, Executor } from '../../infra/db/client.js';
-import { enqueueAfterCommit } from '../../infra/queue/producer.js';
-import type { JobsOf } from '../../infra/queue/registry.js';
+import type { Executor } from '../../infra/db/client.js';
 import { applyDayRules, assignWarnings, chunk, type Warnings } from './calendar.rules.js';
 import { datesOf, localDate } from '../../infra/time.js';
-import { toStatusView } from './calendar.status.js';
 import { calendarDayToWire } from './calendar.view.js';
 import { previewDays, withPreview, type Submitted } from './calendar.preview.js';
 import {
   NOT_BLOCKED,
   type CalendarDayView,
   type CalendarPreview,
-  type RequestKind,
-  type RequestStatusView,
   type SetCalendarBatchBody,
   type SetCalendarBatchResponse,
 } from './calendar.schema.js';
-import { RequestStatusWaits } from './calendar-wait.js';
-import type { RequestWaitsOptions } from '../../platform/long-poll/index.js';
 
 /** Who submits: the app behind the token is told (webhook) when each request finishes. */
 export interface Submitter {
@@ -59,16 +52,6 @@ export interface Submission<A> {
   holdUnder?: (tx: Executor, requests: number) => Promise<string | undefined>;
 }
 
-/** What a store of the submission path wrote: the answer, every request it wrote, the ones to queue now. */
-export interface StoredRequests<A> {
-  answer: A;
-  uids: string[];
-  queue: string[];
-}
-
-/** The job that applies a request of each kind (one queue, one pipeline). */
-export const jobOfKind = { calendar: 'apply-calendar-request', listing_status: 'apply-listing-status' } as const satisfies Record<RequestKind, JobsOf<'calendar'>>;
-
 /** Days judged and ready to store: the kept days (sorted by date) and one warning per skipped date. */
 export interface JudgedDays {
   kept: RequestDay[];
@@ -83,17 +66,14 @@ export const unknownPropertyMessage = (uid: string) => `Not found property with 
  * `submit`, the one submission path; statuses and long-polls read the requests back.
  */
 export class CalendarService extends BaseService {
-  /** Long-poll waiters of get-request-status; listens (one connection) only once someone waits. */
-  readonly waits: RequestStatusWaits;
-
   constructor(
     infra: Infra,
     private readonly properties: PropertiesService,
     private readonly repo: CalendarRepository,
-    waitOptions: RequestWaitsOptions = {},
+    /** The request pipeline its days travel through (stored, queued, claimed, statuses read). */
+    private readonly requests: RequestPipeline,
   ) {
     super(infra);
-    this.waits = new RequestStatusWaits(infra, repo, waitOptions);
   }
 
   /** POST /set-calendar-batch: the days as read and merged by the body's schema, judged, submitted (or previewed: `dryRun`). */
@@ -161,61 +141,19 @@ export class CalendarService extends BaseService {
     if (s.dryRun) return { answer: answer([]), uids: [], preview: await this.preview(companyUid, propertyUid, kept) };
     const chunks = chunk(kept, this.config.calendar.chunkDays);
     const chunkWarnings = assignWarnings(chunks, warnings);
-    const outcome = await this.submitStored(async (tx) => {
-      const proposalUid = await s.holdUnder?.(tx, chunks.length);
-      const paused = proposalUid !== undefined;
-      const opts = { ...(paused ? { status: 'paused' as const, proposalUid } : {}), liveToken: by.check, userUid: by.userUid };
-      const uids = await this.repo.insertRequests(tx, companyUid, propertyUid, chunks, chunkWarnings, by.appUid, opts);
-      return { answer: answer(uids), uids, queue: paused ? [] : uids };
-    }, s.key);
+    const outcome = await this.requests.submit(
+      async (tx) => {
+        const proposalUid = await s.holdUnder?.(tx, chunks.length);
+        const paused = proposalUid !== undefined;
+        const guard = by.check ? liveTokenGuard(by.check) : undefined;
+        const opts = { ...(paused ? { status: 'paused' as const, proposalUid } : {}), appUid: by.appUid, guard, userUid: by.userUid };
+        const uids = await this.requests.insert(tx, companyUid, propertyUid, chunks, chunkWarnings, opts);
+        return { answer: answer(uids), uids, queue: paused ? [] : uids };
+      },
+      { key: s.key },
+    );
     if (outcome.uids.length > 0) countAcceptedBatch(this.infra.metrics, kept.length, warnings);
     return outcome;
-  }
-
-  /**
-   * The one submission path of every request, whatever its kind (calendar days, listing statuses,
-   * a proposal stored or approved). `store` writes in one transaction (with the Idempotency-Key,
-   * if any) and says which of its requests to queue; only after the commit are they queued. A
-   * queue that cannot be reached does not fail the answer: the requests are durable and the
-   * re-enqueue sweep adds them later. A replayed key answers as before and queues nothing.
-   */
-  async submitStored<A>(store: (tx: Executor) => Promise<StoredRequests<A>>, key?: IdempotencyKey, kind: RequestKind = 'calendar'): Promise<{ answer: A; uids: string[] }> {
-    let stored: StoredRequests<A> | undefined;
-    const write = async (tx: Executor) => {
-      stored = await store(tx);
-      return stored.answer;
-    };
-    // Without a key `idempotent` runs the write on the pool: a store of several statements gets its own transaction.
-    const outcome = await idempotent(this.db, this.config.idempotency.ttlHours, key, key ? write : (db) => (db as Db).transaction(write));
-    if (outcome.replayed || !stored) return { answer: outcome.answer, uids: [] };
-    const queue = stored.queue;
-    // No enqueued_at write here: it would cost a second commit per batch. The sweep asks the queue
-    // itself whether a job exists before adding it again.
-    await enqueueAfterCommit(this.logger, 'requests', queue, (uids) => this.infra.jobs.calendar.enqueue(uids, jobOfKind[kind]));
-    return { answer: outcome.answer, uids: stored.uids };
-  }
-
-  /**
-   * Statuses read from Postgres only (they survive the loss of the queue), in the order asked; the
-   * queue is asked only whether it is paused. `param` names the parameter an unknown uid came from.
-   */
-  async statuses(companyUid: string, uids: readonly string[], param: string): Promise<RequestStatusView[]> {
-    const rows = await this.repo.findRequests(this.db, companyUid, uids);
-    const byUid = new Map(rows.map((r) => [r.uid, r]));
-    const missing = uids.find((u) => !byUid.has(u));
-    if (missing !== undefined) throw notFound(param, `Unknown request_uid ${shown(missing)}`);
-    const paused = await this.queuePaused(rows);
-    return uids.map((u) => toStatusView(byUid.get(u) as CalendarRequestRow, paused));
-  }
-
-  /** get-request-status with `wait` (see RequestStatusWaits). */
-  async waitForStatuses(companyUid: string, uids: readonly string[], param: string, waitSeconds: number, signal?: AbortSignal): Promise<RequestStatusView[]> {
-    return this.waits.wait(companyUid, uids, waitSeconds, signal, () => this.statuses(companyUid, uids, param), (rows) => this.queuePaused(rows));
-  }
-
-  /** Whether a queued request reads `paused`: asked of the queue only when one is queued. */
-  private async queuePaused(rows: readonly Pick<CalendarRequestRow, 'status'>[]): Promise<boolean> {
-    return rows.some((r) => r.status === 'queued') ? this.infra.jobs.calendar.isPaused().catch(() => false) : false;
   }
 
   /** Each kept day as it would read once applied, over the calendar as stored now (only their dates are read). */
@@ -240,23 +178,9 @@ export class CalendarService extends BaseService {
    * or a duplicate job changes nothing.
    */
   async apply(requestUid: string): Promise<ApplyOutcome> {
-    const marked = await this.repo.markProcessing(this.db, requestUid);
-    if (!marked) return { status: 'missing', daysApplied: 0, pastWarnings: {} };
-    if (marked.status === 'completed' || marked.status === 'error') return { status: 'already-final', finalStatus: marked.status, daysApplied: 0, pastWarnings: {} };
+    const begun = await this.requests.begin(requestUid);
+    if (begun.status === 'missing') return { status: 'missing', daysApplied: 0, pastWarnings: {} };
+    if (begun.status === 'already-final') return { status: 'already-final', finalStatus: begun.finalStatus, daysApplied: 0, pastWarnings: {} };
     return this.repo.applyRequest(this.db, requestUid, WARNING_PAST, this.config.changes.enabled);
-  }
-
-  /** Worker: the request failed for good; answers the webhook event written with it, if any. */
-  fail(requestUid: string, message: string): Promise<string | undefined> {
-    return this.repo.markError(this.db, requestUid, message);
-  }
-
-  /** The re-enqueue sweep's claim: requests whose job may be lost (see claimStaleRequests). */
-  claimStale(limit: number): Promise<StaleRequest[]> {
-    return this.repo.claimStaleRequests(this.db, this.config.queue.reenqueueAfterMs, limit);
-  }
-
-  close(): Promise<void> {
-    return this.waits.close();
   }
 }

@@ -1,6 +1,8 @@
 /*
  * calendar: set-calendar-batch, set-availability, get-request-status and get-calendar-data. The
- * public surface of the noun; code outside this folder imports from here.
+ * public surface of the noun; code outside this folder imports from here. Its requests are stored,
+ * queued, claimed, failed and read back (get-request-status) by the request pipeline
+ * (shared/platform/requests); the calendar judges the days and applies them.
  *
  * A day flows one way: calendar.schema.ts (zod: only the date must parse) -> calendar.days.ts
  * (duplicates merge, values read, per-day warnings) -> calendar.rules.ts (past dates in the
@@ -12,18 +14,14 @@
  *   calendar-range.schema.ts a range with fields (set-calendar-data, the range proposal) as batch days
  *   calendar.days.ts        reading a batch's days; the warning texts and value caps
  *   calendar.rules.ts       the date-dependent rules, chunking and warnings per chunk
- *   calendar.service.ts     CalendarService: the one submission path (submit), status reads and
- *                           waits, the calendar read
- *   calendar.repository.ts  calendar_requests and calendar_days: insert, mark, apply, claim stale
+ *   calendar.service.ts     CalendarService: the one submission path of days (submit, through the
+ *                           request pipeline, shared/platform/requests), the calendar read, the apply
+ *   calendar.repository.ts  a calendar request's apply: its days upserted into calendar_days in SQL
  *   calendar.upsert.ts      the days' upsert as SQL: the submission-order rule, what a re-sent value changes
- *   calendar.status.ts      a request row as get-request-status (and the webhook) shows it
- *   calendar.failure.ts     the client-safe request_error made from a failed job's reason
  *   calendar.view.ts        the calendar as read: stored days, holding bookings, defaults
  *   calendar.preview.ts     dry run: the dry_run parameter and the preview of judged days
  *   stay.rules.ts           whether a stay may be made: the one rules function (book-property, quote)
  *   stay.ts                 the property's stay lock (bookings and applies) and the stay's calendar read under it
- *   calendar-wait.ts        (internal) the service's batched reads after a wake-up on the long-poll
- *                           hub (shared/platform/long-poll)
  *   calendar.metrics.ts     counts accepted batches: days stored, days skipped by reason
  *   calendar.objects.ts     days as the change feed shows them (its reader of calendar_day)
  *   calendar.transfer.ts    stored days as `cli export` / `cli import` lines (shared/domain/transfer)
@@ -36,8 +34,6 @@ export * from './calendar.rules.js';
 export * from './calendar.service.js';
 export * from './calendar.repository.js';
 export * from './calendar.upsert.js';
-export * from './calendar.status.js';
-export * from './calendar.failure.js';
 export * from './calendar.view.js';
 export * from './calendar.preview.js';
 export * from './stay.rules.js';

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { listings } from '../../infra/db/schema/index.js';
-import { webhookEventOf } from '../calendar/index.js';
+import { requestFinishedEventSql } from '../../platform/outbox/index.js';
 import { recordChangesSql } from '../changes/index.js';
 
 /** The listings a set-listing-status request names: one listing (with its property), or every listing of a property. */
@@ -44,7 +44,7 @@ export async function applyListingStatusRequest(db: Db, uid: string): Promise<Li
       returning l.company_uid, l.uid
     ), change as (
       ${recordChangesSql('listing', null, sql`(select company_uid, uid as object_uid from changed)`)} returning 1
-    ), ${webhookEventOf(sql`req`)}
+    ), ${requestFinishedEventSql(sql`req`)}
     update calendar_requests r
        set status = 'completed', days_applied = (select count(*) from item), finished_dttm = now(), request_error = null
       from req

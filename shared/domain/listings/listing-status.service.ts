@@ -1,23 +1,22 @@
 import { notFound, shown } from '../../infra/errors.js';
 import type { Infra } from '../../infra/infra.js';
-import type { CalendarRepository, CalendarService, Submitter } from '../calendar/index.js';
+import type { Submitter } from '../calendar/index.js';
+import type { RequestPipeline } from '../../platform/requests/index.js';
 import type { PropertiesService } from '../properties/index.js';
 import { BaseService } from '../service.js';
 import type { ListingStatusOutcome, ListingStatusRepository } from './listing-status.repository.js';
 import type { ListingStatusItem, SetListingStatusAnswer, SetListingStatusBody } from './listing-status.schema.js';
 
 /**
- * set-listing-status: a second kind of request through the calendar's pipeline (one table, one
- * submission sequence, one queue, get-request-status), applied by its own job.
+ * set-listing-status: a second kind of request through the request pipeline (shared/platform/requests:
+ * one table, one submission sequence, one queue, get-request-status), applied by its own job.
  */
 export class ListingStatusService extends BaseService {
   constructor(
     infra: Infra,
-    private readonly calendar: CalendarService,
+    private readonly requests: RequestPipeline,
     private readonly properties: PropertiesService,
     private readonly repo: ListingStatusRepository,
-    /** The calendar's requests, which listing-status requests are rows of. */
-    private readonly requests: CalendarRepository,
   ) {
     super(infra);
   }
@@ -36,22 +35,20 @@ export class ListingStatusService extends BaseService {
       property = (await this.properties.require(companyUid, propertyUid ?? '')).uid;
     }
     const items: ListingStatusItem[] = targets.map((t) => ({ listing_uid: t.uid, status: body.status }));
-    const { answer } = await this.calendar.submitStored(
+    const { answer } = await this.requests.submit(
       async (tx) => {
-        const uids = await this.requests.insertRequests(tx, companyUid, property, [items], [{}], by.appUid, { kind: 'listing_status' });
+        const uids = await this.requests.insert(tx, companyUid, property, [items], [{}], { kind: 'listing_status', appUid: by.appUid });
         return { answer: { data: { request_uid: uids[0] as string } }, uids, queue: uids };
       },
-      undefined,
-      'listing_status',
+      { kind: 'listing_status' },
     );
     return answer;
   }
 
   /** Worker: marks the request processing, then applies it (a request already final is left alone). */
   async apply(requestUid: string): Promise<ListingStatusOutcome> {
-    const marked = await this.requests.markProcessing(this.db, requestUid);
-    if (!marked) return { status: 'missing', listingsChanged: 0 };
-    if (marked.status !== 'processing') return { status: 'already-final', listingsChanged: 0 };
+    const begun = await this.requests.begin(requestUid);
+    if (begun.status !== 'processing') return { status: begun.status, listingsChanged: 0 };
     return this.repo.applyListingStatusRequest(this.db, requestUid);
   }
 }

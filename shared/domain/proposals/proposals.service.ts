@@ -14,6 +14,7 @@ import {
 } from '../calendar/index.js';
 import { recordChange, recordChanges } from '../changes/index.js';
 import type { IdempotencyKey } from '../../platform/idempotency/index.js';
+import type { RequestPipeline } from '../../platform/requests/index.js';
 import { unknownProperty, type PropertiesService } from '../properties/index.js';
 import { BaseService } from '../service.js';
 import { type ProposalsRepository } from './proposals.repository.js';
@@ -37,7 +38,7 @@ const LIST_MAX = 200;
 /**
  * Proposals (iGMS propose-calendar-batch / propose-calendar-data) and their review. A proposal's
  * days are judged by the calendar's own rules and stored through its one submission path
- * (CalendarService.submitStored): `queued` at once where the property allows calendar control, else
+ * (CalendarService.submit; a review through the request pipeline's submit): `queued` at once where the property allows calendar control, else
  * `paused` under a proposal until the manager approves (all or some days), rejects, or it expires.
  *
  * Race safety: a review locks the proposal row and changes it only while pending, so of two racing
@@ -49,6 +50,7 @@ export class ProposalsService extends BaseService {
   constructor(
     infra: Infra,
     private readonly calendar: CalendarService,
+    private readonly requests: RequestPipeline,
     private readonly properties: PropertiesService,
     private readonly repo: ProposalsRepository,
   ) {
@@ -171,10 +173,10 @@ export class ProposalsService extends BaseService {
   /**
    * One transaction: lock the proposal (still pending, else 409), give the approved requests a fresh
    * sequence and `queued`, end the rest `disabled`, decide the proposal, record `proposal.reviewed`;
-   * after the commit the approved requests are queued (submitStored).
+   * after the commit the approved requests are queued (RequestPipeline.submit).
    */
   private async review(companyUid: string, proposalUid: string, reviewer: string, approve: string[] | null | 'reject', ticked?: readonly string[]): Promise<ReviewOutcome> {
-    const { answer } = await this.calendar.submitStored(async (tx) => {
+    const { answer } = await this.requests.submit(async (tx) => {
       const proposal = await this.repo.lockProposal(tx, companyUid, proposalUid);
       if (!proposal) throw notFound('proposal_uid', `Unknown proposal ${shown(proposalUid)}`);
       if (proposal.status !== 'pending') throw conflict('proposal_uid', `Proposal ${shown(proposalUid)} is not pending (it is ${proposal.status})`);

@@ -1,4 +1,4 @@
-import { toStatusView } from '../calendar/index.js';
+import { toStatusView } from '../../platform/requests/index.js';
 import { utcDateTime } from '../../infra/time.js';
 import { deliveryHeaders } from '../../platform/outbound-http/index.js';
 import type { Delivery } from './webhook.repository.js';

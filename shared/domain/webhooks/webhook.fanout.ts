@@ -2,15 +2,16 @@ import { sql } from 'drizzle-orm';
 import type { Scope } from '../auth/index.js';
 import { readableKinds, type ChangeKind, type ChangeReaders } from '../changes/index.js';
 import type { Db, Executor } from '../../infra/db/client.js';
-import { wantsEvent } from '../../platform/outbox/index.js';
+import { insertFeedEvents, wantsEvent, type FeedEvent } from '../../platform/outbox/index.js';
 
 /*
- * The one outbox (docs/api.md "Told when anything changes"): webhook events are made from the
- * change feed's rows, never written beside them. A change is recorded in the transaction that makes
- * it; the stamper gives it its feed position once committed; this fan-out then walks positions in
- * order behind a cursor row (webhook_fanout, locked for the walk so two workers never fan out the
- * same positions) and writes one webhook_events row per change and subscribed app, in the same
- * transaction that moves the cursor: a change is turned into events exactly once, nothing skipped.
+ * The fan-out: webhook events are made from the change feed's rows, never written beside the
+ * change (docs/api.md "Told when anything changes"; the outbox's writers: shared/platform/outbox).
+ * A change is recorded in the transaction that makes it; the stamper gives it its feed position
+ * once committed; this fan-out then walks positions in order behind a cursor row (webhook_fanout,
+ * locked for the walk so two workers never fan out the same positions) and writes one
+ * webhook_events row per change and subscribed app, in the same transaction that moves the cursor:
+ * a change is turned into events exactly once, nothing skipped.
  */
 
 type FeedRow = {
@@ -81,7 +82,7 @@ export async function fanOutChanges(db: Db, readers: ChangeReaders, limit: numbe
     if (rows.length === 0) return { eventUids: [], positions: 0 };
     const withEvent = rows.filter((r) => r.event !== null);
     const hooks = await hooksOf(tx, [...new Set(withEvent.map((r) => r.company_uid))]);
-    const values: { uid: string; event_uid: string; company_uid: string; app_uid: string; type: string; object_key: string; seq: number; data: unknown; created_at: Date }[] = [];
+    const values: FeedEvent[] = [];
     const byScopes = new Map<string, { scopes: Scope[]; pairs: { hook: Hook; row: FeedRow }[] }>();
     for (const row of withEvent) {
       for (const hook of hooks) {
@@ -108,19 +109,7 @@ export async function fanOutChanges(db: Db, readers: ChangeReaders, limit: numbe
         });
       }
     }
-    // One statement over a jsonb array of the rows (STYLE.md: a set-based statement, not a generated
-    // VALUES list: building 500-row VALUES was a fifth of a busy delivery worker's CPU, issue 37).
-    const eventUids: string[] = [];
-    if (values.length > 0) {
-      const made = await tx.execute<{ uid: string }>(sql`
-        insert into webhook_events (uid, event_uid, company_uid, app_uid, type, object_key, seq, data, created_at)
-        select uid, event_uid, company_uid, app_uid, type, object_key, seq, data, created_at
-          from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
-            as r(uid text, event_uid text, company_uid text, app_uid text, type text, object_key text, seq bigint, data jsonb, created_at timestamptz)
-        on conflict do nothing
-        returning uid`);
-      eventUids.push(...made.map((m) => m.uid));
-    }
+    const eventUids = await insertFeedEvents(tx, values);
     await tx.execute(sql`update webhook_fanout set pos = ${rows[rows.length - 1]!.pos} where id = 1`);
     return { eventUids, positions: rows.length };
   });

@@ -2,6 +2,7 @@ import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import { uidValue } from '../http/wire.js';
+import type { RequestKind } from '../db/schema/calendar.js';
 
 /*
  * The job registry: every queue and every job of the service, with its payload schema, its result
@@ -231,6 +232,12 @@ export function jobRegistry(config: Config) {
 }
 
 export type JobRegistry = ReturnType<typeof jobRegistry>;
+
+/**
+ * The job that applies a request of each kind (calendar_requests.kind): the request pipeline
+ * (shared/platform/requests) queues, and its sweep re-queues, a request under its kind's job.
+ */
+export const requestJobs = { calendar: 'apply-calendar-request', listing_status: 'apply-listing-status' } as const satisfies Record<RequestKind, JobsOf<'calendar'>>;
 
 /** The durable jobs of the registry (those declaring `durable`), with their queue and declaration. */
 export function durableJobs(registry: JobRegistry): { job: DurableJobName; queue: QueueName; durable: Durability }[] {

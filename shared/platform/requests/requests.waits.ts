@@ -1,12 +1,12 @@
 import type { Infra } from '../../infra/infra.js';
-import type { CalendarRepository, CalendarRequestRow } from './calendar.repository.js';
-import type { RequestStatusView } from './calendar.schema.js';
-import { isFinalStatus, toStatusView } from './calendar.status.js';
-import { createRequestWaits, REQUEST_FINISHED_CHANNEL, type RequestWaits, type RequestWaitsOptions } from '../../platform/long-poll/index.js';
+import type { RequestRow, RequestsRepository } from './requests.repository.js';
+import type { RequestStatusView } from './requests.schema.js';
+import { isFinalStatus, toStatusView } from './requests.status.js';
+import { createRequestWaits, REQUEST_FINISHED_CHANNEL, type RequestWaits, type RequestWaitsOptions } from '../long-poll/index.js';
 
 interface Pending {
   uids: Set<string>;
-  readers: Array<{ resolve: (rows: Map<string, CalendarRequestRow>) => void; reject: (err: unknown) => void }>;
+  readers: Array<{ resolve: (rows: Map<string, RequestRow>) => void; reject: (err: unknown) => void }>;
 }
 
 /**
@@ -20,7 +20,7 @@ export class RequestStatusWaits {
 
   constructor(
     private readonly infra: Infra,
-    private readonly repo: Pick<CalendarRepository, 'findRequests' | 'findFinishedRequestUids'>,
+    private readonly repo: Pick<RequestsRepository, 'findRequests' | 'findFinishedRequestUids'>,
     opts: RequestWaitsOptions = {},
   ) {
     const db = infra.database.db;
@@ -42,7 +42,7 @@ export class RequestStatusWaits {
     waitSeconds: number,
     signal: AbortSignal | undefined,
     read: () => Promise<RequestStatusView[]>,
-    paused: (rows: CalendarRequestRow[]) => Promise<boolean>,
+    paused: (rows: RequestRow[]) => Promise<boolean>,
   ): Promise<RequestStatusView[]> {
     if (waitSeconds <= 0) return read();
     const wait = this.hub.register(companyUid, uids);
@@ -65,7 +65,7 @@ export class RequestStatusWaits {
   }
 
   /** Reads requests of a company, merged with every other read asked in the same turn. */
-  private readBatched(companyUid: string, uids: readonly string[]): Promise<CalendarRequestRow[]> {
+  private readBatched(companyUid: string, uids: readonly string[]): Promise<RequestRow[]> {
     let pending = this.pending.get(companyUid);
     if (!pending) {
       const fresh: Pending = { uids: new Set(), readers: [] };

@@ -1,10 +1,11 @@
 import { utcDateTime, utcDateTimeOrNull } from '../../infra/time.js';
-import type { CalendarRequestRow } from './calendar.repository.js';
-import { finalRequestStatuses, type RequestStatusView } from './calendar.schema.js';
+import { DATABASE_UNAVAILABLE, INTERNAL_ERROR, INVALID_PAYLOAD } from '../../infra/queue/job-failure.js';
+import type { RequestRow } from './requests.repository.js';
+import { finalRequestStatuses, type RequestStatusView } from './requests.schema.js';
 
 /** The columns a status view is made of (the webhook delivery reads only these). */
 export type StatusViewRow = Pick<
-  CalendarRequestRow,
+  RequestRow,
   'uid' | 'status' | 'requestError' | 'propertyUid' | 'daysTotal' | 'daysApplied' | 'warnings' | 'attempts' | 'createdDttm' | 'startedDttm' | 'finishedDttm'
 >;
 
@@ -27,3 +28,16 @@ export function toStatusView(r: StatusViewRow, paused: boolean): RequestStatusVi
 }
 
 export const isFinalStatus = (s: RequestStatusView) => (finalRequestStatuses as readonly string[]).includes(s.request_status);
+
+/**
+ * What a client may read in `request_error`, made from the safe reason the worker left on the
+ * failed job (shared/infra/queue/job-failure.ts).
+ */
+export const REQUEST_MISSING = 'the request no longer exists';
+const UNRECOVERABLE_REASONS: readonly string[] = [INVALID_PAYLOAD, REQUEST_MISSING];
+
+export function describeFailure(reason: string, attempts: number): string {
+  if (UNRECOVERABLE_REASONS.includes(reason)) return `Not applied: ${reason}`;
+  const kind = reason === DATABASE_UNAVAILABLE ? DATABASE_UNAVAILABLE : INTERNAL_ERROR;
+  return `Not applied after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${kind}`;
+}

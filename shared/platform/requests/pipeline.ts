@@ -1,0 +1,127 @@
+import type { Db, Executor } from '../../infra/db/client.js';
+import { notFound, shown } from '../../infra/errors.js';
+import type { Infra } from '../../infra/infra.js';
+import { enqueueAfterCommit } from '../../infra/queue/producer.js';
+import { requestJobs, type DurableJobName } from '../../infra/queue/registry.js';
+import { idempotent, type IdempotencyKey } from '../idempotency/index.js';
+import type { RequestWaitsOptions } from '../long-poll/index.js';
+import type { RequestRow, RequestsRepository } from './requests.repository.js';
+import type { RequestKind, RequestStatusView } from './requests.schema.js';
+import { toStatusView } from './requests.status.js';
+import { RequestStatusWaits } from './requests.waits.js';
+
+/** What a store of the submission path wrote: the answer, every request it wrote, the ones to queue now. */
+export interface StoredRequests<A> {
+  answer: A;
+  uids: string[];
+  queue: string[];
+}
+
+/** How a submission is stored: the Idempotency-Key it is recorded under, the kind of its requests (their job). */
+export interface SubmitOptions {
+  key?: IdempotencyKey;
+  kind?: RequestKind;
+}
+
+/** Where a worker's claim of a request left it (`begin`). */
+export type Begun = { status: 'processing' } | { status: 'missing' } | { status: 'already-final'; finalStatus: string };
+
+/**
+ * The durable request pipeline, one for every kind of request (calendar days, listing statuses):
+ * store in one transaction (with the Idempotency-Key), queue after the commit, claim in the
+ * worker, fail for good, find what the queue lost, and read statuses back (get-request-status and
+ * its long-poll). Each kind's apply lives with its noun; everything around it lives here.
+ */
+export class RequestPipeline {
+  /** Long-poll waiters of get-request-status; listens (one connection) only once someone waits. */
+  readonly waits: RequestStatusWaits;
+
+  constructor(
+    private readonly infra: Infra,
+    private readonly repo: RequestsRepository,
+    waitOptions: RequestWaitsOptions = {},
+  ) {
+    this.waits = new RequestStatusWaits(infra, repo, waitOptions);
+  }
+
+  private get db(): Db {
+    return this.infra.database.db;
+  }
+
+  /** The repository's insert, for a store to call inside its transaction. */
+  get insert(): RequestsRepository['insertRequests'] {
+    return this.repo.insertRequests;
+  }
+
+  /**
+   * The one submission path of every request, whatever its kind (calendar days, listing statuses,
+   * a proposal stored or approved). `store` writes in one transaction (with the Idempotency-Key,
+   * if any) and says which of its requests to queue; only after the commit are they queued. A
+   * queue that cannot be reached does not fail the answer: the requests are durable and the
+   * re-enqueue sweep adds them later. A replayed key answers as before and queues nothing.
+   */
+  async submit<A>(store: (tx: Executor) => Promise<StoredRequests<A>>, opts: SubmitOptions = {}): Promise<{ answer: A; uids: string[] }> {
+    let stored: StoredRequests<A> | undefined;
+    const write = async (tx: Executor) => {
+      stored = await store(tx);
+      return stored.answer;
+    };
+    const { key, kind = 'calendar' } = opts;
+    // Without a key `idempotent` runs the write on the pool: a store of several statements gets its own transaction.
+    const outcome = await idempotent(this.db, this.infra.config.idempotency.ttlHours, key, key ? write : (db) => (db as Db).transaction(write));
+    if (outcome.replayed || !stored) return { answer: outcome.answer, uids: [] };
+    // No enqueued_at write here: it would cost a second commit per batch. The sweep asks the queue
+    // itself whether a job exists before adding it again.
+    await enqueueAfterCommit(this.infra.logger, 'requests', stored.queue, (uids) => this.infra.jobs.calendar.enqueue(uids, requestJobs[kind]));
+    return { answer: outcome.answer, uids: stored.uids };
+  }
+
+  /**
+   * Statuses read from Postgres only (they survive the loss of the queue), in the order asked; the
+   * queue is asked only whether it is paused. `param` names the parameter an unknown uid came from.
+   */
+  async statuses(companyUid: string, uids: readonly string[], param: string): Promise<RequestStatusView[]> {
+    const rows = await this.repo.findRequests(this.db, companyUid, uids);
+    const byUid = new Map(rows.map((r) => [r.uid, r]));
+    const missing = uids.find((u) => !byUid.has(u));
+    if (missing !== undefined) throw notFound(param, `Unknown request_uid ${shown(missing)}`);
+    const paused = await this.queuePaused(rows);
+    return uids.map((u) => toStatusView(byUid.get(u) as RequestRow, paused));
+  }
+
+  /** get-request-status with `wait` (see RequestStatusWaits). */
+  async waitForStatuses(companyUid: string, uids: readonly string[], param: string, waitSeconds: number, signal?: AbortSignal): Promise<RequestStatusView[]> {
+    return this.waits.wait(companyUid, uids, waitSeconds, signal, () => this.statuses(companyUid, uids, param), (rows) => this.queuePaused(rows));
+  }
+
+  /** Whether a queued request reads `paused`: asked of the queue only when one is queued. */
+  private async queuePaused(rows: readonly Pick<RequestRow, 'status'>[]): Promise<boolean> {
+    return rows.some((r) => r.status === 'queued') ? this.infra.jobs.calendar.isPaused().catch(() => false) : false;
+  }
+
+  /**
+   * Worker: marks the request processing (counting the attempt) before its kind applies it. A
+   * request already final is left alone, so a retry or a duplicate job changes nothing.
+   */
+  async begin(requestUid: string): Promise<Begun> {
+    const marked = await this.repo.markProcessing(this.db, requestUid);
+    if (!marked) return { status: 'missing' };
+    if (marked.status !== 'processing') return { status: 'already-final', finalStatus: marked.status };
+    return { status: 'processing' };
+  }
+
+  /** Worker: the request failed for good; answers the webhook event written with it, if any. */
+  fail(requestUid: string, message: string): Promise<string | undefined> {
+    return this.repo.markError(this.db, requestUid, message);
+  }
+
+  /** The re-enqueue sweep's claim: requests whose job may be lost (see claimStaleRequests), each with its kind's job. */
+  async claimStale(limit: number): Promise<{ uid: string; job: DurableJobName }[]> {
+    const stale = await this.repo.claimStaleRequests(this.db, this.infra.config.queue.reenqueueAfterMs, limit);
+    return stale.map((r) => ({ uid: r.uid, job: requestJobs[r.kind] }));
+  }
+
+  close(): Promise<void> {
+    return this.waits.close();
+  }
+}

@@ -1,0 +1,143 @@
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { claimStale } from '../../infra/db/claim-stale.js';
+import type { Db, Executor } from '../../infra/db/client.js';
+import { calendarRequests } from '../../infra/db/schema/index.js';
+import { newUid } from '../../infra/ids.js';
+import { requestFinishedEventSql } from '../outbox/index.js';
+import { finalRequestStatuses, type RequestKind } from './requests.schema.js';
+
+/*
+ * The durable request rows (`calendar_requests`, every kind): stored before the answer, claimed by
+ * a worker, finished by the kind's own apply (in the noun), failed for good here, found again by
+ * the sweep when the queue lost them. Nothing here knows what a kind's items mean.
+ */
+
+export type RequestRow = typeof calendarRequests.$inferSelect;
+
+/**
+ * A condition the insert must find true in its own statement (e.g. the token is still live):
+ * when it is false nothing is stored and `refused()` is thrown (the caller's transaction rolls back
+ * with it); `stored()` runs when it held.
+ */
+export interface InsertGuard {
+  where: SQL;
+  refused: () => Error;
+  stored?: () => void;
+}
+
+/** How requests are stored: their kind, `paused` for a proposal awaiting review, the proposal they belong to. */
+export interface InsertOptions {
+  kind?: RequestKind;
+  status?: 'queued' | 'paused';
+  proposalUid?: string;
+  /** The app behind the token, told (webhook) when each request finishes. */
+  appUid?: string;
+  guard?: InsertGuard;
+  /** The console user who made the requests (named by provenance and the Requests page). */
+  userUid?: string;
+}
+
+/**
+ * Stores each chunk as one request (`queued`, or `paused`: a proposal's) in one statement; uids
+ * come back in submission (sequence) order. The chunks travel as one JSON parameter: building a
+ * drizzle VALUES list with a jsonb value per row cost more CPU than the rest of the accept path.
+ * A chunk is the kind's list of items (calendar days, listing changes); `warnings` one per chunk.
+ */
+export async function insertRequests(
+  tx: Executor,
+  companyUid: string,
+  propertyUid: string,
+  chunks: readonly (readonly object[])[],
+  warnings: readonly Record<string, string>[],
+  opts: InsertOptions = {},
+): Promise<string[]> {
+  if (chunks.length === 0) return [];
+  const rows = chunks.map((days, i) => ({ uid: newUid('rq_'), days, warnings: warnings[i] ?? {} }));
+  const inserted = await tx.execute<{ uid: string; seq: number }>(sql`
+    insert into calendar_requests (uid, company_uid, property_uid, days, days_total, warnings, app_uid, kind, status, proposal_uid, user_uid)
+    select r.uid, ${companyUid}, ${propertyUid}, r.days, jsonb_array_length(r.days), r.warnings, ${opts.appUid ?? null}::text,
+           ${opts.kind ?? 'calendar'}, ${opts.status ?? 'queued'}, ${opts.proposalUid ?? null}::text, ${opts.userUid ?? null}::text
+      from rows from (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as (uid text, days jsonb, warnings jsonb))
+           with ordinality as r(uid, days, warnings, ord)
+     where ${opts.guard ? opts.guard.where : sql`true`}
+     order by r.ord
+    returning uid, seq`);
+  if (opts.guard) {
+    if (inserted.length === 0) throw opts.guard.refused();
+    opts.guard.stored?.();
+  }
+  return [...inserted].sort((a, b) => Number(a.seq) - Number(b.seq)).map((r) => r.uid);
+}
+
+/**
+ * queued -> processing, counting the attempt. Returns undefined when the request does not exist.
+ * Committed without waiting for the WAL flush: it is a status hint, and losing it in a crash only
+ * leaves the request `queued`, which is retried anyway. `set_config(..., true)` inside the one
+ * statement makes its implicit transaction commit asynchronously (one round trip, not the four of
+ * BEGIN / SET LOCAL / UPDATE / COMMIT); the session keeps synchronous_commit on.
+ */
+export async function markProcessing(db: Db, uid: string): Promise<{ status: string } | undefined> {
+  const rows = await db.execute<{ status: string }>(sql`
+    update calendar_requests
+       set status = case when status in ('queued', 'processing') then 'processing' else status end,
+           attempts = attempts + case when status in ('queued', 'processing') then 1 else 0 end,
+           started_dttm = coalesce(started_dttm, now())
+      from (select set_config('synchronous_commit', 'off', true)) as async_commit
+     where uid = ${uid}
+     returning status`);
+  return rows[0];
+}
+
+/**
+ * Final failure: the request will not be retried. Never overrides a completed request. Answers the
+ * webhook event written with it, if any.
+ */
+export async function markError(db: Executor, uid: string, message: string): Promise<string | undefined> {
+  const rows = await db.execute<{ event_uid: string | null }>(sql`
+    with req as (
+      update calendar_requests set status = 'error', request_error = ${message.slice(0, 2000)}, finished_dttm = now()
+       where uid = ${uid} and status in ('queued', 'processing')
+      returning uid
+    ), ${requestFinishedEventSql(sql`req`)}
+    select (select uid from event) as event_uid`);
+  return rows[0]?.event_uid ?? undefined;
+}
+
+/** Which of `uids` (of the company) are final: the long-poll's re-check after a lost notification. */
+export async function findFinishedRequestUids(db: Db, companyUid: string, uids: readonly string[]): Promise<string[]> {
+  if (uids.length === 0) return [];
+  const rows = await db
+    .select({ uid: calendarRequests.uid })
+    .from(calendarRequests)
+    .where(and(eq(calendarRequests.companyUid, companyUid), inArray(calendarRequests.uid, [...uids]), inArray(calendarRequests.status, [...finalRequestStatuses])));
+  return rows.map((r) => r.uid);
+}
+
+export async function findRequests(db: Db, companyUid: string, uids: readonly string[]): Promise<RequestRow[]> {
+  if (uids.length === 0) return [];
+  return db
+    .select()
+    .from(calendarRequests)
+    .where(and(eq(calendarRequests.companyUid, companyUid), inArray(calendarRequests.uid, [...uids])));
+}
+
+export type StaleRequest = { uid: string; status: string; kind: RequestKind };
+
+/** The re-enqueue sweep's advisory lock: one sweep at a time across every worker. */
+export const REENQUEUE_LOCK_KEY = 724_310_002;
+
+/** Claims requests whose queue entry may be lost (see claimStale: one statement, lock held only while it runs), with their kind. */
+export function claimStaleRequests(db: Executor, olderThanMs: number, limit: number): Promise<StaleRequest[]> {
+  return claimStale<StaleRequest>(db, { table: 'calendar_requests', lockKey: REENQUEUE_LOCK_KEY, touched: ['created_dttm', 'started_dttm', 'enqueued_at'], orderBy: 'seq', also: ['kind'] }, olderThanMs, limit);
+}
+
+/** What the pipeline reads and writes, as one object: a test passes a fake. */
+export const requestsRepository = {
+  insertRequests,
+  findRequests,
+  findFinishedRequestUids,
+  markProcessing,
+  markError,
+  claimStaleRequests,
+};
+export type RequestsRepository = typeof requestsRepository;
