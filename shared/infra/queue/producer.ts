@@ -1,5 +1,6 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import { withTimeout } from '../timeout.js';
+import { pgErrorOf } from '../db/pg-error.js';
 import type { QueueConnection } from './connection.js';
 import type { Logger } from '../logger.js';
 import {
@@ -82,6 +83,23 @@ export function jobOf<N extends JobName>(registry: JobRegistry, name: N, data: J
 }
 
 /**
+ * Runs `run` again when Postgres broke a deadlock by aborting it (40P01), up to `tries` times with
+ * a short random pause. Workers starting together upsert the same schedulers at once, and the
+ * Postgres backend's upsert can deadlock with another's (seen in CI: a worker failed to start).
+ * Any other error, or the last deadlock, is thrown.
+ */
+export async function retryingDeadlocks<T>(run: () => Promise<T>, tries = 5, pauseMs = 50): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (attempt >= tries || pgErrorOf(err)?.code !== '40P01') throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * pauseMs * attempt));
+    }
+  }
+}
+
+/**
  * Declares every scheduled job of the registry to its queue (BullMQ job schedulers, id = job
  * name). Upserting is idempotent, so every worker does it at start: the last one to start wins
  * with the same schedule, and a changed period takes effect with the next deploy.
@@ -95,7 +113,7 @@ export async function upsertSchedulers(conn: QueueConnection, registry: JobRegis
     // worker starting while Redis is away. The upsert's own rejection is what the caller sees.
     queue.on('error', () => {});
     try {
-      await queue.upsertJobScheduler(job.name, { every: job.every }, { name: job.name, data: {}, opts: job.options });
+      await retryingDeadlocks(() => queue.upsertJobScheduler(job.name, { every: job.every }, { name: job.name, data: {}, opts: job.options }));
       upserted.push(job.name);
     } finally {
       await queue.close();
@@ -115,7 +133,7 @@ export async function restoreLostSchedulers(queues: ReadonlyMap<string, Queue>, 
   for (const job of registeredJobs(registry).filter((j) => j.every !== undefined)) {
     const queue = queues.get(job.queue);
     if (!queue || (await queue.getJobScheduler(job.name))) continue;
-    await queue.upsertJobScheduler(job.name, { every: job.every! }, { name: job.name, data: {}, opts: job.options });
+    await retryingDeadlocks(() => queue.upsertJobScheduler(job.name, { every: job.every! }, { name: job.name, data: {}, opts: job.options }));
     restored.push(job.name);
   }
   return restored;
