@@ -46,12 +46,14 @@ interface Receiver {
   violations: number;
   duplicates: number;
   posts: number;
+  /** TCP connections the worker opened to the receiver (one per POST without connection reuse). */
+  connections: number;
   close(): Promise<void>;
 }
 
 async function startReceiver(): Promise<Receiver> {
   const lastSeq = new Map<string, number>();
-  const r: Receiver = { url: '', firstSeen: new Map(), violations: 0, duplicates: 0, posts: 0, close: async () => {} };
+  const r: Receiver = { url: '', firstSeen: new Map(), violations: 0, duplicates: 0, posts: 0, connections: 0, close: async () => {} };
   const server: Server = createServer({ keepAliveTimeout: 5000 }, (req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -71,6 +73,7 @@ async function startReceiver(): Promise<Receiver> {
       }
     });
   });
+  server.on('connection', () => r.connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   r.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
@@ -116,6 +119,8 @@ async function startPhase(objectCount: number): Promise<Phase> {
   await waitFor(phase, phase.objects.length, 60);
   phase.receiver.firstSeen.clear();
   phase.committed.clear();
+  phase.receiver.posts = 0;
+  phase.receiver.connections = 0;
   return phase;
 }
 
@@ -165,6 +170,7 @@ async function burst(objectCount: number) {
       violations: p.receiver.violations,
       duplicates: p.receiver.duplicates,
       posts: p.receiver.posts,
+      connections: p.receiver.connections,
     };
   } finally {
     await p.stop();
@@ -218,7 +224,7 @@ for (const k of [4, 100]) {
     `${tag} ${fmt(EVENTS)} events over ${k} objects, 1 worker: events/s end to end (first receipt -> last)`,
     `${fmt(b.e2e)} (${fmt(b.receipt)})${b.drained ? '' : ` NOT DRAINED: ${fmt(b.delivered)} arrived in ${fmt(b.secs, 1)} s`}; goal >= ${k === 4 ? 500 : 2000}`,
   );
-  row(`${tag} order violations / duplicates / POSTs`, `${b.violations} / ${b.duplicates} / ${fmt(b.posts)}`);
+  row(`${tag} order violations / duplicates / POSTs / connections opened`, `${b.violations} / ${b.duplicates} / ${fmt(b.posts)} / ${fmt(b.connections)}`);
   row(`${tag} CPU per event: worker / Postgres`, `${fmt(b.workerCpuPerEvent)} µs / ${fmt(b.pgCpuPerEvent)} µs`);
 }
 const rate = arg('rate', Math.max(1, Math.floor((results[100]?.e2e ?? 2) / 2)));
