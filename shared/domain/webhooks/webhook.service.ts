@@ -62,6 +62,9 @@ export class WebhooksService extends BaseService {
     if (!(await this.repo.takeLease(this.db, appUid, objectKey, holder, leaseMs))) return this.waitForEarlier();
     let last: string | undefined;
     let result: DeliveryResult;
+    // This job's settled attempts, recorded in batches (DRAIN_RECORD_BATCH), the rest once the
+    // target's slot is given back but before the lease is: the next holder starts from what is recorded.
+    const records: AttemptRecord[] = [];
     try {
       // Read again under the lease: the holder before may have settled it meanwhile.
       const again = await this.repo.loadDelivery(this.db, eventUid, holder);
@@ -76,15 +79,19 @@ export class WebhooksService extends BaseService {
         const per = again!.webhook?.maxEventsPerPost ?? 1;
         const behind = per > 1 && deliverable(again!) ? await this.repo.pendingOfObject(this.db, appUid, objectKey, again!.event.seq!, per - 1) : [];
         const batch = behind.length > 0 ? batchFrom([again!, ...behind], 0, url!, true) : [again!];
-        result = await this.attempt(batch, retriesSoFar, slot && { slot });
+        result = await this.attempt(batch, retriesSoFar, slot && { slot, records });
         if (result.outcome !== 'delivered' && result.outcome !== 'failed') return result;
-        last = slot ? await this.drain({ ...batch[batch.length - 1]!.event, url: url!, per }, slot) : batch[batch.length - 1]!.event.uid;
+        last = slot ? await this.drain({ ...batch[batch.length - 1]!.event, url: url!, per }, slot, records) : batch[batch.length - 1]!.event.uid;
       } finally {
         // Each POST was counted for the target's health as it came (heldPost).
         slot?.release();
       }
     } finally {
-      await this.repo.dropLease(this.db, appUid, objectKey, holder);
+      try {
+        await this.repo.recordAttempts(this.db, records);
+      } finally {
+        await this.repo.dropLease(this.db, appUid, objectKey, holder);
+      }
     }
     await this.releaseNext(last);
     return result;
@@ -116,41 +123,33 @@ export class WebhooksService extends BaseService {
    * The drain: the object's next pending events after `first`, in order, each sent once (alone, or
    * in batches of up to `per`) while they succeed (or fail for good). It stops at the first retry,
    * deferral (busy target, open circuit) or event already tried (its own job keeps its retry
-   * schedule). Answers the uid of the last event it settled.
+   * schedule), or at a read that found fewer than it asked for (the object caught up: what the
+   * fan-out adds later is queued by releaseNext). Answers the uid of the last event it settled.
+   * Its attempts go to `records` (the caller records what is left once the slot is given back).
    */
-  private async drain(first: Delivery['event'] & { url: string; per: number }, slot: Extract<GateAnswer, { ok: true }>): Promise<string> {
+  private async drain(first: Delivery['event'] & { url: string; per: number }, slot: Extract<GateAnswer, { ok: true }>, records: AttemptRecord[]): Promise<string> {
     let last = first;
-    // Settled attempts are recorded in batches (one statement for up to DRAIN_RECORD_BATCH), all
-    // of them before the drain ends: the next holder of the lease starts from what is recorded.
-    const records: AttemptRecord[] = [];
-    const flush = async () => {
-      await this.repo.recordAttempts(this.db, records);
-      records.length = 0;
-    };
-    try {
-      const until = Date.now() + DRAIN_MS;
-      // Whole batches per read (50 events, or one batch when that is more).
-      const perRead = first.per * Math.max(1, Math.floor(50 / first.per));
-      for (let n = 0; n < DRAIN_EVENTS && Date.now() < until; ) {
-        const next = await this.repo.pendingOfObject(this.db, first.appUid, first.objectKey!, last.seq!, Math.min(perRead, DRAIN_EVENTS - n));
-        if (next.length === 0) break;
-        for (let i = 0; i < next.length; ) {
-          // Empty: tried already (its own job keeps its retry schedule), or the webhook moved to another target.
-          const batch = batchFrom(next, i, first.url, false);
-          if (batch.length === 0) return last.uid;
-          const result = await this.attempt(batch, 0, { records, slot });
-          if (result.outcome !== 'delivered' && result.outcome !== 'failed') return last.uid;
-          last = { ...batch[batch.length - 1]!.event, url: first.url, per: first.per };
-          n += batch.length;
-          i += batch.length;
-          if (records.length >= DRAIN_RECORD_BATCH) await flush();
-          if (Date.now() >= until) break;
-        }
+    const until = Date.now() + DRAIN_MS;
+    // Whole batches per read (50 events, or one batch when that is more).
+    const perRead = first.per * Math.max(1, Math.floor(50 / first.per));
+    for (let n = 0, more = true; more && n < DRAIN_EVENTS && Date.now() < until; ) {
+      const limit = Math.min(perRead, DRAIN_EVENTS - n);
+      const next = await this.repo.pendingOfObject(this.db, first.appUid, first.objectKey!, last.seq!, limit);
+      more = next.length === limit;
+      for (let i = 0; i < next.length; ) {
+        // Empty: tried already (its own job keeps its retry schedule), or the webhook moved to another target.
+        const batch = batchFrom(next, i, first.url, false);
+        if (batch.length === 0) return last.uid;
+        const result = await this.attempt(batch, 0, { records, slot });
+        if (result.outcome !== 'delivered' && result.outcome !== 'failed') return last.uid;
+        last = { ...batch[batch.length - 1]!.event, url: first.url, per: first.per };
+        n += batch.length;
+        i += batch.length;
+        if (records.length >= DRAIN_RECORD_BATCH) await this.repo.recordAttempts(this.db, records.splice(0));
+        if (Date.now() >= until) break;
       }
-      return last.uid;
-    } finally {
-      await flush();
     }
+    return last.uid;
   }
 
   /**
