@@ -14,6 +14,8 @@ export const DRAIN_MS = 1000;
  * gate's busy delay: a busy object's parked jobs woke every second to find themselves still blocked.
  */
 export const BLOCKED_WAIT_MS = 5000;
+/** How many pending events of an object a drain reads at once: whole POSTs of `per` events, about 50. */
+export const perRead = (per: number) => per * Math.max(1, Math.floor(50 / per));
 /** A drain records its settled attempts in statements of at most this many. */
 export const DRAIN_RECORD_BATCH = 25;
 /** How long a delivery waits for a slot of a busy target that answers (target-gate.ts enterWaiting). */

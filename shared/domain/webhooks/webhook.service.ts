@@ -6,7 +6,7 @@ import type { ChangeReaders } from '../changes/index.js';
 import { BaseService } from '../service.js';
 import { fanOutChanges } from './webhook.fanout.js';
 import { gatedPost, heldPost, TargetGate, type GateAnswer } from '../../platform/outbound-http/index.js';
-import { batchFrom, BLOCKED_WAIT_MS, deliverable, DRAIN_EVENTS, DRAIN_MS, DRAIN_RECORD_BATCH, GATE_WAIT_MS, signedBody, type DeliveryResult } from './webhook.delivery.js';
+import { batchFrom, BLOCKED_WAIT_MS, deliverable, perRead, DRAIN_EVENTS, DRAIN_MS, DRAIN_RECORD_BATCH, GATE_WAIT_MS, signedBody, type DeliveryResult } from './webhook.delivery.js';
 import { type AttemptRecord, type Delivery, type DeliveryRow, type WebhookRepository } from './webhook.repository.js';
 import type { Infra } from '../../infra/infra.js';
 
@@ -71,17 +71,21 @@ export class WebhooksService extends BaseService {
       const late = this.notNow(again, retriesSoFar);
       if (late) return late;
       const url = again!.webhook?.url;
+      const per = again!.webhook?.maxEventsPerPost ?? 1;
+      // The events behind this one (its batch's and the drain's first), read before the target's
+      // slot is taken (the lease keeps other senders off the object): the slot is held for POSTs.
+      const want = per - 1 + perRead(per);
+      const behind = url === undefined ? [] : await this.repo.pendingOfObject(this.db, appUid, objectKey, again!.event.seq!, want);
       // One slot of the target for this event and the drain after it, one attempt at a time (given
       // back after each POST, it went to the next job waiting for it, and a drain waited each time).
       const slot = url === undefined ? undefined : await this.gate.enterWaiting(TargetGate.keyOf(url), GATE_WAIT_MS);
       if (slot && !slot.ok) return { outcome: 'deferred', until: slot.until, why: slot.why };
       try {
-        const per = again!.webhook?.maxEventsPerPost ?? 1;
-        const behind = per > 1 && deliverable(again!) ? await this.repo.pendingOfObject(this.db, appUid, objectKey, again!.event.seq!, per - 1) : [];
-        const batch = behind.length > 0 ? batchFrom([again!, ...behind], 0, url!, true) : [again!];
+        const batch = per > 1 && deliverable(again!) ? batchFrom([again!, ...behind], 0, url!, true) : [again!];
         result = await this.attempt(batch, retriesSoFar, slot && { slot, records });
         if (result.outcome !== 'delivered' && result.outcome !== 'failed') return result;
-        last = slot ? await this.drain({ ...batch[batch.length - 1]!.event, url: url!, per }, slot, records) : batch[batch.length - 1]!.event.uid;
+        const lastSent = { ...batch[batch.length - 1]!.event, url: url!, per };
+        last = slot ? await this.drain(lastSent, slot, records, { rows: behind.slice(batch.length - 1), more: behind.length === want }) : lastSent.uid;
       } finally {
         // Each POST was counted for the target's health as it came (heldPost).
         slot?.release();
@@ -123,20 +127,16 @@ export class WebhooksService extends BaseService {
    * The drain: the object's next pending events after `first`, in order, each sent once (alone, or
    * in batches of up to `per`) while they succeed (or fail for good). It stops at the first retry,
    * deferral (busy target, open circuit) or event already tried (its own job keeps its retry
-   * schedule), or at a read that found fewer than it asked for (the object caught up: what the
-   * fan-out adds later is queued by releaseNext). Answers the uid of the last event it settled.
-   * Its attempts go to `records` (the caller records what is left once the slot is given back).
+   * schedule), or once a read found fewer than it asked for (the object caught up: what the
+   * fan-out adds later is queued by releaseNext). It starts with `start.rows`, read by the caller
+   * (`more`: that read was full). Answers the uid of the last event it settled. Its attempts go to
+   * `records` (the caller records what is left once the slot is given back).
    */
-  private async drain(first: Delivery['event'] & { url: string; per: number }, slot: Extract<GateAnswer, { ok: true }>, records: AttemptRecord[]): Promise<string> {
+  private async drain(first: Delivery['event'] & { url: string; per: number }, slot: Extract<GateAnswer, { ok: true }>, records: AttemptRecord[], start: { rows: readonly DeliveryRow[]; more: boolean }): Promise<string> {
     let last = first;
     const until = Date.now() + DRAIN_MS;
-    // Whole batches per read (50 events, or one batch when that is more).
-    const perRead = first.per * Math.max(1, Math.floor(50 / first.per));
-    for (let n = 0, more = true; more && n < DRAIN_EVENTS && Date.now() < until; ) {
-      const limit = Math.min(perRead, DRAIN_EVENTS - n);
-      const next = await this.repo.pendingOfObject(this.db, first.appUid, first.objectKey!, last.seq!, limit);
-      more = next.length === limit;
-      for (let i = 0; i < next.length; ) {
+    for (let n = 0, next = start.rows, more = start.more; ; ) {
+      for (let i = 0; i < next.length && n < DRAIN_EVENTS; ) {
         // Empty: tried already (its own job keeps its retry schedule), or the webhook moved to another target.
         const batch = batchFrom(next, i, first.url, false);
         if (batch.length === 0) return last.uid;
@@ -146,10 +146,13 @@ export class WebhooksService extends BaseService {
         n += batch.length;
         i += batch.length;
         if (records.length >= DRAIN_RECORD_BATCH) await this.repo.recordAttempts(this.db, records.splice(0));
-        if (Date.now() >= until) break;
+        if (Date.now() >= until) return last.uid;
       }
+      if (!more || n >= DRAIN_EVENTS) return last.uid;
+      const limit = Math.min(perRead(first.per), DRAIN_EVENTS - n);
+      next = await this.repo.pendingOfObject(this.db, first.appUid, first.objectKey!, last.seq!, limit);
+      more = next.length === limit;
     }
-    return last.uid;
   }
 
   /**
