@@ -83,6 +83,19 @@ describe('several events of one object per POST', { timeout: 60_000 }, () => {
     }
   });
 
+  it('drains a long chain over several reads in one job: 130 events of one object in 13 POSTs of 10, in order', async () => {
+    const w = await world(10, [130]);
+    try {
+      expect(await t.p.ctx.services.webhooks.deliver(w.headOf(0), 0)).toMatchObject({ outcome: 'delivered' });
+      const bodies = w.bodies() as WireEvent[][];
+      expect(bodies.map((b) => b.length)).toEqual(Array(13).fill(10));
+      expect(bodies.flat().map((e) => e.event_uid)).toEqual(w.events.map((e) => e.event_uid));
+      expect((await w.settled()).every((e) => e.status === 'delivered' && e.attempts === 1)).toBe(true);
+    } finally {
+      await w.receiver.close();
+    }
+  });
+
   it('retries a failed batch whole, in order, on its first event’s schedule; the events behind it wait', async () => {
     const w = await world(3, [5], (n) => (n === 0 ? 500 : 200));
     try {
