@@ -21,7 +21,9 @@ import { cpuSecondsOf, createBenchEnv, redisUrl, serviceEnv, type BenchEnv } fro
  * Every phase counts per-object order violations the receiver saw (an event received after a later
  * event of the same object: must be 0) and duplicates (at-least-once allows them).
  * Flags: --events N (default 5000), --duration S, --rate R (w3's events/s), --max-wait S (a phase
- * that has not drained by then reports what arrived; default 300).
+ * that has not drained by then reports what arrived; default 300), --batch N (the webhook's
+ * max_events_per_post: up to N events of one object per POST, a JSON array; default 1, one event
+ * per POST, the issue's goal figures).
  */
 
 const arg = (name: string, dflt: number) => {
@@ -31,6 +33,7 @@ const arg = (name: string, dflt: number) => {
 const EVENTS = arg('events', 5000);
 const DURATION_S = arg('duration', 60);
 const MAX_WAIT_S = arg('max-wait', 300);
+const BATCH = arg('batch', 1);
 // BENCH_WORKER_NODE_ARGS: extra node flags for the worker (e.g. "--cpu-prof --cpu-prof-dir=.data/prof").
 const workerNodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const PHASES = (process.env.BENCH_WEBHOOK_PHASES ?? 'w1,w2,w3').split(',');
@@ -46,12 +49,14 @@ interface Receiver {
   violations: number;
   duplicates: number;
   posts: number;
+  /** TCP connections the worker opened to the receiver (one per POST without connection reuse). */
+  connections: number;
   close(): Promise<void>;
 }
 
 async function startReceiver(): Promise<Receiver> {
   const lastSeq = new Map<string, number>();
-  const r: Receiver = { url: '', firstSeen: new Map(), violations: 0, duplicates: 0, posts: 0, close: async () => {} };
+  const r: Receiver = { url: '', firstSeen: new Map(), violations: 0, duplicates: 0, posts: 0, connections: 0, close: async () => {} };
   const server: Server = createServer({ keepAliveTimeout: 5000 }, (req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -71,6 +76,7 @@ async function startReceiver(): Promise<Receiver> {
       }
     });
   });
+  server.on('connection', () => r.connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   r.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
@@ -93,7 +99,7 @@ async function startPhase(objectCount: number): Promise<Phase> {
   const db = env.database.db;
   const receiver = await startReceiver();
   const app = await issueToken(db, 'co_bench', { scopes: ['messaging'] });
-  await db.insert(webhooks).values({ appUid: app.appUid, companyUid: 'co_bench', url: receiver.url, secret: 'whsec_bench', events: ['booking.*'] });
+  await db.insert(webhooks).values({ appUid: app.appUid, companyUid: 'co_bench', url: receiver.url, secret: 'whsec_bench', events: ['booking.*'], maxEventsPerPost: BATCH });
   // The fan-out's cursor at the feed's start: the warm-up's changes, recorded before the worker's
   // first fan-out, are not skipped as history.
   await env.database.sql`insert into webhook_fanout (id, pos) values (1, 0) on conflict (id) do nothing`;
@@ -116,6 +122,8 @@ async function startPhase(objectCount: number): Promise<Phase> {
   await waitFor(phase, phase.objects.length, 60);
   phase.receiver.firstSeen.clear();
   phase.committed.clear();
+  phase.receiver.posts = 0;
+  phase.receiver.connections = 0;
   return phase;
 }
 
@@ -165,6 +173,7 @@ async function burst(objectCount: number) {
       violations: p.receiver.violations,
       duplicates: p.receiver.duplicates,
       posts: p.receiver.posts,
+      connections: p.receiver.connections,
     };
   } finally {
     await p.stop();
@@ -207,6 +216,7 @@ const row = (what: string, value: string) => {
   process.stderr.write(`  ${what}: ${value}\n`);
 };
 
+if (BATCH !== 1) row('events per POST (--batch: max_events_per_post)', `up to ${BATCH}, one object's, a JSON array`);
 row('load average at start (1/5/15 min)', loadavg().map((l) => l.toFixed(2)).join(' / '));
 const results: Record<number, Awaited<ReturnType<typeof burst>>> = {};
 for (const k of [4, 100]) {
@@ -218,7 +228,7 @@ for (const k of [4, 100]) {
     `${tag} ${fmt(EVENTS)} events over ${k} objects, 1 worker: events/s end to end (first receipt -> last)`,
     `${fmt(b.e2e)} (${fmt(b.receipt)})${b.drained ? '' : ` NOT DRAINED: ${fmt(b.delivered)} arrived in ${fmt(b.secs, 1)} s`}; goal >= ${k === 4 ? 500 : 2000}`,
   );
-  row(`${tag} order violations / duplicates / POSTs`, `${b.violations} / ${b.duplicates} / ${fmt(b.posts)}`);
+  row(`${tag} order violations / duplicates / POSTs / connections opened`, `${b.violations} / ${b.duplicates} / ${fmt(b.posts)} / ${fmt(b.connections)}`);
   row(`${tag} CPU per event: worker / Postgres`, `${fmt(b.workerCpuPerEvent)} µs / ${fmt(b.pgCpuPerEvent)} µs`);
 }
 const rate = arg('rate', Math.max(1, Math.floor((results[100]?.e2e ?? 2) / 2)));

@@ -2174,6 +2174,8 @@ export interface components {
             data: {
                 url: string;
                 events: string[];
+                /** @description Up to this many events of one object in one POST (a JSON array when more than 1) */
+                max_events_per_post: number;
                 /** @description When the webhook was set (UTC) */
                 created_dttm: string;
                 /** @description Until when deliveries also carry the signature of the secret rotated out (UTC), or null */
@@ -2187,11 +2189,15 @@ export interface components {
             url: string;
             /** @description Event types or patterns: calendar.request.finished, booking.created, booking.updated, booking.cancelled, task.updated, calendar.days.changed, message.received, message.status, proposal.reviewed; "booking.*" matches every booking event, "*" every event. Each must match an event the app's live tokens' scopes can read (refused otherwise) */
             events: string[];
+            /** @description Up to this many events of one object in one POST (1-100, default 1). 1: each POST's body is one event object, as always. More: each POST's body is a JSON array of 1 to this many consecutive events of ONE object, oldest first, signed as one body; they are delivered (or retried, or failed) together, and webhook-id / X-Webhook-Id name the batch: "<first event_uid>..<last event_uid>" */
+            max_events_per_post?: number;
         };
         Webhook: {
             data: {
                 url: string;
                 events: string[];
+                /** @description Up to this many events of one object in one POST (a JSON array when more than 1) */
+                max_events_per_post: number;
                 /** @description When the webhook was set (UTC) */
                 created_dttm: string;
                 /** @description Until when deliveries also carry the signature of the secret rotated out (UTC), or null */
@@ -9465,6 +9471,8 @@ export interface operations {
                         data: {
                             url: string;
                             events: string[];
+                            /** @description Up to this many events of one object in one POST (a JSON array when more than 1) */
+                            max_events_per_post: number;
                             /** @description When the webhook was set (UTC) */
                             created_dttm: string;
                             /** @description Until when deliveries also carry the signature of the secret rotated out (UTC), or null */

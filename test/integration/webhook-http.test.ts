@@ -5,7 +5,8 @@ import { postWebhook } from '../../shared/platform/outbound-http/index.js';
 
 /*
  * Issue 24 item 2: a receiver that answers 2xx and then trickles its body forever must not keep the
- * socket: the attempt is settled by the status line and the socket closed at once.
+ * socket: the attempt is settled by the status line, and a body that has not ended ANSWER_BODY_WAIT_MS
+ * later closes its socket (a socket is kept only for a 2xx whose body ended: webhook-keepalive.test.ts).
  */
 
 let server: http.Server;

@@ -41,11 +41,12 @@ describe('set-webhook, get-webhook, rotate-webhook-secret, delete-webhook', () =
     expect((await get('get-webhook', a.token)).body).toEqual({ error: { code: 11, message: 'This app has no webhook: set one with set-webhook', param: 'webhook' } });
     const set = await post('set-webhook', a.token, { url: 'https://hooks.example.com/a', events: ['booking.*', 'task.updated', 'booking.*'] });
     expect(set.status).toBe(200);
-    expect(set.body.data).toEqual({ url: 'https://hooks.example.com/a', events: ['booking.*', 'task.updated'], created_dttm: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), previous_secret_expires_dttm: null, secret: expect.stringMatching(/^whsec_/) });
+    expect(set.body.data).toEqual({ url: 'https://hooks.example.com/a', events: ['booking.*', 'task.updated'], max_events_per_post: 1, created_dttm: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), previous_secret_expires_dttm: null, secret: expect.stringMatching(/^whsec_/) });
     const got = await get('get-webhook', a.token);
-    expect(got.body.data).toEqual({ url: 'https://hooks.example.com/a', events: ['booking.*', 'task.updated'], created_dttm: set.body.data.created_dttm, previous_secret_expires_dttm: null });
-    const again = await post('set-webhook', a.token, { url: 'https://hooks.example.com/b', events: ['*'] });
-    expect(again.body.data).toMatchObject({ url: 'https://hooks.example.com/b', events: ['*'], secret: set.body.data.secret });
+    expect(got.body.data).toEqual({ url: 'https://hooks.example.com/a', events: ['booking.*', 'task.updated'], max_events_per_post: 1, created_dttm: set.body.data.created_dttm, previous_secret_expires_dttm: null });
+    const again = await post('set-webhook', a.token, { url: 'https://hooks.example.com/b', events: ['*'], max_events_per_post: 20 });
+    expect(again.body.data).toMatchObject({ url: 'https://hooks.example.com/b', events: ['*'], max_events_per_post: 20, secret: set.body.data.secret });
+    expect((await get('get-webhook', a.token)).body.data).toMatchObject({ max_events_per_post: 20 });
     const rotated = await post('rotate-webhook-secret', a.token);
     expect(rotated.status).toBe(200);
     expect(rotated.body.data.secret).toMatch(/^whsec_/);

@@ -12,12 +12,12 @@ import type { DeliveriesQuery } from './webhook.schema.js';
 /** The wire event_uid of an event row: the feed's change_uid, or the row's own uid (calendar.request.finished). */
 const wireUid = sql<string>`coalesce(${webhookEvents.eventUid}, ${webhookEvents.uid})`;
 
-/** Sets the app's url and events, keeping its secret when it has one already (a new one otherwise). */
-export async function upsertOwnWebhook(db: Db, companyUid: string, appUid: string, url: string, events: string[], newSecret: string) {
+/** Sets the app's url, events and events per POST, keeping its secret when it has one already (a new one otherwise). */
+export async function upsertOwnWebhook(db: Db, companyUid: string, appUid: string, url: string, events: string[], newSecret: string, maxEventsPerPost = 1) {
   const [row] = await db
     .insert(webhooks)
-    .values({ appUid, companyUid, url, secret: newSecret, events })
-    .onConflictDoUpdate({ target: webhooks.appUid, set: { url, events }, setWhere: eq(webhooks.companyUid, companyUid) })
+    .values({ appUid, companyUid, url, secret: newSecret, events, maxEventsPerPost })
+    .onConflictDoUpdate({ target: webhooks.appUid, set: { url, events, maxEventsPerPost }, setWhere: eq(webhooks.companyUid, companyUid) })
     .returning();
   return row;
 }

@@ -39,7 +39,10 @@ function deliverySelection() {
       uid: e.uid, eventUid: e.eventUid, type: e.type, data: e.data, requestUid: e.requestUid, status: e.status, createdAt: e.createdAt,
       retryFrom: e.retryFrom, appUid: e.appUid, objectKey: e.objectKey, seq: e.seq, attempts: e.attempts,
     },
-    webhook: { url: webhooks.url, secret: webhooks.secret, previousSecret: webhooks.previousSecret, previousSecretUntil: webhooks.previousSecretUntil },
+    webhook: {
+      url: webhooks.url, secret: webhooks.secret, previousSecret: webhooks.previousSecret, previousSecretUntil: webhooks.previousSecretUntil,
+      maxEventsPerPost: webhooks.maxEventsPerPost,
+    },
     request: {
       uid: r.uid, status: r.status, requestError: r.requestError, propertyUid: r.propertyUid, daysTotal: r.daysTotal,
       daysApplied: r.daysApplied, warnings: r.warnings, attempts: r.attempts, createdDttm: r.createdDttm,
@@ -74,6 +77,8 @@ export async function loadDelivery(db: Db, eventUid: string, holder = '') {
 }
 
 export type Delivery = NonNullable<Awaited<ReturnType<typeof loadDelivery>>>;
+/** What one POST needs of an event: the event, its app's webhook, the request it reports. */
+export type DeliveryRow = Pick<Delivery, 'event' | 'webhook' | 'request'>;
 
 /**
  * The next `limit` pending events of one object after `afterSeq`, in order, as a drain delivers

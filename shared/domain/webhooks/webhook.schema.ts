@@ -8,11 +8,14 @@ import { CALLBACK_URL_PROBLEMS, callbackUrlProblem } from './webhook.url.js';
  * contract is silent (decided here, written in docs/api.md and the OpenAPI descriptions): a URL is
  * http or https, at most 2000 characters; `events` holds 1-50 types or patterns (`booking.*`, `*`);
  * the delivery log's `status` filter is the event's status; a redelivery names at most 1000
- * event_uids, or a window holding at most 10 000 events.
+ * event_uids, or a window holding at most 10 000 events; `max_events_per_post` is 1-100 (default 1,
+ * one event object per POST as before; more: a JSON array of one object's events).
  */
 
 export const WEBHOOK_URL_MAX = 2000;
 export const REDELIVER_MAX_EVENTS = 10_000;
+/** The most events of one object one POST may carry (set-webhook max_events_per_post). */
+export const MAX_EVENTS_PER_POST = 100;
 
 const webhookUrl = z
   .string({ error: 'must be a string' })
@@ -37,12 +40,23 @@ export const setWebhookBodySchema = z.object({
     .max(50, 'at most 50 entries')
     .transform((list) => [...new Set(list)])
     .describe(`Event types or patterns: ${eventTypes.join(', ')}; "booking.*" matches every booking event, "*" every event. Each must match an event the app's live tokens' scopes can read (refused otherwise)`),
+  max_events_per_post: z
+    .number({ error: `must be an integer from 1 to ${MAX_EVENTS_PER_POST}` })
+    .int(`must be an integer from 1 to ${MAX_EVENTS_PER_POST}`)
+    .min(1, `must be an integer from 1 to ${MAX_EVENTS_PER_POST}`)
+    .max(MAX_EVENTS_PER_POST, `must be an integer from 1 to ${MAX_EVENTS_PER_POST}`)
+    // Optional rather than .default(1): a default makes the generated SDK's request type require it.
+    .optional()
+    .describe(
+      `Up to this many events of one object in one POST (1-${MAX_EVENTS_PER_POST}, default 1). 1: each POST's body is one event object, as always. More: each POST's body is a JSON array of 1 to this many consecutive events of ONE object, oldest first, signed as one body; they are delivered (or retried, or failed) together, and webhook-id / X-Webhook-Id name the batch: "<first event_uid>..<last event_uid>"`,
+    ),
 });
 export type SetWebhookBody = z.output<typeof setWebhookBodySchema>;
 
 export const webhookViewSchema = z.object({
   url: z.string(),
   events: z.array(z.string()),
+  max_events_per_post: z.number().int().describe('Up to this many events of one object in one POST (a JSON array when more than 1)'),
   created_dttm: z.string().describe('When the webhook was set (UTC)'),
   previous_secret_expires_dttm: z.string().nullable().describe('Until when deliveries also carry the signature of the secret rotated out (UTC), or null'),
 });

@@ -6,8 +6,8 @@ import type { ChangeReaders } from '../changes/index.js';
 import { BaseService } from '../service.js';
 import { fanOutChanges } from './webhook.fanout.js';
 import { gatedPost, heldPost, TargetGate, type GateAnswer } from '../../platform/outbound-http/index.js';
-import { BLOCKED_WAIT_MS, DRAIN_EVENTS, DRAIN_MS, DRAIN_RECORD_BATCH, GATE_WAIT_MS, signedBody, type DeliveryResult } from './webhook.delivery.js';
-import { type AttemptRecord, type Delivery, type WebhookRepository } from './webhook.repository.js';
+import { batchFrom, BLOCKED_WAIT_MS, deliverable, perRead, DRAIN_EVENTS, DRAIN_MS, DRAIN_RECORD_BATCH, GATE_WAIT_MS, signedBody, type DeliveryResult } from './webhook.delivery.js';
+import { type AttemptRecord, type Delivery, type DeliveryRow, type WebhookRepository } from './webhook.repository.js';
 import type { Infra } from '../../infra/infra.js';
 
 export { REQUEST_FINISHED as WEBHOOK_EVENT_TYPE } from '../../platform/outbox/index.js';
@@ -41,7 +41,10 @@ export class WebhooksService extends BaseService {
    * they succeed (a drain, at most DRAIN_EVENTS events or DRAIN_MS): one job walks a busy object's
    * chain instead of one job per event waiting, deferred, for the one before (issue 37: 13-20
    * events/s). Their own jobs, if they have one, then find them settled and skip. Per-object order holds because only
-   * the lease holder sends an object's events and it sends them in seq order.
+   * the lease holder sends an object's events and it sends them in seq order. A webhook taking
+   * several events per POST (max_events_per_post) gets them in batches of one object's consecutive
+   * events: the first batch is this event and the pending ones behind it (tried with it before or
+   * not: a failed batch is retried whole, in order, on this job's schedule), the drain's are untried.
    */
   async deliver(eventUid: string, retriesSoFar: number): Promise<DeliveryResult> {
     const found = await this.repo.loadDelivery(this.db, eventUid);
@@ -53,32 +56,46 @@ export class WebhooksService extends BaseService {
       return early;
     }
     const { appUid, objectKey } = found!.event;
-    if (objectKey === null) return this.attempt(found!, retriesSoFar);
+    if (objectKey === null) return this.attempt([found!], retriesSoFar);
     const holder = `${process.pid}:${randomUUID()}`;
     const leaseMs = DRAIN_MS + this.config.webhooks.timeoutMs + 5000;
     if (!(await this.repo.takeLease(this.db, appUid, objectKey, holder, leaseMs))) return this.waitForEarlier();
     let last: string | undefined;
     let result: DeliveryResult;
+    // This job's settled attempts, recorded in batches (DRAIN_RECORD_BATCH), the rest once the
+    // target's slot is given back but before the lease is: the next holder starts from what is recorded.
+    const records: AttemptRecord[] = [];
     try {
       // Read again under the lease: the holder before may have settled it meanwhile.
       const again = await this.repo.loadDelivery(this.db, eventUid, holder);
       const late = this.notNow(again, retriesSoFar);
       if (late) return late;
       const url = again!.webhook?.url;
+      const per = again!.webhook?.maxEventsPerPost ?? 1;
+      // The events behind this one (its batch's and the drain's first), read before the target's
+      // slot is taken (the lease keeps other senders off the object): the slot is held for POSTs.
+      const want = per - 1 + perRead(per);
+      const behind = url === undefined ? [] : await this.repo.pendingOfObject(this.db, appUid, objectKey, again!.event.seq!, want);
       // One slot of the target for this event and the drain after it, one attempt at a time (given
       // back after each POST, it went to the next job waiting for it, and a drain waited each time).
       const slot = url === undefined ? undefined : await this.gate.enterWaiting(TargetGate.keyOf(url), GATE_WAIT_MS);
       if (slot && !slot.ok) return { outcome: 'deferred', until: slot.until, why: slot.why };
       try {
-        result = await this.attempt(again!, retriesSoFar, slot && { slot });
+        const batch = per > 1 && deliverable(again!) ? batchFrom([again!, ...behind], 0, url!, true) : [again!];
+        result = await this.attempt(batch, retriesSoFar, slot && { slot, records });
         if (result.outcome !== 'delivered' && result.outcome !== 'failed') return result;
-        last = slot ? await this.drain({ ...again!.event, url: url! }, slot) : eventUid;
+        const lastSent = { ...batch[batch.length - 1]!.event, url: url!, per };
+        last = slot ? await this.drain(lastSent, slot, records, { rows: behind.slice(batch.length - 1), more: behind.length === want }) : lastSent.uid;
       } finally {
         // Each POST was counted for the target's health as it came (heldPost).
         slot?.release();
       }
     } finally {
-      await this.repo.dropLease(this.db, appUid, objectKey, holder);
+      try {
+        await this.repo.recordAttempts(this.db, records);
+      } finally {
+        await this.repo.dropLease(this.db, appUid, objectKey, holder);
+      }
     }
     await this.releaseNext(last);
     return result;
@@ -107,62 +124,56 @@ export class WebhooksService extends BaseService {
   }
 
   /**
-   * The drain: the object's next pending events after `first`, in order, each sent once while they
-   * succeed (or fail for good). It stops at the first retry, deferral (busy target, open circuit)
-   * or event already tried (its own job keeps its retry schedule). Answers the uid of the last
-   * event it settled.
+   * The drain: the object's next pending events after `first`, in order, each sent once (alone, or
+   * in batches of up to `per`) while they succeed (or fail for good). It stops at the first retry,
+   * deferral (busy target, open circuit) or event already tried (its own job keeps its retry
+   * schedule), or once a read found fewer than it asked for (the object caught up: what the
+   * fan-out adds later is queued by releaseNext). It starts with `start.rows`, read by the caller
+   * (`more`: that read was full). Answers the uid of the last event it settled. Its attempts go to
+   * `records` (the caller records what is left once the slot is given back).
    */
-  private async drain(first: Delivery['event'] & { url: string }, slot: Extract<GateAnswer, { ok: true }>): Promise<string> {
+  private async drain(first: Delivery['event'] & { url: string; per: number }, slot: Extract<GateAnswer, { ok: true }>, records: AttemptRecord[], start: { rows: readonly DeliveryRow[]; more: boolean }): Promise<string> {
     let last = first;
-    // Settled attempts are recorded in batches (one statement for up to DRAIN_RECORD_BATCH), all
-    // of them before the drain ends: the next holder of the lease starts from what is recorded.
-    const records: AttemptRecord[] = [];
-    const flush = async () => {
-      await this.repo.recordAttempts(this.db, records);
-      records.length = 0;
-    };
-    try {
-      const until = Date.now() + DRAIN_MS;
-      for (let n = 0; n < DRAIN_EVENTS && Date.now() < until; ) {
-        const next = await this.repo.pendingOfObject(this.db, first.appUid, first.objectKey!, last.seq!, Math.min(50, DRAIN_EVENTS - n));
-        if (next.length === 0) break;
-        for (const found of next) {
-          // Tried already (its own job keeps its retry schedule), or a webhook moved to another target.
-          if (found.event.attempts > 0 || found.webhook?.url !== first.url) return last.uid;
-          const result = await this.attempt({ ...found, blocked: false, lastAttemptAt: null }, 0, { records, slot });
-          if (result.outcome !== 'delivered' && result.outcome !== 'failed') return last.uid;
-          last = { ...found.event, url: first.url };
-          n++;
-          if (records.length >= DRAIN_RECORD_BATCH) await flush();
-          if (Date.now() >= until) break;
-        }
+    const until = Date.now() + DRAIN_MS;
+    for (let n = 0, next = start.rows, more = start.more; ; ) {
+      for (let i = 0; i < next.length && n < DRAIN_EVENTS; ) {
+        // Empty: tried already (its own job keeps its retry schedule), or the webhook moved to another target.
+        const batch = batchFrom(next, i, first.url, false);
+        if (batch.length === 0) return last.uid;
+        const result = await this.attempt(batch, 0, { records, slot });
+        if (result.outcome !== 'delivered' && result.outcome !== 'failed') return last.uid;
+        last = { ...batch[batch.length - 1]!.event, url: first.url, per: first.per };
+        n += batch.length;
+        i += batch.length;
+        if (records.length >= DRAIN_RECORD_BATCH) await this.repo.recordAttempts(this.db, records.splice(0));
+        if (Date.now() >= until) return last.uid;
       }
-      return last.uid;
-    } finally {
-      await flush();
+      if (!more || n >= DRAIN_EVENTS) return last.uid;
+      const limit = Math.min(perRead(first.per), DRAIN_EVENTS - n);
+      next = await this.repo.pendingOfObject(this.db, first.appUid, first.objectKey!, last.seq!, limit);
+      more = next.length === limit;
     }
   }
 
   /**
-   * The POST of one event and its record; `found` is pending and its turn has come. With `drain`,
-   * the POST uses its slot of the target, and the record joins its batch when it has one (recorded
-   * before the drain ends).
+   * The POST of one event, or of a batch of one object's events in order (the first pending and its
+   * turn come), and its record: every event of the batch gets the same attempt, delivered together
+   * or retried together (each is failed for good once past its own maximum age). With `drain`, the
+   * POST uses its slot of the target, and the records join its batch when it has one (recorded
+   * before the drain ends). The outcome is the first event's.
    */
   private async attempt(
-    found: Delivery,
+    batch: readonly DeliveryRow[],
     retriesSoFar: number,
     drain?: { records?: AttemptRecord[]; slot: Extract<GateAnswer, { ok: true }> },
   ): Promise<DeliveryResult> {
-    const batch = drain?.records;
-    const { event, webhook, request } = found;
-    const eventUid = event.uid;
-    const reportsRequest = event.requestUid !== null;
-    if (!webhook || (reportsRequest && !request)) {
+    const { event, webhook } = batch[0]!;
+    if (!webhook || !deliverable(batch[0]!)) {
       const error = !webhook ? 'the app has no webhook any more' : 'the request no longer exists';
-      await this.repo.recordAttempt(this.db, { eventUid, url: webhook?.url ?? '', statusCode: null, error, durationMs: 0, eventStatus: 'failed' });
+      await this.repo.recordAttempt(this.db, { eventUid: event.uid, url: webhook?.url ?? '', statusCode: null, error, durationMs: 0, eventStatus: 'failed' });
       return { outcome: 'failed', statusCode: null, error };
     }
-    const { body, headers } = signedBody(found, webhook);
+    const { body, headers } = signedBody(batch, webhook);
     const started = performance.now();
     // Through the target gate (shared/platform/outbound-http): a busy target or an open circuit
     // defers the delivery, no attempt made or counted.
@@ -171,21 +182,16 @@ export class WebhooksService extends BaseService {
     if ('deferred' in result) return { outcome: 'deferred', until: result.until, why: result.why };
     const durationMs = performance.now() - started;
     const nextRetryAt = Date.now() + retryDelayMs(this.config.webhooks.backoff, retriesSoFar);
-    const expired = nextRetryAt > (event.retryFrom ?? event.createdAt).getTime() + this.config.webhooks.maxAgeMs;
-    const outcome = result.ok ? 'delivered' : expired ? 'failed' : 'retry';
-    const record: AttemptRecord = {
-      eventUid,
-      url: webhook.url,
-      statusCode: result.statusCode,
-      error: result.ok ? null : result.error,
-      durationMs,
-      eventStatus: outcome === 'retry' ? 'pending' : outcome,
-    };
-    if (batch) batch.push(record);
-    else await this.repo.recordAttempt(this.db, record);
-    return { outcome, statusCode: result.statusCode, error: result.ok ? null : result.error };
+    const outcomeOf = (e: DeliveryRow['event']) =>
+      result.ok ? 'delivered' : nextRetryAt > (e.retryFrom ?? e.createdAt).getTime() + this.config.webhooks.maxAgeMs ? 'failed' : 'retry';
+    const records: AttemptRecord[] = batch.map(({ event: e }) => {
+      const outcome = outcomeOf(e);
+      return { eventUid: e.uid, url: webhook.url, statusCode: result.statusCode, error: result.ok ? null : result.error, durationMs, eventStatus: outcome === 'retry' ? 'pending' : outcome };
+    });
+    if (drain?.records) drain.records.push(...records);
+    else await this.repo.recordAttempts(this.db, records);
+    return { outcome: outcomeOf(event), statusCode: result.statusCode, error: result.ok ? null : result.error };
   }
-
 
   /**
    * The event that waited behind `eventUid` (same app and object) may go now: its deferred job is

@@ -28,7 +28,7 @@ export class WebhookSettingsService extends BaseService {
 
   private view(w: WebhookRow) {
     const live = w.previousSecretUntil !== null && w.previousSecretUntil.getTime() > Date.now();
-    return { url: w.url, events: w.events, created_dttm: utcDateTime(w.createdAt), previous_secret_expires_dttm: live ? utcDateTimeOrNull(w.previousSecretUntil) : null };
+    return { url: w.url, events: w.events, max_events_per_post: w.maxEventsPerPost, created_dttm: utcDateTime(w.createdAt), previous_secret_expires_dttm: live ? utcDateTimeOrNull(w.previousSecretUntil) : null };
   }
 
   private async own(companyUid: string, appUid: string): Promise<WebhookRow> {
@@ -55,7 +55,7 @@ export class WebhookSettingsService extends BaseService {
       throw badParam(`events[${unreadable}]`, `Invalid parameter events[${unreadable}]: "${p}" matches no event this app's scopes (${scopes.join(', ') || 'none'}) can read`);
     }
     await this.checkTarget(body.url);
-    const w = await upsertOwnWebhook(this.db, companyUid, appUid, body.url, body.events, newWebhookSecret());
+    const w = await upsertOwnWebhook(this.db, companyUid, appUid, body.url, body.events, newWebhookSecret(), body.max_events_per_post ?? 1);
     if (!w) throw notFound('webhook', NO_WEBHOOK);
     return { data: { ...this.view(w), secret: w.secret } };
   }
@@ -85,9 +85,12 @@ export class WebhookSettingsService extends BaseService {
   async test(companyUid: string, appUid: string) {
     const w = await this.own(companyUid, appUid);
     const eventUid = newUid('whtest_');
-    const body = JSON.stringify({ event_uid: eventUid, type: TEST_EVENT, created_dttm: utcDateTime(new Date()), data: { app_uid: appUid, url: w.url } });
+    const event = { event_uid: eventUid, type: TEST_EVENT, created_dttm: utcDateTime(new Date()), data: { app_uid: appUid, url: w.url } };
+    // As its deliveries go: an array of events (of one, here) named "<first>..<last>" when it takes several per POST.
+    const many = w.maxEventsPerPost > 1;
+    const body = JSON.stringify(many ? [event] : event);
     const started = performance.now();
-    const result = await postWebhook(w.url, body, deliveryHeaders(eventUid, body, w), {
+    const result = await postWebhook(w.url, body, deliveryHeaders(many ? `${eventUid}..${eventUid}` : eventUid, body, w), {
       timeoutMs: this.config.webhooks.timeoutMs,
       allowPrivateTargets: this.config.outbound.allowPrivateTargets,
     });

@@ -20,6 +20,8 @@ export const webhooks = pgTable('webhooks', {
   events: jsonb('events').$type<string[]>().notNull().default(sql`'["calendar.request.finished"]'::jsonb`),
   previousSecret: text('previous_secret'),
   previousSecretUntil: tstz('previous_secret_until'),
+  /** Up to this many pending events of one object in one POST, as a JSON array (1: one event, not an array). */
+  maxEventsPerPost: integer('max_events_per_post').notNull().default(1),
   createdAt: createdAt(),
 });
 

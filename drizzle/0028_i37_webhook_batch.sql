@@ -1,0 +1,1 @@
+ALTER TABLE "webhooks" ADD COLUMN "max_events_per_post" integer DEFAULT 1 NOT NULL;
