@@ -13,6 +13,7 @@ import { createWebhookJobs } from '../infra/queue/webhook-jobs.js';
 import { createMessageJobs } from '../infra/queue/message-jobs.js';
 import { postgresRateLimiter, redisRateLimiter, withLocalFallback, type RateLimiter } from '../infra/ratelimit/rate-limiter.js';
 import type { AppContext } from './context.js';
+import { KeptConnections } from '../platform/outbound-http/index.js';
 import { createServices, type ServiceOptions } from './services.js';
 
 /*
@@ -112,7 +113,9 @@ export async function createRuntime(config: Config, logger: Logger, overrides: R
     messages: jobOf('messages', (q) => createMessageJobs(q, registry)),
   };
   const infra: Infra = { config, logger, database, rateLimiter, jobs, metrics: createMetrics() };
-  const services = createServices(infra, overrides.services);
+  // Outbound HTTP's kept connections live on the runtime (issue 34 item 5), closed with it.
+  const connections = new KeptConnections();
+  const services = createServices(infra, { ...overrides.services, connections });
   let closing: Promise<void> | undefined;
   return {
     ...infra,
@@ -126,6 +129,7 @@ export async function createRuntime(config: Config, logger: Logger, overrides: R
         await services.changes.close();
         await services.messaging.close();
         services.notifications.close();
+        connections.destroy();
         await Promise.all(Object.values(ownJobs).map((j) => j.close().catch(() => {})));
         if (opened) await database.close();
         if (redis) await redis.quit().catch(() => redis.disconnect());

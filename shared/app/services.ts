@@ -40,6 +40,7 @@ import type { Infra } from '../infra/infra.js';
 import { changeReaders } from './change-readers.js';
 import type { RequestWaitsOptions } from '../platform/long-poll/index.js';
 import { RequestPipeline, requestsRepository } from '../platform/requests/index.js';
+import type { KeptConnections } from '../platform/outbound-http/index.js';
 
 /** One service per noun: the public surface of the domain, as the API, the worker and the CLI use it. */
 export interface Services {
@@ -80,6 +81,8 @@ export interface Services {
 export interface ServiceOptions {
   /** The long-poll hub's safety re-check; tests lengthen it. */
   requestWaits?: RequestWaitsOptions;
+  /** The runtime's kept connections to receivers (webhook deliveries, channel connectors). */
+  connections?: KeptConnections;
 }
 
 /**
@@ -157,7 +160,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     tokens: new TokensService(infra, r.tokens),
     // A new company's import (the demo seed) writes the company's row in its own transaction.
     transfer: new TransferService(infra, r.transfer, r.company),
-    webhooks: new WebhooksService(infra, changeReaders, r.webhooks),
+    webhooks: new WebhooksService(infra, changeReaders, r.webhooks, opts.connections),
     webhookSettings: new WebhookSettingsService(infra, r.webhooks),
   };
 }

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSWER_BODY_WAIT_MS, postWebhook } from '../../shared/platform/outbound-http/index.js';
+import { ANSWER_BODY_WAIT_MS, KeptConnections, postWebhook } from '../../shared/platform/outbound-http/index.js';
 
 /*
  * Issue 37: deliveries keep their connection to a receiver that behaves, and close it otherwise. The
@@ -33,11 +33,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  kept.destroy();
   server.closeAllConnections();
   await new Promise<void>((r) => server.close(() => r()));
 });
 
-const opts = { timeoutMs: 5000, allowPrivateTargets: true };
+/** A runtime's kept connections (shared/app/runtime.ts makes one per runtime). */
+const kept = new KeptConnections();
+const opts = { timeoutMs: 5000, allowPrivateTargets: true, connections: kept };
 const post = (path: string, o = opts) => postWebhook(`${base}${path}`, '{}', { 'content-type': 'application/json' }, o);
 /** Lets the answer's end hand the connection back to its pool before the next POST. */
 const settleDown = () => new Promise((r) => setTimeout(r, 20));
@@ -103,7 +106,7 @@ describe('connections to a receiver', () => {
     server.on('request', count);
     try {
       const opened = await connectionsFor(async () => {
-        const refused = await post('/ok', { timeoutMs: 5000, allowPrivateTargets: false });
+        const refused = await post('/ok', { timeoutMs: 5000, allowPrivateTargets: false, connections: kept });
         expect(refused.ok).toBe(false);
         expect(!refused.ok && refused.error).toMatch(/refused/);
       });
@@ -112,5 +115,15 @@ describe('connections to a receiver', () => {
     } finally {
       server.off('request', count);
     }
+  });
+
+  it("are not kept without a runtime's kept connections: each POST opens its own", async () => {
+    const opened = await connectionsFor(async () => {
+      for (let i = 0; i < 3; i++) {
+        expect(await post('/ok', { timeoutMs: 5000, allowPrivateTargets: true })).toEqual({ ok: true, statusCode: 200 });
+        await settleDown();
+      }
+    });
+    expect(opened).toBe(3);
   });
 });

@@ -5,14 +5,13 @@ import { withTimeout } from '../../infra/timeout.js';
 import type { ChangeReaders } from '../changes/index.js';
 import { BaseService } from '../service.js';
 import { fanOutChanges } from './webhook.fanout.js';
-import { gatedPost, heldPost, TargetGate, type GateAnswer } from '../../platform/outbound-http/index.js';
+import { gatedPost, heldPost, TargetGate, type GateAnswer, type KeptConnections } from '../../platform/outbound-http/index.js';
 import { batchFrom, BLOCKED_WAIT_MS, deliverable, perRead, DRAIN_EVENTS, DRAIN_MS, DRAIN_RECORD_BATCH, GATE_WAIT_MS, signedBody, type DeliveryResult } from './webhook.delivery.js';
 import { type AttemptRecord, type Delivery, type DeliveryRow, type WebhookRepository } from './webhook.repository.js';
 import type { Infra } from '../../infra/infra.js';
 
 export { REQUEST_FINISHED as WEBHOOK_EVENT_TYPE } from '../../platform/outbox/index.js';
 export type { DeliveryResult } from './webhook.delivery.js';
-
 /** An app's callback: delivering the events of the outbox, and the operator's settings. */
 export class WebhooksService extends BaseService {
   /** Per-target fairness and circuit breaking of this process's deliveries (shared/platform/outbound-http). */
@@ -23,6 +22,7 @@ export class WebhooksService extends BaseService {
     /** How the fan-out reads the objects of the changes it turns into events (shared/app/change-readers.ts). */
     private readonly readers: ChangeReaders,
     private readonly repo: WebhookRepository,
+    private readonly connections?: KeptConnections,
   ) {
     super(infra);
     this.gate = new TargetGate(infra.config.outbound.gate);
@@ -177,7 +177,7 @@ export class WebhooksService extends BaseService {
     const started = performance.now();
     // Through the target gate (shared/platform/outbound-http): a busy target or an open circuit
     // defers the delivery, no attempt made or counted.
-    const postOpts = { timeoutMs: this.config.webhooks.timeoutMs, allowPrivateTargets: this.config.outbound.allowPrivateTargets, waitMs: GATE_WAIT_MS };
+    const postOpts = { timeoutMs: this.config.webhooks.timeoutMs, allowPrivateTargets: this.config.outbound.allowPrivateTargets, waitMs: GATE_WAIT_MS, connections: this.connections };
     const result = drain ? await heldPost(drain.slot, webhook.url, body, headers, postOpts) : await gatedPost(this.gate, webhook.url, body, headers, postOpts);
     if ('deferred' in result) return { outcome: 'deferred', until: result.until, why: result.why };
     const durationMs = performance.now() - started;

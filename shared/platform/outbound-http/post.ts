@@ -8,6 +8,8 @@ export type PostOutcome = { ok: true; statusCode: number } | { ok: false; status
 export interface PostOptions {
   timeoutMs: number;
   allowPrivateTargets: boolean;
+  /** The runtime's kept connections to reuse; without them every POST opens (and closes) its own. */
+  connections?: KeptConnections;
 }
 
 /** The most of an answer's body read (and discarded) to keep its connection; more closes it. */
@@ -28,10 +30,25 @@ const IDLE_CLOSE_MS = 4000;
  * any other answer, an error or a time-out closes it.
  */
 const agentOptions = { keepAlive: true, timeout: IDLE_CLOSE_MS, maxFreeSockets: 16, scheduling: 'lifo' as const };
-const agents = {
-  guarded: { http: new HttpAgent({ ...agentOptions, lookup: guardedLookup }), https: new HttpsAgent({ ...agentOptions, lookup: guardedLookup }) },
-  open: { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) },
-};
+
+/** One runtime's kept connections (shared/app/runtime.ts makes one and destroys it at close). */
+export class KeptConnections {
+  private readonly guarded = { http: new HttpAgent({ ...agentOptions, lookup: guardedLookup }), https: new HttpsAgent({ ...agentOptions, lookup: guardedLookup }) };
+  private readonly open = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };
+
+  agentFor(https: boolean, allowPrivate: boolean): HttpAgent {
+    const pool = allowPrivate ? this.open : this.guarded;
+    return https ? pool.https : pool.http;
+  }
+
+  /** Closes every kept connection. */
+  destroy(): void {
+    for (const pool of [this.guarded, this.open]) {
+      pool.http.destroy();
+      pool.https.destroy();
+    }
+  }
+}
 
 /**
  * One delivery attempt: POST the body, 2xx within `timeoutMs` is success. Anything else is a
@@ -58,18 +75,21 @@ export async function postWebhook(url: string, body: string, headers: Record<str
     return { ok: false, statusCode: null, error: new RefusedTargetError(`target ${host} is a loopback, private or link-local address`).message };
   }
   const started = Date.now();
-  const first = await postOnce(target, body, headers, opts.timeoutMs, opts.allowPrivateTargets);
+  const first = await postOnce(target, body, headers, opts.timeoutMs, opts);
   if (!('staleConnection' in first)) return first;
-  return stripStale(await postOnce(target, body, headers, opts.timeoutMs - (Date.now() - started), opts.allowPrivateTargets, true));
+  return stripStale(await postOnce(target, body, headers, opts.timeoutMs - (Date.now() - started), opts, true));
 }
 
 type Attempt = PostOutcome | { staleConnection: true; outcome: PostOutcome };
 const stripStale = (a: Attempt): PostOutcome => ('staleConnection' in a ? a.outcome : a);
 
-function postOnce(target: URL, body: string, headers: Record<string, string>, timeoutMs: number, allowPrivate: boolean, fresh = false): Promise<Attempt> {
+function postOnce(target: URL, body: string, headers: Record<string, string>, timeoutMs: number, opts: PostOptions, fresh = false): Promise<Attempt> {
   return new Promise((resolve) => {
     const https = target.protocol === 'https:';
-    const pool = allowPrivate ? agents.open : agents.guarded;
+    const allowPrivate = opts.allowPrivateTargets;
+    // The retry after a stale kept connection, or a POST without kept connections, takes a new
+    // one: agent false, the guard's own lookup.
+    const agent = fresh ? undefined : opts.connections?.agentFor(https, allowPrivate);
     let settled = false;
     let answered = false;
     const settle = (outcome: Attempt) => {
@@ -81,8 +101,7 @@ function postOnce(target: URL, body: string, headers: Record<string, string>, ti
     const options = {
       method: 'POST',
       headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)), 'User-Agent': 'property-ops-webhooks/1' },
-      // The retry after a stale kept connection takes a new one: agent false, the guard's own lookup.
-      ...(fresh ? { agent: false as const, ...(allowPrivate ? {} : { lookup: guardedLookup }) } : { agent: https ? pool.https : pool.http }),
+      ...(agent ? { agent } : { agent: false as const, ...(allowPrivate ? {} : { lookup: guardedLookup }) }),
     };
     const req: ClientRequest = (https ? httpsRequest : httpRequest)(target, options, (res) => {
       answered = true;
