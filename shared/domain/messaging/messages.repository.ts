@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { claimStale } from '../../infra/db/claim-stale.js';
+import { liveTokenSql, TokenNotLiveError, type TokenCheck } from '../auth/index.js';
 import type { Db, Executor } from '../../infra/db/client.js';
 import { messages } from '../../infra/db/schema/index.js';
 import { newUid } from '../../infra/ids.js';
@@ -130,23 +131,27 @@ const messageChanges = sql`
 /**
  * An outbound message appended to a thread that exists, in one statement (the thread's last
  * message time moved, the message `queued`, its change-feed records): the accept's common case.
- * `to`: the thread by id, or the thread of a booking of the company. Answers the new uid,
- * or undefined when there is no such thread yet (the caller opens it: threadOfBooking).
+ * `to`: the thread by id, or the thread of a booking of the company. `liveToken`: a token from the
+ * cache (auth/token-check.ts), stored under only while it is live, in this statement (confirmed
+ * then). Answers the new uid, or undefined when nothing was stored: no such thread yet (the caller
+ * opens it: threadOfBooking), or the token is no longer live.
  */
 export async function appendOutbound(
   db: Executor,
   companyUid: string,
   to: { threadId: number } | { bookingUid: string },
   m: { channel: MessageChannel; text: string; appUid?: string | undefined },
+  liveToken?: TokenCheck,
 ): Promise<string | undefined> {
   const uid = newUid('msg_');
   // A thread's booking exists (message_threads_booking_fk): the thread of the booking is enough.
   const thread = 'threadId' in to ? sql`id = ${to.threadId}` : sql`booking_uid = ${to.bookingUid}`;
+  const live = liveToken && !liveToken.confirmed ? liveTokenSql(liveToken.tokenUid) : sql`true`;
   const [row] = await db.execute<{ uid: string }>(sql`
     with t as (
       update message_threads
          set last_message_dttm = greatest(last_message_dttm, (now() at time zone 'utc')::timestamp(0)), update_dttm = (now() at time zone 'utc')
-       where company_uid = ${companyUid} and ${thread}
+       where company_uid = ${companyUid} and ${thread} and ${live}
       returning company_uid, id, host_uid
     ), m as (
       insert into messages (uid, company_uid, thread_id, direction, channel, sender_uid, message_text, message_dttm, files, status, app_uid)
@@ -155,7 +160,19 @@ export async function appendOutbound(
       returning company_uid, thread_id, uid
     ), c as (${messageChanges})
     select uid from m`);
+  if (row && liveToken) liveToken.confirmed = true;
   return row?.uid;
+}
+
+/**
+ * A token from the cache (auth/token-check.ts) checked live inside the caller's transaction, which
+ * then stores nothing (TokenNotLiveError rolls it back) if it is not.
+ */
+export async function confirmLiveToken(tx: Executor, check: TokenCheck | undefined): Promise<void> {
+  if (!check || check.confirmed) return;
+  const [row] = await tx.execute<{ live: boolean }>(sql`select ${liveTokenSql(check.tokenUid)} as live`);
+  if (!row?.live) throw new TokenNotLiveError(check.tokenUid);
+  check.confirmed = true;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Infra } from '../../infra/infra.js';
 import { notFound, shown } from '../../infra/errors.js';
 import { PAGE_SIZE } from '../../infra/http/wire.js';
 import { createRequestWaits, MESSAGE_FINISHED_CHANNEL, type RequestWaits } from '../../platform/long-poll/index.js';
+import type { TokenCheck } from '../auth/index.js';
 import { recordChanges } from '../changes/index.js';
 import { idempotent } from '../../platform/idempotency/index.js';
 import { BaseService } from '../service.js';
@@ -56,13 +57,15 @@ export class MessagingService extends BaseService {
    * booking_uid; a booking's first message opens its thread), committed, and only then queued. A
    * queue that cannot be reached does not fail the answer: the re-enqueue sweep adds it later.
    * A thread that exists takes the message in one statement (appendOutbound); otherwise the thread
-   * is opened (or the answer is a 404) in a transaction.
+   * is opened (or the answer is a 404) in a transaction. `by.check`: the token came from the cache
+   * (auth/token-check.ts), and the message is stored only while it is live.
    */
-  async send(companyUid: string, body: MessageBookingGuestBody, by: { tokenUid: string; appUid?: string }, idempotencyKey?: string): Promise<MessageBookingGuestAnswer> {
+  async send(companyUid: string, body: MessageBookingGuestBody, by: { tokenUid: string; appUid?: string; check?: TokenCheck | undefined }, idempotencyKey?: string): Promise<MessageBookingGuestAnswer> {
     const key = idempotencyKey === undefined ? undefined : { tokenUid: by.tokenUid, companyUid, key: idempotencyKey, body };
     const message = { channel: body.channel, text: body.message, appUid: by.appUid };
     const to = body.thread_id !== undefined ? { threadId: body.thread_id } : { bookingUid: body.booking_uid as string };
     const opening = async (tx: Executor) => {
+      await this.repo.confirmLiveToken(tx, by.check);
       const threadId = await this.resolveThread(tx, companyUid, body);
       const { uid } = await this.repo.insertMessage(tx, companyUid, threadId, { direction: 'outbound', ...message });
       // The change feed, in the transaction that makes the change (after the write: see recordChange).
@@ -75,7 +78,7 @@ export class MessagingService extends BaseService {
     // With a key, idempotent() opens the transaction and both tries run in it; without one, the
     // one statement runs on the pool, and only a thread to open takes a transaction.
     const outcome = await idempotent(this.db, this.config.idempotency.ttlHours, key, async (ex) => {
-      const uid = (await this.repo.appendOutbound(ex, companyUid, to, message)) ?? (await (key ? opening(ex) : this.db.transaction(opening)));
+      const uid = (await this.repo.appendOutbound(ex, companyUid, to, message, by.check)) ?? (await (key ? opening(ex) : this.db.transaction(opening)));
       return { data: { message_uid: uid } };
     });
     if (!outcome.replayed) await enqueueAfterCommit(this.logger, 'messages', [outcome.answer.data.message_uid], (uids) => this.infra.jobs.messages.enqueue(uids));
