@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { markSending } from '../../shared/domain/messaging/index.js';
+import { connectDatabase } from '../../shared/infra/db/client.js';
 import { createCompany, createToken } from '../support/factories.js';
 import { createBookingFor } from '../support/messaging.js';
 import { startDroppingSmtp, startSmtp } from '../support/smtp.js';
@@ -220,6 +222,19 @@ describe('message-booking-guest refusals', () => {
     }
     const [thread] = await db.execute<{ moved: boolean }>(sql`select last_message_dttm > '2000-01-01' as moved from message_threads where id = ${threadId}`);
     expect(thread!.moved).toBe(true);
+  });
+
+  it('marks a message processing with an asynchronous commit that does not outlive its statement', async () => {
+    const uid = (await send({ booking_uid: w.booking, message: 'Async mark' })).body.data.message_uid as string;
+    const one = connectDatabase(t.tdb.url, { max: 1 });
+    try {
+      expect((await markSending(one.db, uid))?.status).toBe('processing');
+      // The one connection: the outcome's commit after it still waits for the WAL flush.
+      const [row] = await one.sql<{ synchronous_commit: string }[]>`show synchronous_commit`;
+      expect(row?.synchronous_commit).toBe('on');
+    } finally {
+      await one.close();
+    }
   });
 
   it('thread_id wins over booking_uid', async () => {

@@ -74,6 +74,9 @@ export interface Outgoing {
 /**
  * queued -> processing, counting the attempt, and answers what sending needs. A final message is
  * answered as it is (the caller leaves it alone); undefined when there is no such message.
+ * Committed without waiting for the WAL flush, as the calendar's markProcessing: `processing` is a
+ * status hint, and losing it in a crash of Postgres only leaves the message `queued` (sent by the
+ * retry or the sweep); the outcome's commit (markFinished) flushes it anyway.
  */
 export async function markSending(db: Db, uid: string): Promise<Outgoing | undefined> {
   const [row] = await db.execute<Record<string, unknown>>(sql`
@@ -82,6 +85,7 @@ export async function markSending(db: Db, uid: string): Promise<Outgoing | undef
          set status = case when status in ('queued', 'processing', 'paused') then 'processing' else status end,
              attempts = attempts + case when status in ('queued', 'processing', 'paused') then 1 else 0 end,
              started_at = coalesce(started_at, now())
+        from (select set_config('synchronous_commit', 'off', true)) as async_commit
        where uid = ${uid} and direction = 'outbound'
       returning *
     )
