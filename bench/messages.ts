@@ -17,6 +17,7 @@ import { benchRuntime, cpuSecondsOf, createBenchEnv, pgCpuSince, pgCpuSnapshot, 
  *        bare loop: accepted/s, then accept -> completed latency (created_at -> finished_at, both
  *        stamped by Postgres) split at started_at (the worker's first statement), end-to-end
  *        messages/s, and CPU per message of the API, the worker and this database's Postgres.
+ *   (m3) then PACED more at half that end-to-end rate: accept -> completed off saturation.
  * Not a test: it asserts nothing; it prints the figures and the ratio m2 / m1.
  */
 
@@ -24,6 +25,8 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_MESSAGE_CONCURRENCY ?? 8);
 /** Sent untimed first, by the bare loop and by the service alike. */
 const WARMUP = Number(process.env.BENCH_MESSAGES_WARMUP ?? 200);
+/** Sent after the flood at half its end-to-end rate, for the latency off saturation. */
+const PACED = Number(process.env.BENCH_MESSAGES_PACED ?? 1000);
 /** The worker's MESSAGE_CONCURRENCY; unset: the service's default. */
 const JOBS = process.env.BENCH_MESSAGE_JOBS;
 
@@ -58,6 +61,7 @@ async function bareSends(smtpUrl: string, count: number) {
   const latencies: number[] = [];
   let next = 0;
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < count) {
@@ -69,9 +73,10 @@ async function bareSends(smtpUrl: string, count: number) {
     }),
   );
   const secs = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   transport.close();
   latencies.sort((a, b) => a - b);
-  return { perSec: count / secs, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99) };
+  return { perSec: count / secs, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), cpuMs: (cpu.user + cpu.system) / 1000 / count };
 }
 
 /** `count` POSTs over 10 keep-alive connections (fetch), each sent when that connection's last answer came. */
@@ -95,6 +100,23 @@ async function postMany(url: string, body: (i: number) => string, count: number)
   const secs = (performance.now() - t0) / 1000;
   latencies.sort((a, b) => a - b);
   return { rps: count / secs, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), errors };
+}
+
+/** `count` POSTs at `perSec`, each on time whatever the answers before it (at most 50 in flight). */
+async function postPaced(url: string, body: (i: number) => string, count: number, perSec: number) {
+  const inFlight = new Set<Promise<void>>();
+  const t0 = performance.now();
+  for (let i = 0; i < count; i++) {
+    const wait = t0 + (i * 1000) / perSec - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const p: Promise<void> = fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(i) })
+      .then((res) => res.arrayBuffer())
+      .then(() => {}, () => {})
+      .finally(() => inFlight.delete(p));
+    inFlight.add(p);
+    if (inFlight.size >= 50) await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
 }
 
 const env = await createBenchEnv(1);
@@ -140,22 +162,32 @@ try {
   const accept = await postMany(url, body, MESSAGES);
   await allFinal();
   const cpuMs = { api: cpuSecondsOf([api.child.pid!]) - cpu0.api, worker: cpuSecondsOf([worker.child.pid!]) - cpu0.worker, pg: await pgCpuSince(s, cpu0.pg) };
-  const timed = s`company_uid = 'co_msgbench' and direction = 'outbound' and id > ${after}`;
-  const [e2e] = await s<{ n: number; errors: number; secs: number }[]>`
-    select count(*)::int as n, count(*) filter (where status = 'error')::int as errors,
+  const timed = (from: number, to = 2 ** 31 - 1) => s`company_uid = 'co_msgbench' and direction = 'outbound' and id > ${from} and id <= ${to}`;
+  const [e2e] = await s<{ n: number; errors: number; secs: number; last: number }[]>`
+    select count(*)::int as n, count(*) filter (where status = 'error')::int as errors, max(id)::int as last,
            extract(epoch from max(finished_at) - min(created_at))::float8 as secs
-      from messages where ${timed}`;
+      from messages where ${timed(after)}`;
   // Where accept -> completed goes: created_at (the accept's statement) -> started_at (the worker's
   // first statement: the enqueue, the queue wait, the pick-up) -> finished_at (send and record).
-  const lat = await s<{ total: number; queued: number; sending: number }[]>`
-    select extract(epoch from finished_at - created_at)::float8 * 1000 as total,
-           extract(epoch from started_at - created_at)::float8 * 1000 as queued,
-           extract(epoch from finished_at - started_at)::float8 * 1000 as sending
-      from messages where ${timed} and status = 'completed'`;
-  const sorted = (k: 'total' | 'queued' | 'sending') => lat.map((r) => r[k]).sort((x, y) => x - y);
-  const [total, queued, sending] = [sorted('total'), sorted('queued'), sorted('sending')];
+  const latencies = async (from: number) => {
+    const lat = await s<{ total: number; queued: number; sending: number }[]>`
+      select extract(epoch from finished_at - created_at)::float8 * 1000 as total,
+             extract(epoch from started_at - created_at)::float8 * 1000 as queued,
+             extract(epoch from finished_at - started_at)::float8 * 1000 as sending
+        from messages where ${timed(from)} and status = 'completed'`;
+    const sorted = (k: 'total' | 'queued' | 'sending') => lat.map((r) => r[k]).sort((x, y) => x - y);
+    return { total: sorted('total'), queued: sorted('queued'), sending: sorted('sending') };
+  };
+  const { total, queued, sending } = await latencies(after);
   const perSec = (e2e?.n ?? 0) / (e2e?.secs ?? NaN);
   const perMsg = (secs: number) => `${fmt((secs * 1000) / MESSAGES, 2)} ms`;
+
+  // (m3) latency off the flood: PACED messages at half the end-to-end rate just measured.
+  const pacedRate = perSec / 2;
+  await postPaced(url, body, PACED, pacedRate);
+  await allFinal();
+  const paced = await latencies(e2e?.last ?? after);
+  const p5099 = (xs: number[]) => `p50 ${fmt(pct(xs, 0.5), 1)} ms, p99 ${fmt(pct(xs, 0.99), 1)} ms`;
 
   const rows: Array<[string, string]> = [
     ['(m1) bare nodemailer -> local SMTP', `${fmt(bare.perSec)} msg/s, send p50 ${fmt(bare.p50, 1)} ms, p99 ${fmt(bare.p99, 1)} ms (${MESSAGES} sent, ${CONCURRENCY} at a time)`],
@@ -164,6 +196,8 @@ try {
     ['(m2)   of which accept -> worker starts it', `p50 ${fmt(pct(queued, 0.5), 1)} ms, p99 ${fmt(pct(queued, 0.99), 1)} ms`],
     ['(m2)   of which started -> sent and recorded', `p50 ${fmt(pct(sending, 0.5), 1)} ms, p99 ${fmt(pct(sending, 0.99), 1)} ms`],
     ['(m2) end to end, first accept -> last completed', `${fmt(perSec)} msg/s (1 API, 1 worker, MESSAGE_CONCURRENCY ${jobs}, ${CONCURRENCY} SMTP connections)`],
+    [`(m3) accept -> completed at half that rate (${fmt(pacedRate)}/s)`, `${p5099(paced.total)} (${paced.total.length} completed); to the worker's start ${p5099(paced.queued)}`],
+    ['(m1) CPU per message: this process (client and SMTP server)', `${fmt(bare.cpuMs, 2)} ms`],
     ['(m2) CPU per message: API / worker / Postgres', `${perMsg(cpuMs.api)} / ${perMsg(cpuMs.worker)} / ${perMsg(cpuMs.pg)}`],
     ['ratio m2 end to end / m1 bare', fmt(perSec / bare.perSec, 2)],
     ['ratio m2 accepted / m1 bare', fmt(accept.rps / bare.perSec, 2)],
