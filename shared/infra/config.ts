@@ -172,6 +172,8 @@ const envSchema = z.object({
   SMTP_FROM: z.string().trim().min(3).default('Property ops <no-reply@property-ops.localhost>'),
   /** SMTP connections one worker process keeps open (a pool: sends beyond them wait for a free one). */
   SMTP_MAX_CONNECTIONS: int(8, 1),
+  /** Messages one SMTP connection carries before the pool replaces it (nodemailer's default, 100). */
+  SMTP_MAX_MESSAGES: int(100, 1),
   /** Bound on one SMTP conversation or connector POST. */
   MESSAGE_TIMEOUT_MS: int(10_000, 100),
   /** Where the console is, as the notification emails link to it. Default: http://localhost:PORT/app. */
@@ -247,6 +249,7 @@ function shape(env: Env) {
       smtpUrl: env.SMTP_URL,
       smtpFrom: env.SMTP_FROM,
       smtpMaxConnections: env.SMTP_MAX_CONNECTIONS,
+      smtpMaxMessages: env.SMTP_MAX_MESSAGES,
       outboxDir: join(env.DATA_DIR, 'outbox'),
     },
     notifications: {

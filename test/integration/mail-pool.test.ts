@@ -6,7 +6,7 @@ import { startSmtp } from '../support/smtp.js';
 /*
  * The mailer's SMTP pool opens at most SMTP_MAX_CONNECTIONS connections, however many sends run at
  * once (MESSAGE_CONCURRENCY send-message jobs): the sends beyond them wait for a free connection,
- * and every one is delivered.
+ * and every one is delivered. Each connection carries SMTP_MAX_MESSAGES messages, then is replaced.
  */
 
 describe('the SMTP pool', () => {
@@ -21,6 +21,19 @@ describe('the SMTP pool', () => {
       expect(smtp.received).toHaveLength(12);
       expect(smtp.maxOpen).toBeGreaterThanOrEqual(1);
       expect(smtp.maxOpen).toBeLessThanOrEqual(2);
+    } finally {
+      mailer.close();
+      await smtp.close();
+    }
+  });
+
+  it('carries SMTP_MAX_MESSAGES messages on a connection before it opens another', async () => {
+    const smtp = await startSmtp();
+    const mailer = createMailer(loadConfig({ SMTP_URL: smtp.url, SMTP_MAX_CONNECTIONS: '1', SMTP_MAX_MESSAGES: '3' }));
+    try {
+      for (let i = 0; i < 7; i++) expect((await mailer.send({ uid: `msg_reuse${i}`, to: 'guest@guest.example', subject: 'Reuse', text: `Message ${i}` })).kind).toBe('sent');
+      expect(smtp.received).toHaveLength(7);
+      expect(smtp.connections).toBe(3);
     } finally {
       mailer.close();
       await smtp.close();

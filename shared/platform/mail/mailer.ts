@@ -47,7 +47,7 @@ export function createMailer(config: Config): Mailer {
   let transport: Transporter | undefined;
   const transportOf = () =>
     (transport ??= smtpUrl
-      ? nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: config.messaging.smtpMaxConnections, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs } as TransportOptions)
+      ? nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: config.messaging.smtpMaxConnections, maxMessages: config.messaging.smtpMaxMessages, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs } as TransportOptions)
       : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
   return {
     async send(m) {
