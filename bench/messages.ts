@@ -14,7 +14,7 @@ import { benchRuntime, cpuSecondsOf, createBenchEnv, pgCpuSince, pgCpuSnapshot, 
  *   (m2) the service: MESSAGES POST /message-booking-guest over 10 keep-alive connections to one
  *        API process, sent by one worker process (its MESSAGE_CONCURRENCY: BENCH_MESSAGE_JOBS, or
  *        the default) over CONCURRENCY SMTP connections (SMTP_MAX_CONNECTIONS), as many as the
- *        bare loop: accepted/s, then accept -> completed latency (created_at -> finished_at, both
+ *        bare loop, each carrying PER_CONNECTION messages before it is replaced: accepted/s, then accept -> completed latency (created_at -> finished_at, both
  *        stamped by Postgres) split at started_at (the worker's first statement), end-to-end
  *        messages/s, and CPU per message of the API, the worker and this database's Postgres.
  *   (m3) then PACED more at half that end-to-end rate: accept -> completed off saturation.
@@ -25,6 +25,8 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_MESSAGE_CONCURRENCY ?? 8);
 /** Sent untimed first, by the bare loop and by the service alike. */
 const WARMUP = Number(process.env.BENCH_MESSAGES_WARMUP ?? 200);
+/** Messages per SMTP connection, both sides (nodemailer's maxMessages, the service's SMTP_MAX_MESSAGES). */
+const PER_CONNECTION = Number(process.env.BENCH_SMTP_MAX_MESSAGES ?? 100);
 /** Sent after the flood at half its end-to-end rate, for the latency off saturation. */
 const PACED = Number(process.env.BENCH_MESSAGES_PACED ?? 1000);
 /** The worker's MESSAGE_CONCURRENCY; unset: the service's default. */
@@ -57,7 +59,7 @@ async function startSmtpSink(): Promise<{ url: string; received: () => number; c
 
 /** (m1) The baseline: the same kind of mail, straight through nodemailer. */
 async function bareSends(smtpUrl: string, count: number) {
-  const transport = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: CONCURRENCY } as TransportOptions);
+  const transport = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: CONCURRENCY, maxMessages: PER_CONNECTION } as TransportOptions);
   const latencies: number[] = [];
   let next = 0;
   const t0 = performance.now();
@@ -136,7 +138,7 @@ try {
   const bareReceived = smtp.received();
 
   // The SMTP server sees as many connections from the service as from the bare loop.
-  const extra: Record<string, string> = { SMTP_URL: smtp.url, SMTP_MAX_CONNECTIONS: String(CONCURRENCY), ...(JOBS ? { MESSAGE_CONCURRENCY: JOBS } : {}) };
+  const extra: Record<string, string> = { SMTP_URL: smtp.url, SMTP_MAX_CONNECTIONS: String(CONCURRENCY), SMTP_MAX_MESSAGES: String(PER_CONNECTION), ...(JOBS ? { MESSAGE_CONCURRENCY: JOBS } : {}) };
   const jobs = loadConfig({ ...process.env, ...extra, DATABASE_URL: env.url }).messaging.concurrency;
   // BENCH_CPU_PROF=<dir>: the API and the worker write V8 CPU profiles there when they stop.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
@@ -190,7 +192,7 @@ try {
   const p5099 = (xs: number[]) => `p50 ${fmt(pct(xs, 0.5), 1)} ms, p99 ${fmt(pct(xs, 0.99), 1)} ms`;
 
   const rows: Array<[string, string]> = [
-    ['(m1) bare nodemailer -> local SMTP', `${fmt(bare.perSec)} msg/s, send p50 ${fmt(bare.p50, 1)} ms, p99 ${fmt(bare.p99, 1)} ms (${MESSAGES} sent, ${CONCURRENCY} at a time)`],
+    ['(m1) bare nodemailer -> local SMTP', `${fmt(bare.perSec)} msg/s, send p50 ${fmt(bare.p50, 1)} ms, p99 ${fmt(bare.p99, 1)} ms (${MESSAGES} sent, ${CONCURRENCY} at a time, ${PER_CONNECTION} per connection)`],
     ['(m2) message-booking-guest accepted', `${fmt(accept.rps)} req/s, p50 ${fmt(accept.p50, 1)} ms, p99 ${fmt(accept.p99, 1)} ms, ${accept.errors} errors (10 connections)`],
     ['(m2) accept -> completed (created_at -> finished_at)', `p50 ${fmt(pct(total, 0.5), 1)} ms, p99 ${fmt(pct(total, 0.99), 1)} ms (${total.length} completed, ${e2e?.errors ?? 0} error)`],
     ['(m2)   of which accept -> worker starts it', `p50 ${fmt(pct(queued, 0.5), 1)} ms, p99 ${fmt(pct(queued, 0.99), 1)} ms`],
