@@ -196,6 +196,28 @@ export async function markFinished(db: Executor, uid: string, outcome: { status:
   return rows.length > 0;
 }
 
+/**
+ * Several messages that reached their channel, `completed` with their change-feed records in one
+ * statement (the worker's group commit: shared/infra/db/group-commit.ts). The rows are locked in uid order, so
+ * two such statements over the same messages wait for each other instead of deadlocking. Never
+ * overrides a final message; answers the uids it marked.
+ */
+export async function markSentMany(db: Executor, uids: readonly string[]): Promise<Set<string>> {
+  if (uids.length === 0) return new Set();
+  const rows = await db.execute<{ uid: string }>(sql`
+    with m as (
+      update messages set status = 'completed', message_error = null, finished_at = now()
+       where uid in (select uid from messages
+                      where uid in (select jsonb_array_elements_text(${JSON.stringify(uids)}::jsonb))
+                        and status in ('queued', 'processing', 'paused')
+                      order by uid for update)
+         and status in ('queued', 'processing', 'paused')
+      returning company_uid, thread_id, uid
+    ), c as (${messageChanges})
+    select uid from m`);
+  return new Set(rows.map((r) => r.uid));
+}
+
 /** The message sweep's advisory lock (the calendar sweep has its own: REENQUEUE_LOCK_KEY). */
 export const MESSAGE_SWEEP_LOCK_KEY = 724_310_022;
 

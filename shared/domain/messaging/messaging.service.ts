@@ -14,6 +14,7 @@ import { createChannels, type Channels, type SendOutcome } from './messaging.cha
 import { appendInbound, inboundSigners, type InboundMessageAnswer, type InboundMessageBody } from './messaging.inbound.js';
 import type { GetThreadsQuery, MessageBookingGuestAnswer, MessageBookingGuestBody, MessageStatusView, ThreadsPage } from './messaging.schema.js';
 import { threadFilterOf, threadsPage } from './messaging.wire.js';
+import { groupCommit } from '../../infra/db/group-commit.js';
 
 export const unknownThread = (threadId: number) => notFound('thread_id', `Unknown thread_id ${threadId}`);
 export const unknownBooking = (bookingUid: string) => notFound('booking_uid', `Unknown booking_uid ${shown(bookingUid)}`);
@@ -35,6 +36,7 @@ export class MessagingService extends BaseService {
   /** Long-poll waiters of message-status: the calendar's hub, on the messages' NOTIFY channel. */
   readonly waits: RequestWaits;
   private channels: Channels | undefined;
+  private markSent: ((uid: string) => Promise<boolean>) | undefined;
 
   constructor(
     infra: Infra,
@@ -128,7 +130,8 @@ export class MessagingService extends BaseService {
 
   /**
    * Worker: one send attempt. Marks the message processing, sends it through its channel, records
-   * the outcome (with its change-feed records, one statement). A message already final is left
+   * the outcome (with its change-feed records, one statement; a sent message with those of the
+   * process's other jobs that are sent meanwhile: groupCommit). A message already final is left
    * alone (a duplicate job, or a retry after the outcome was recorded). `lastAttempt`: a transient
    * failure then ends the message in `error`.
    */
@@ -143,7 +146,9 @@ export class MessagingService extends BaseService {
       return { outcome: 'deferred', until: sent.until };
     }
     if (sent.kind === 'sent') {
-      await this.repo.markFinished(this.db, messageUid, { status: 'completed' });
+      // With the other jobs' sent messages that finish meanwhile: one statement and one commit.
+      this.markSent ??= groupCommit((uids) => this.repo.markSentMany(this.db, uids));
+      await this.markSent(messageUid);
       return { outcome: 'completed' };
     }
     if (sent.kind === 'failed' || lastAttempt) {
