@@ -101,8 +101,9 @@ interface EndpointDefinition<
   scopes: EndpointScopes;
   /**
    * A token found valid within the last minute is taken from memory instead of looked up (the
-   * accept path's round trip). Only for a handler whose every write passes `tokenCheck` to
-   * insertRequests: its answer then goes out only once the token is confirmed live, by that write or,
+   * accept path's round trip). Only for a handler whose every write passes `tokenCheck` to the
+   * statement that stores (insertRequests, messaging's appendOutbound and confirmLiveToken): its
+   * answer then goes out only once the token is confirmed live, by that write or,
    * when the request writes nothing or fails, by a fresh lookup (auth/token-check.ts).
    */
   recentToken?: true;

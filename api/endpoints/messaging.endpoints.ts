@@ -81,6 +81,7 @@ export const messageBookingGuest = defineEndpoint({
   method: 'post',
   path: '/api/v1/message-booking-guest',
   scopes: ['messaging'],
+  recentToken: true,
   operationId: 'messageBookingGuest',
   tag: 'Messaging',
   summary: 'Send a message to a booking\'s guest',
@@ -107,7 +108,7 @@ export const messageBookingGuest = defineEndpoint({
     404: errorText(11, 'an unknown thread_id or booking_uid, or one of another company', 'Unknown thread_id 7', 'thread_id'),
     409: errorText(11, 'the Idempotency-Key was already used with a different body', 'This Idempotency-Key was already used with a different body', 'Idempotency-Key'),
   },
-  handle: (ctx, { body, principal, headers }) => ctx.services.messaging.send(principal.companyUid, body, principal, headers['Idempotency-Key']),
+  handle: (ctx, { body, principal, headers, tokenCheck }) => ctx.services.messaging.send(principal.companyUid, body, { ...principal, check: tokenCheck }, headers['Idempotency-Key']),
 });
 
 export const messageStatus = defineEndpoint({

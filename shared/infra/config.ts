@@ -152,8 +152,11 @@ const envSchema = z.object({
   WEBHOOK_CIRCUIT_FAILURES: int(5, 1),
   WEBHOOK_CIRCUIT_OPEN_MS: int(30_000, 0),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false'),
-  /** Messages to guests: their own queue and concurrency (a slow SMTP server never holds calendar slots). */
-  MESSAGE_CONCURRENCY: int(8, 1),
+  /**
+   * Messages to guests: their own queue and concurrency (a slow SMTP server never holds calendar
+   * slots). Twice the SMTP connections: while one job talks SMTP, another records its outcome.
+   */
+  MESSAGE_CONCURRENCY: int(16, 1),
   /** First retry delay of a transient send failure; each further one doubles, until MESSAGE_MAX_AGE_MS. */
   MESSAGE_BACKOFF_MS: int(10_000, 1),
   /** The longest wait between two send attempts (the doubling stops there). */
@@ -167,6 +170,10 @@ const envSchema = z.object({
     .pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional())
     .optional(),
   SMTP_FROM: z.string().trim().min(3).default('Property ops <no-reply@property-ops.localhost>'),
+  /** SMTP connections one worker process keeps open (a pool: sends beyond them wait for a free one). */
+  SMTP_MAX_CONNECTIONS: int(8, 1),
+  /** Messages one SMTP connection carries before the pool replaces it (nodemailer's default, 100). */
+  SMTP_MAX_MESSAGES: int(100, 1),
   /** Bound on one SMTP conversation or connector POST. */
   MESSAGE_TIMEOUT_MS: int(10_000, 100),
   /** Where the console is, as the notification emails link to it. Default: http://localhost:PORT/app. */
@@ -241,6 +248,8 @@ function shape(env: Env) {
       timeoutMs: env.MESSAGE_TIMEOUT_MS,
       smtpUrl: env.SMTP_URL,
       smtpFrom: env.SMTP_FROM,
+      smtpMaxConnections: env.SMTP_MAX_CONNECTIONS,
+      smtpMaxMessages: env.SMTP_MAX_MESSAGES,
       outboxDir: join(env.DATA_DIR, 'outbox'),
     },
     notifications: {

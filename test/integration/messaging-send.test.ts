@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { markSending } from '../../shared/domain/messaging/index.js';
+import { connectDatabase } from '../../shared/infra/db/client.js';
 import { createCompany, createToken } from '../support/factories.js';
 import { createBookingFor } from '../support/messaging.js';
 import { startDroppingSmtp, startSmtp } from '../support/smtp.js';
@@ -192,6 +194,47 @@ describe('message-booking-guest refusals', () => {
     const [row] = await t.tdb.database.db.execute<{ n: number }>(sql`select count(*)::int as n from messages where message_text = 'Once only'`);
     expect(row!.n).toBe(1);
     expect((await send({ ...body, message: 'Other' }, w.token, { 'Idempotency-Key': 'k-1' })).status).toBe(409);
+  });
+
+  it('a thread that exists takes a message (one statement) as one that opens the thread does', async () => {
+    const db = t.tdb.database.db;
+    const booking = (await createBookingFor(db, w.company)).bookingUid;
+    const first = (await send({ booking_uid: booking, message: 'Opens the thread' })).body.data.message_uid as string;
+    const threadId = (await t.p.api.get(`/api/v1/get-threads?bookingsUids=${booking}`, w.token)).body.data[0].threadId as number;
+    await db.execute(sql`update message_threads set last_message_dttm = '2000-01-01' where id = ${threadId}`);
+    const byBooking = (await send({ booking_uid: booking, message: 'By booking' })).body.data.message_uid as string;
+    const byThread = (await send({ thread_id: threadId, message: 'By thread' })).body.data.message_uid as string;
+    const rows = await db.execute<Record<string, unknown>>(sql`
+      select m.uid, m.thread_id, m.direction, m.sender_uid = t.host_uid as by_host, m.status, m.files, m.app_uid, m.finished_at, m.attempts,
+             m.message_dttm >= (now() at time zone 'utc')::timestamp(0) - interval '1 minute' as now_dttm
+        from messages m join message_threads t on t.company_uid = m.company_uid and t.id = m.thread_id
+       where m.uid in (${first}, ${byBooking}, ${byThread}) order by m.id`);
+    const shape = rows.map(({ uid: _uid, ...rest }) => rest);
+    expect(shape[1]).toEqual(shape[0]);
+    expect(shape[2]).toEqual(shape[0]);
+    expect(shape[0]).toMatchObject({ thread_id: threadId, direction: 'outbound', by_host: true, status: 'queued', files: [], finished_at: null, now_dttm: true });
+    // Each message's change-feed records: its thread, then itself (the thread's object shows it).
+    for (const uid of [byBooking, byThread]) {
+      const feed = await db.execute<{ kind: string; object_uid: string; event: string | null }>(sql`
+        select kind, object_uid, event from changes
+         where company_uid = ${w.company} and id <= (select id from changes where object_uid = ${uid}) order by id desc limit 2`);
+      expect(feed.reverse().map((c) => `${c.kind}:${c.object_uid}:${c.event ?? ''}`)).toEqual([`thread:${threadId}:`, `message:${uid}:message.status`]);
+    }
+    const [thread] = await db.execute<{ moved: boolean }>(sql`select last_message_dttm > '2000-01-01' as moved from message_threads where id = ${threadId}`);
+    expect(thread!.moved).toBe(true);
+  });
+
+  it('marks a message processing with an asynchronous commit that does not outlive its statement', async () => {
+    const uid = (await send({ booking_uid: w.booking, message: 'Async mark' })).body.data.message_uid as string;
+    const one = connectDatabase(t.tdb.url, { max: 1 });
+    try {
+      expect((await markSending(one.db, uid))?.status).toBe('processing');
+      // The one connection: the outcome's commit after it still waits for the WAL flush.
+      const [row] = await one.sql<{ synchronous_commit: string }[]>`show synchronous_commit`;
+      expect(row?.synchronous_commit).toBe('on');
+    } finally {
+      await one.close();
+    }
   });
 
   it('thread_id wins over booking_uid', async () => {

@@ -11,12 +11,16 @@ export interface TestSmtp {
   attempts: number;
   /** What the next DATA answers: accept, or a reply code (4xx temporary, 5xx permanent). */
   answers: Array<'accept' | number>;
+  /** Client connections opened in all, open now, and the most ever open at once. */
+  connections: number;
+  open: number;
+  maxOpen: number;
   close(): Promise<void>;
 }
 
 /** `port`: 0 for a free one; a fixed one to start it again where the service expects it (the fault suite). */
 export async function startSmtp(port = 0): Promise<TestSmtp> {
-  const state: TestSmtp = { url: '', received: [], attempts: 0, answers: [], close: async () => {} };
+  const state: TestSmtp = { url: '', received: [], attempts: 0, answers: [], connections: 0, open: 0, maxOpen: 0, close: async () => {} };
   const server = new SMTPServer({
     authOptional: true,
     // No reverse DNS of the client: it would stall each connection on a machine without a resolver.
@@ -25,6 +29,14 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
     closeTimeout: 100,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onConnect(_session, callback) {
+      state.connections++;
+      state.maxOpen = Math.max(state.maxOpen, ++state.open);
+      callback();
+    },
+    onClose() {
+      state.open--;
+    },
     onData(stream, _session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { claimStale } from '../../infra/db/claim-stale.js';
+import { liveTokenSql, TokenNotLiveError, type TokenCheck } from '../auth/index.js';
 import type { Db, Executor } from '../../infra/db/client.js';
 import { messages } from '../../infra/db/schema/index.js';
 import { newUid } from '../../infra/ids.js';
@@ -41,12 +42,6 @@ export async function findMessage(db: Db, companyUid: string, uid: string): Prom
   return row;
 }
 
-/** Whose message `uid` is and its thread, without knowing the company (the worker's failure path has only the uid). */
-export async function locateMessage(db: Executor, uid: string): Promise<{ companyUid: string; threadId: number } | undefined> {
-  const [row] = await db.select({ companyUid: messages.companyUid, threadId: messages.threadId }).from(messages).where(eq(messages.uid, uid));
-  return row;
-}
-
 /** Which of `uids` (of the company) are final: the long-poll's re-check after a lost notification. */
 export async function findFinishedMessageUids(db: Db, companyUid: string, uids: readonly string[]): Promise<string[]> {
   if (uids.length === 0) return [];
@@ -79,6 +74,9 @@ export interface Outgoing {
 /**
  * queued -> processing, counting the attempt, and answers what sending needs. A final message is
  * answered as it is (the caller leaves it alone); undefined when there is no such message.
+ * Committed without waiting for the WAL flush, as the calendar's markProcessing: `processing` is a
+ * status hint, and losing it in a crash of Postgres only leaves the message `queued` (sent by the
+ * retry or the sweep); the outcome's commit (markFinished) flushes it anyway.
  */
 export async function markSending(db: Db, uid: string): Promise<Outgoing | undefined> {
   const [row] = await db.execute<Record<string, unknown>>(sql`
@@ -87,6 +85,7 @@ export async function markSending(db: Db, uid: string): Promise<Outgoing | undef
          set status = case when status in ('queued', 'processing', 'paused') then 'processing' else status end,
              attempts = attempts + case when status in ('queued', 'processing', 'paused') then 1 else 0 end,
              started_at = coalesce(started_at, now())
+        from (select set_config('synchronous_commit', 'off', true)) as async_commit
        where uid = ${uid} and direction = 'outbound'
       returning *
     )
@@ -122,20 +121,101 @@ export async function markDeferred(db: Executor, uid: string): Promise<void> {
   await db.execute(sql`update messages set status = 'queued', attempts = greatest(attempts - 1, 0) where uid = ${uid} and status = 'processing'`);
 }
 
-/** The message reached its channel. Never overrides a final message. */
-export async function markSent(db: Executor, uid: string): Promise<boolean> {
+/**
+ * The change-feed records of a message that changed (the feed's rule, recordChanges: after the
+ * write, in its statement), as a CTE over the CTE `m` (company_uid, thread_id, uid) of the write:
+ * its thread, whose object shows the message too, then the message itself, ids in that order.
+ */
+const messageChanges = sql`
+  insert into changes (company_uid, kind, object_uid, op, event, dates)
+  select m.company_uid, v.kind, case v.kind when 'thread' then m.thread_id::text else m.uid end, 'upsert', v.event, null::jsonb
+    from m cross join (values (1, 'thread', null::text), (2, 'message', 'message.status')) as v(n, kind, event)
+   order by m.uid, v.n`;
+
+/**
+ * An outbound message appended to a thread that exists, in one statement (the thread's last
+ * message time moved, the message `queued`, its change-feed records): the accept's common case.
+ * `to`: the thread by id, or the thread of a booking of the company. `liveToken`: a token from the
+ * cache (auth/token-check.ts), stored under only while it is live, in this statement (confirmed
+ * then). Answers the new uid, or undefined when nothing was stored: no such thread yet (the caller
+ * opens it: threadOfBooking), or the token is no longer live.
+ */
+export async function appendOutbound(
+  db: Executor,
+  companyUid: string,
+  to: { threadId: number } | { bookingUid: string },
+  m: { channel: MessageChannel; text: string; appUid?: string | undefined },
+  liveToken?: TokenCheck,
+): Promise<string | undefined> {
+  const uid = newUid('msg_');
+  // A thread's booking exists (message_threads_booking_fk): the thread of the booking is enough.
+  const thread = 'threadId' in to ? sql`id = ${to.threadId}` : sql`booking_uid = ${to.bookingUid}`;
+  const live = liveToken && !liveToken.confirmed ? liveTokenSql(liveToken.tokenUid) : sql`true`;
+  const [row] = await db.execute<{ uid: string }>(sql`
+    with t as (
+      update message_threads
+         set last_message_dttm = greatest(last_message_dttm, (now() at time zone 'utc')::timestamp(0)), update_dttm = (now() at time zone 'utc')
+       where company_uid = ${companyUid} and ${thread} and ${live}
+      returning company_uid, id, host_uid
+    ), m as (
+      insert into messages (uid, company_uid, thread_id, direction, channel, sender_uid, message_text, message_dttm, files, status, app_uid)
+      select ${uid}, t.company_uid, t.id, 'outbound', ${m.channel}, t.host_uid, ${m.text}, (now() at time zone 'utc')::timestamp(0), '[]'::jsonb, 'queued', ${m.appUid ?? null}::text
+        from t
+      returning company_uid, thread_id, uid
+    ), c as (${messageChanges})
+    select uid from m`);
+  if (row && liveToken) liveToken.confirmed = true;
+  return row?.uid;
+}
+
+/**
+ * A token from the cache (auth/token-check.ts) checked live inside the caller's transaction, which
+ * then stores nothing (TokenNotLiveError rolls it back) if it is not.
+ */
+export async function confirmLiveToken(tx: Executor, check: TokenCheck | undefined): Promise<void> {
+  if (!check || check.confirmed) return;
+  const [row] = await tx.execute<{ live: boolean }>(sql`select ${liveTokenSql(check.tokenUid)} as live`);
+  if (!row?.live) throw new TokenNotLiveError(check.tokenUid);
+  check.confirmed = true;
+}
+
+/**
+ * The message's final status (`completed`, or `error` with a reason a client may read) and its
+ * change-feed records, in one statement. Never overrides a final message: answers false then (and
+ * records nothing).
+ */
+export async function markFinished(db: Executor, uid: string, outcome: { status: 'completed' } | { status: 'error'; error: string }): Promise<boolean> {
+  const error = outcome.status === 'error' ? outcome.error.slice(0, 2000) : null;
   const rows = await db.execute(sql`
-    update messages set status = 'completed', message_error = null, finished_at = now()
-     where uid = ${uid} and status in ('queued', 'processing', 'paused') returning 1`);
+    with m as (
+      update messages set status = ${outcome.status}, message_error = ${error}::text, finished_at = now()
+       where uid = ${uid} and status in ('queued', 'processing', 'paused')
+      returning company_uid, thread_id, uid
+    ), c as (${messageChanges})
+    select 1 from m`);
   return rows.length > 0;
 }
 
-/** The message will not be sent: `error` with a reason a client may read. Never overrides a final message. */
-export async function markFailed(db: Executor, uid: string, message: string): Promise<boolean> {
-  const rows = await db.execute(sql`
-    update messages set status = 'error', message_error = ${message.slice(0, 2000)}, finished_at = now()
-     where uid = ${uid} and status in ('queued', 'processing', 'paused') returning 1`);
-  return rows.length > 0;
+/**
+ * Several messages that reached their channel, `completed` with their change-feed records in one
+ * statement (the worker's group commit: shared/infra/db/group-commit.ts). The rows are locked in uid order, so
+ * two such statements over the same messages wait for each other instead of deadlocking. Never
+ * overrides a final message; answers the uids it marked.
+ */
+export async function markSentMany(db: Executor, uids: readonly string[]): Promise<Set<string>> {
+  if (uids.length === 0) return new Set();
+  const rows = await db.execute<{ uid: string }>(sql`
+    with m as (
+      update messages set status = 'completed', message_error = null, finished_at = now()
+       where uid in (select uid from messages
+                      where uid in (select jsonb_array_elements_text(${JSON.stringify(uids)}::jsonb))
+                        and status in ('queued', 'processing', 'paused')
+                      order by uid for update)
+         and status in ('queued', 'processing', 'paused')
+      returning company_uid, thread_id, uid
+    ), c as (${messageChanges})
+    select uid from m`);
+  return new Set(rows.map((r) => r.uid));
 }
 
 /** The message sweep's advisory lock (the calendar sweep has its own: REENQUEUE_LOCK_KEY). */

@@ -4,6 +4,7 @@ import type { Infra } from '../../infra/infra.js';
 import { notFound, shown } from '../../infra/errors.js';
 import { PAGE_SIZE } from '../../infra/http/wire.js';
 import { createRequestWaits, MESSAGE_FINISHED_CHANNEL, type RequestWaits } from '../../platform/long-poll/index.js';
+import type { TokenCheck } from '../auth/index.js';
 import { recordChanges } from '../changes/index.js';
 import { idempotent } from '../../platform/idempotency/index.js';
 import { BaseService } from '../service.js';
@@ -13,6 +14,7 @@ import { createChannels, type Channels, type SendOutcome } from './messaging.cha
 import { appendInbound, inboundSigners, type InboundMessageAnswer, type InboundMessageBody } from './messaging.inbound.js';
 import type { GetThreadsQuery, MessageBookingGuestAnswer, MessageBookingGuestBody, MessageStatusView, ThreadsPage } from './messaging.schema.js';
 import { threadFilterOf, threadsPage } from './messaging.wire.js';
+import { groupCommit } from '../../infra/db/group-commit.js';
 
 export const unknownThread = (threadId: number) => notFound('thread_id', `Unknown thread_id ${threadId}`);
 export const unknownBooking = (bookingUid: string) => notFound('booking_uid', `Unknown booking_uid ${shown(bookingUid)}`);
@@ -34,6 +36,7 @@ export class MessagingService extends BaseService {
   /** Long-poll waiters of message-status: the calendar's hub, on the messages' NOTIFY channel. */
   readonly waits: RequestWaits;
   private channels: Channels | undefined;
+  private markSent: ((uid: string) => Promise<boolean>) | undefined;
 
   constructor(
     infra: Infra,
@@ -55,21 +58,31 @@ export class MessagingService extends BaseService {
    * POST /message-booking-guest: the message is stored `queued` in its thread (thread_id wins over
    * booking_uid; a booking's first message opens its thread), committed, and only then queued. A
    * queue that cannot be reached does not fail the answer: the re-enqueue sweep adds it later.
+   * A thread that exists takes the message in one statement (appendOutbound); otherwise the thread
+   * is opened (or the answer is a 404) in a transaction. `by.check`: the token came from the cache
+   * (auth/token-check.ts), and the message is stored only while it is live.
    */
-  async send(companyUid: string, body: MessageBookingGuestBody, by: { tokenUid: string; appUid?: string }, idempotencyKey?: string): Promise<MessageBookingGuestAnswer> {
+  async send(companyUid: string, body: MessageBookingGuestBody, by: { tokenUid: string; appUid?: string; check?: TokenCheck | undefined }, idempotencyKey?: string): Promise<MessageBookingGuestAnswer> {
     const key = idempotencyKey === undefined ? undefined : { tokenUid: by.tokenUid, companyUid, key: idempotencyKey, body };
-    const write = async (tx: Executor) => {
+    const message = { channel: body.channel, text: body.message, appUid: by.appUid };
+    const to = body.thread_id !== undefined ? { threadId: body.thread_id } : { bookingUid: body.booking_uid as string };
+    const opening = async (tx: Executor) => {
+      await this.repo.confirmLiveToken(tx, by.check);
       const threadId = await this.resolveThread(tx, companyUid, body);
-      const { uid } = await this.repo.insertMessage(tx, companyUid, threadId, { direction: 'outbound', channel: body.channel, text: body.message, appUid: by.appUid });
+      const { uid } = await this.repo.insertMessage(tx, companyUid, threadId, { direction: 'outbound', ...message });
       // The change feed, in the transaction that makes the change (after the write: see recordChange).
       await recordChanges(tx, [
         { company: companyUid, kind: 'thread', objectUid: String(threadId) },
         { company: companyUid, kind: 'message', objectUid: uid, event: 'message.status' },
       ]);
-      return { data: { message_uid: uid } };
+      return uid;
     };
-    // With a key, idempotent() opens the transaction; without one, it would run on the pool.
-    const outcome = await idempotent(this.db, this.config.idempotency.ttlHours, key, (ex) => (key ? write(ex) : this.db.transaction(write)));
+    // With a key, idempotent() opens the transaction and both tries run in it; without one, the
+    // one statement runs on the pool, and only a thread to open takes a transaction.
+    const outcome = await idempotent(this.db, this.config.idempotency.ttlHours, key, async (ex) => {
+      const uid = (await this.repo.appendOutbound(ex, companyUid, to, message, by.check)) ?? (await (key ? opening(ex) : this.db.transaction(opening)));
+      return { data: { message_uid: uid } };
+    });
     if (!outcome.replayed) await enqueueAfterCommit(this.logger, 'messages', [outcome.answer.data.message_uid], (uids) => this.infra.jobs.messages.enqueue(uids));
     return outcome.answer;
   }
@@ -117,8 +130,10 @@ export class MessagingService extends BaseService {
 
   /**
    * Worker: one send attempt. Marks the message processing, sends it through its channel, records
-   * the outcome. A message already final is left alone (a duplicate job, or a retry after the
-   * outcome was recorded). `lastAttempt`: a transient failure then ends the message in `error`.
+   * the outcome (with its change-feed records, one statement; a sent message with those of the
+   * process's other jobs that are sent meanwhile: groupCommit). A message already final is left
+   * alone (a duplicate job, or a retry after the outcome was recorded). `lastAttempt`: a transient
+   * failure then ends the message in `error`.
    */
   async deliver(messageUid: string, lastAttempt: boolean): Promise<DeliverResult> {
     const m = await this.repo.markSending(this.db, messageUid);
@@ -131,11 +146,13 @@ export class MessagingService extends BaseService {
       return { outcome: 'deferred', until: sent.until };
     }
     if (sent.kind === 'sent') {
-      await this.finish(m.companyUid, messageUid, (tx) => this.repo.markSent(tx, messageUid));
+      // With the other jobs' sent messages that finish meanwhile: one statement and one commit.
+      this.markSent ??= groupCommit((uids) => this.repo.markSentMany(this.db, uids));
+      await this.markSent(messageUid);
       return { outcome: 'completed' };
     }
     if (sent.kind === 'failed' || lastAttempt) {
-      await this.finish(m.companyUid, messageUid, (tx) => this.repo.markFailed(tx, messageUid, sent.error));
+      await this.repo.markFinished(this.db, messageUid, { status: 'error', error: sent.error });
       return { outcome: 'error', error: sent.error };
     }
     return { outcome: 'retry', error: sent.error };
@@ -143,23 +160,7 @@ export class MessagingService extends BaseService {
 
   /** Worker: the job failed for good (its attempts ran out, or the queue gave up on it). */
   async fail(messageUid: string, message: string): Promise<void> {
-    const row = await this.repo.locateMessage(this.db, messageUid);
-    if (row) await this.finish(row.companyUid, messageUid, (tx) => this.repo.markFailed(tx, messageUid, message));
-  }
-
-  /**
-   * A final status, recorded for the change feed in the same transaction (only when it changed): a
-   * change of the message and of its thread, whose object shows the message too.
-   */
-  private async finish(companyUid: string, messageUid: string, mark: (tx: Executor) => Promise<boolean>): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      if (!(await mark(tx))) return;
-      const m = await this.repo.locateMessage(tx, messageUid);
-      await recordChanges(tx, [
-        ...(m ? [{ company: companyUid, kind: 'thread' as const, objectUid: String(m.threadId) }] : []),
-        { company: companyUid, kind: 'message', objectUid: messageUid, event: 'message.status' },
-      ]);
-    });
+    await this.repo.markFinished(this.db, messageUid, { status: 'error', error: message });
   }
 
   /** The re-enqueue sweep's claim: messages whose job may be lost. */

@@ -4,7 +4,8 @@ import nodemailer, { type Transporter, type TransportOptions } from 'nodemailer'
 import type { Config } from '../../infra/config.js';
 
 /*
- * The service's one way to send an email: a pooled SMTP transport with SMTP_URL; without it (zero
+ * The service's one way to send an email: a pooled SMTP transport with SMTP_URL (at most
+ * SMTP_MAX_CONNECTIONS connections per process, whatever MESSAGE_CONCURRENCY); without it (zero
  * config) each message is written whole as `<uid>.eml` into the outbox folder. Guests' messages
  * (messaging) and the notifications to owners and managers both go through it.
  */
@@ -46,7 +47,7 @@ export function createMailer(config: Config): Mailer {
   let transport: Transporter | undefined;
   const transportOf = () =>
     (transport ??= smtpUrl
-      ? nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: config.messaging.concurrency, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs } as TransportOptions)
+      ? nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: config.messaging.smtpMaxConnections, maxMessages: config.messaging.smtpMaxMessages, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs } as TransportOptions)
       : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
   return {
     async send(m) {
