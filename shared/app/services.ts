@@ -145,7 +145,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     listingContent: new ListingContentService(infra, r.listingContent),
     listings: new ListingsService(infra, r.listings),
     listingStatus: new ListingStatusService(infra, requests, properties, r.listingStatus),
-    messaging: new MessagingService(infra, r.messaging),
+    messaging: new MessagingService(infra, r.messaging, { connections: opts.connections }),
     connectors: new ConnectorsService(infra, r.connectors),
     notifications: new NotificationsService(infra, r.notifications),
     people: new PeopleService(infra, r.people),

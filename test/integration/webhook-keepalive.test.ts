@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSWER_BODY_WAIT_MS, KeptConnections, postWebhook } from '../../shared/platform/outbound-http/index.js';
+import { ANSWER_BODY_WAIT_MS, KeptConnections, postWebhook, type PostOptions } from '../../shared/platform/outbound-http/index.js';
 
 /*
  * Issue 37: deliveries keep their connection to a receiver that behaves, and close it otherwise. The
@@ -41,7 +41,7 @@ afterAll(async () => {
 /** A runtime's kept connections (shared/app/runtime.ts makes one per runtime). */
 const kept = new KeptConnections();
 const opts = { timeoutMs: 5000, allowPrivateTargets: true, connections: kept };
-const post = (path: string, o = opts) => postWebhook(`${base}${path}`, '{}', { 'content-type': 'application/json' }, o);
+const post = (path: string, o: PostOptions = opts) => postWebhook(`${base}${path}`, '{}', { 'content-type': 'application/json' }, o);
 /** Lets the answer's end hand the connection back to its pool before the next POST. */
 const settleDown = () => new Promise((r) => setTimeout(r, 20));
 

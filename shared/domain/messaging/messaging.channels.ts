@@ -1,6 +1,6 @@
 import type { Config } from '../../infra/config.js';
 import { createMailer, type Mailer } from '../../platform/mail/index.js';
-import { gatedPost, signedPostHeaders, TargetGate } from '../../platform/outbound-http/index.js';
+import { gatedPost, signedPostHeaders, TargetGate, type KeptConnections } from '../../platform/outbound-http/index.js';
 import type { ConnectorRow } from './connectors.repository.js';
 import { isEmailAddress } from '../../infra/email-address.js';
 import type { Outgoing } from './messages.repository.js';
@@ -31,8 +31,9 @@ export interface Channels {
 /**
  * The channels of one process. `gate`: the per-target fairness and circuit breaker the platform
  * channel's POSTs go through (issue 24: one company's hung connector delays no other's messages).
+ * `connections`: the runtime's kept connections to connectors (none: a connection per POST).
  */
-export function createChannels(config: Config, gate = new TargetGate(config.outbound.gate)): Channels {
+export function createChannels(config: Config, gate = new TargetGate(config.outbound.gate), connections?: KeptConnections): Channels {
   const { timeoutMs } = config.messaging;
   // The service's one mail sender (shared/platform/mail): SMTP_URL, or .eml files in the outbox.
   let mailer: Mailer | undefined;
@@ -65,7 +66,7 @@ export function createChannels(config: Config, gate = new TargetGate(config.outb
         message_dttm: m.messageDttm,
       });
       const headers = signedPostHeaders(m.uid, body, connector.secret, 'X-Message-Id');
-      const res = await gatedPost(gate, connector.url, body, headers, { timeoutMs, allowPrivateTargets: config.outbound.allowPrivateTargets });
+      const res = await gatedPost(gate, connector.url, body, headers, { timeoutMs, allowPrivateTargets: config.outbound.allowPrivateTargets, connections });
       if ('deferred' in res) return { kind: 'deferred', until: res.until };
       if (res.ok) return { kind: 'sent' };
       const code = res.statusCode;

@@ -9,7 +9,7 @@ import { recordChanges } from '../changes/index.js';
 import { idempotent } from '../../platform/idempotency/index.js';
 import { BaseService } from '../service.js';
 import type { MessagingRepository } from './messaging.repository.js';
-import { newWebhookSecret } from '../../platform/outbound-http/index.js';
+import { newWebhookSecret, type KeptConnections } from '../../platform/outbound-http/index.js';
 import { createChannels, type Channels, type SendOutcome } from './messaging.channels.js';
 import { appendInbound, inboundSigners, type InboundMessageAnswer, type InboundMessageBody } from './messaging.inbound.js';
 import type { GetThreadsQuery, MessageBookingGuestAnswer, MessageBookingGuestBody, MessageStatusView, ThreadsPage } from './messaging.schema.js';
@@ -36,14 +36,16 @@ export class MessagingService extends BaseService {
   /** Long-poll waiters of message-status: the calendar's hub, on the messages' NOTIFY channel. */
   readonly waits: RequestWaits;
   private channels: Channels | undefined;
+  private readonly connections: KeptConnections | undefined;
   private markSent: ((uid: string) => Promise<boolean>) | undefined;
 
   constructor(
     infra: Infra,
     private readonly repo: MessagingRepository,
-    opts: { safetyRecheckMs?: number } = {},
+    opts: { safetyRecheckMs?: number; connections?: KeptConnections } = {},
   ) {
     super(infra);
+    this.connections = opts.connections;
     this.waits = createRequestWaits(infra.database.sql, MESSAGE_FINISHED_CHANNEL, (company, uids) => this.repo.findFinishedMessageUids(this.db, company, uids), infra.logger, infra.metrics.longPollWaiters, opts);
   }
 
@@ -139,7 +141,7 @@ export class MessagingService extends BaseService {
     const m = await this.repo.markSending(this.db, messageUid);
     if (!m) return { outcome: 'skipped', reason: 'message missing' };
     if (m.status !== 'processing') return { outcome: 'skipped', reason: `already ${m.status}` };
-    this.channels ??= createChannels(this.config);
+    this.channels ??= createChannels(this.config, undefined, this.connections);
     const sent: SendOutcome = m.channel === 'email' ? await this.channels.email(m) : await this.channels.platform(m, await this.repo.findConnector(this.db, m.companyUid, m.platformType));
     if (sent.kind === 'deferred') {
       await this.repo.markDeferred(this.db, messageUid);
