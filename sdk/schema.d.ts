@@ -8974,6 +8974,7 @@ export interface operations {
                      *         ],
                      *         "created_dttm": "2030-07-18 09:12:44",
                      *         "previous_secret_expires_dttm": null,
+                     *         "max_events_per_post": 1,
                      *         "secret": "whsec_1N3bY0aVq8m2d5QJtGf4c9xL7kR6sWzHpE0uTiOyAa"
                      *       }
                      *     }
@@ -9137,7 +9138,8 @@ export interface operations {
                      *           "calendar.request.finished"
                      *         ],
                      *         "created_dttm": "2030-07-18 09:12:44",
-                     *         "previous_secret_expires_dttm": null
+                     *         "previous_secret_expires_dttm": null,
+                     *         "max_events_per_post": 1
                      *       }
                      *     }
                      */
@@ -9463,6 +9465,7 @@ export interface operations {
                      *         ],
                      *         "created_dttm": "2030-07-18 09:12:44",
                      *         "previous_secret_expires_dttm": "2030-07-19 09:12:44",
+                     *         "max_events_per_post": 1,
                      *         "secret": "whsec_1N3bY0aVq8m2d5QJtGf4c9xL7kR6sWzHpE0uTiOyAa"
                      *       }
                      *     }

@@ -11,7 +11,7 @@ import { defineEndpoint } from './define.js';
  */
 
 const noWebhook = { 404: errorText(11, 'the app has no webhook', 'This app has no webhook: set one with set-webhook', 'webhook') };
-const view = { url: 'https://hooks.example.com/igms', events: ['booking.*', 'calendar.request.finished'], created_dttm: '2030-07-18 09:12:44', previous_secret_expires_dttm: null };
+const view = { url: 'https://hooks.example.com/igms', events: ['booking.*', 'calendar.request.finished'], created_dttm: '2030-07-18 09:12:44', previous_secret_expires_dttm: null, max_events_per_post: 1 };
 const withSecret = { ...view, secret: 'whsec_1N3bY0aVq8m2d5QJtGf4c9xL7kR6sWzHpE0uTiOyAa' };
 const own = { method: 'post', scopes: 'any', tag: 'Changes', errors: [404] } as const;
 
