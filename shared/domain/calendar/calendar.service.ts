@@ -63,7 +63,8 @@ export const unknownPropertyMessage = (uid: string) => `Not found property with 
 
 /**
  * Calendar changes and reads: every way of changing days (batch, range, availability) ends in
- * `submit`, the one submission path; statuses and long-polls read the requests back.
+ * `submit`, the one submission path of days, through the request pipeline (shared/platform/requests),
+ * which also reads statuses back (get-request-status and its long-poll).
  */
 export class CalendarService extends BaseService {
   constructor(
