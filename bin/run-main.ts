@@ -1,7 +1,7 @@
 import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig, type Config } from '../shared/infra/config.js';
 import { guardDriverRejections } from '../shared/infra/db/driver-rejections.js';
 import { EmbeddedInUseError } from '../shared/infra/db/postmaster-owner.js';
-import { createLogger, type Logger } from '../shared/infra/logger.js';
+import { createLogger, stdoutLog, type Logger } from '../shared/infra/logger.js';
 
 /** Signals closer together than this are one signal delivered twice (see onSignal). */
 const REPEAT_WINDOW_MS = 1000;
@@ -33,7 +33,7 @@ export function exitOnStartFailure(err: unknown, logger?: Logger): never {
 export function loadProcessConfig(name: string): { config: Config; logger: Logger } {
   try {
     const config = loadConfig();
-    return { config, logger: createLogger(config.log.level, { proc: name }) };
+    return { config, logger: createLogger(config.log.level, { proc: name }, stdoutLog(config.log.sync)) };
   } catch (err) {
     return exitOnStartFailure(err);
   }

@@ -74,6 +74,8 @@ const envSchema = z.object({
     .optional(),
   QUEUE_PREFIX: z.string().min(1).default('{pops}'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `true`: every log line written before the call that logs it returns (see createLogger). */
+  LOG_SYNC: z.enum(['true', 'false']).default('false'),
   BODY_LIMIT_BYTES: int(2 * 1024 * 1024, 1024),
   /** A client must send its whole request head within this (slowloris). */
   HTTP_HEADERS_TIMEOUT_MS: int(10_000, 100),
@@ -263,7 +265,7 @@ function shape(env: Env) {
     retention: { requestDays: env.REQUEST_RETENTION_DAYS, webhookDays: env.WEBHOOK_RETENTION_DAYS, changeDays: env.CHANGE_RETENTION_DAYS, pruneIntervalMs: env.PRUNE_INTERVAL_MS, pruneBatchRows: env.PRUNE_BATCH_ROWS },
     reservations: { requestHours: env.RESERVATION_REQUEST_HOURS },
     proposals: { ttlDays: env.PROPOSAL_TTL_DAYS },
-    log: { level: env.LOG_LEVEL },
+    log: { level: env.LOG_LEVEL, sync: env.LOG_SYNC === 'true' },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     healthTimeoutMs: env.HEALTH_TIMEOUT_MS,
     metricsPort: env.METRICS_PORT,

@@ -66,6 +66,18 @@ export function redactUrl(url: string): string {
 }
 
 /**
+ * A process's stdout as its log destination. Buffered by default (issue 37): lines logged while a
+ * write is in flight go out together in the next one, written off the event loop. The profile of
+ * the pipeline bench put a synchronous write per line (the API's request line, the worker's line
+ * per job) at 8-11% of each process's samples. At a normal exit (SIGTERM included) pino flushes
+ * what is left; a process killed with SIGKILL loses the lines not yet written, which `sync`
+ * (LOG_SYNC=true) avoids at that cost.
+ */
+export function stdoutLog(sync: boolean): DestinationStream {
+  return pino.destination({ dest: 1, sync });
+}
+
+/**
  * Structured JSON logs. Tokens and door codes are redacted wherever they would appear: request
  * headers, query objects, any object logged with such a key.
  */
