@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import type { Warnings } from './calendar.rules.js';
 import { readCalendarView } from './calendar.view.js';
@@ -56,7 +56,21 @@ function dayChangeOf() {
  * two requests of one property lock their common days in the same order and cannot deadlock.
  */
 export async function applyRequest(db: Db, uid: string, pastMessage: string, recordChanges = true): Promise<ApplyOutcome> {
-  const rows = await db.execute<{ days_applied: number; past: Warnings; event_uid: string | null }>(sql`
+  const done = appliedOutcome(await db.execute(applyRequestSql(uid, pastMessage, recordChanges)));
+  if (done) return done;
+  const [exists] = await db.execute<{ status: string }>(sql`select status from calendar_requests where uid = ${uid}`);
+  return { status: exists ? 'already-final' : 'missing', daysApplied: 0, pastWarnings: {} };
+}
+
+/** The apply's outcome from its statement's rows: undefined when it applied nothing (the request was not queued or processing). */
+export function appliedOutcome(rows: readonly Record<string, unknown>[]): ApplyOutcome | undefined {
+  const done = rows[0] as { days_applied: number; past: Warnings; event_uid: string | null } | undefined;
+  return done && { status: 'completed', daysApplied: done.days_applied, pastWarnings: done.past, eventUid: done.event_uid ?? undefined };
+}
+
+/** applyRequest's one statement (sent by the worker behind the request's claim: RequestPipeline.beginAnd). */
+export function applyRequestSql(uid: string, pastMessage: string, recordChanges = true): SQL {
+  return sql`
     with stay_lock as (
       -- The property's stay lock (stay.ts), taken before the request row and any day is locked
       -- (a one-time filter of req): a booking judges the calendar as this apply leaves it, or as
@@ -118,16 +132,14 @@ export async function applyRequest(db: Db, uid: string, pastMessage: string, rec
            days = '[]'::jsonb
       from req
      where r.uid = req.uid
-    returning r.days_applied, (select w from past) as past, (select uid from event) as event_uid, (select count(*) from change) as changes`);
-  const done = rows[0];
-  if (done) return { status: 'completed', daysApplied: done.days_applied, pastWarnings: done.past, eventUid: done.event_uid ?? undefined };
-  const [exists] = await db.execute<{ status: string }>(sql`select status from calendar_requests where uid = ${uid}`);
-  return { status: exists ? 'already-final' : 'missing', daysApplied: 0, pastWarnings: {} };
+    returning r.days_applied, (select w from past) as past, (select uid from event) as event_uid, (select count(*) from change) as changes`;
 }
 
 /** What the calendar service reads and writes, as one object: a test passes a fake. */
 export const calendarRepository = {
   readCalendarView,
   applyRequest,
+  applyRequestSql,
+  appliedOutcome,
 };
 export type CalendarRepository = typeof calendarRepository;

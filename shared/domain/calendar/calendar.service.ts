@@ -175,13 +175,16 @@ export class CalendarService extends BaseService {
 
   /**
    * Worker: marks the request processing (counting the attempt), then applies it in one statement
-   * (see calendar.repository.ts applyRequest). A request already final is left alone, so a retry
-   * or a duplicate job changes nothing.
+   * (see calendar.repository.ts applyRequest), the two sent together (RequestPipeline.beginAnd). A
+   * request already final is left alone, so a retry or a duplicate job changes nothing.
    */
   async apply(requestUid: string): Promise<ApplyOutcome> {
-    const begun = await this.requests.begin(requestUid);
+    const { begun, rows } = await this.requests.beginAnd(requestUid, this.repo.applyRequestSql(requestUid, WARNING_PAST, this.config.changes.enabled));
+    const done = this.repo.appliedOutcome(rows);
+    if (done) return done;
     if (begun.status === 'missing') return { status: 'missing', daysApplied: 0, pastWarnings: {} };
     if (begun.status === 'already-final') return { status: 'already-final', finalStatus: begun.finalStatus, daysApplied: 0, pastWarnings: {} };
+    // Claimed, yet applied by another attempt before this one's apply ran (a duplicate job): read what it left.
     return this.repo.applyRequest(this.db, requestUid, WARNING_PAST, this.config.changes.enabled);
   }
 }

@@ -1,11 +1,13 @@
+import type { SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../infra/db/client.js';
+import { inSequence } from '../../infra/db/in-sequence.js';
 import { notFound, shown } from '../../infra/errors.js';
 import type { Infra } from '../../infra/infra.js';
 import { enqueueAfterCommit } from '../../infra/queue/producer.js';
 import { requestJobs, type DurableJobName } from '../../infra/queue/registry.js';
 import { idempotent, type IdempotencyKey } from '../idempotency/index.js';
 import type { RequestWaitsOptions } from '../long-poll/index.js';
-import type { RequestRow, RequestsRepository } from './requests.repository.js';
+import { markProcessingSql, type RequestRow, type RequestsRepository } from './requests.repository.js';
 import type { RequestKind, RequestStatusView } from './requests.schema.js';
 import { toStatusView } from './requests.status.js';
 import { RequestStatusWaits } from './requests.waits.js';
@@ -104,10 +106,19 @@ export class RequestPipeline {
    * request already final is left alone, so a retry or a duplicate job changes nothing.
    */
   async begin(requestUid: string): Promise<Begun> {
-    const marked = await this.repo.markProcessing(this.db, requestUid);
-    if (!marked) return { status: 'missing' };
-    if (marked.status !== 'processing') return { status: 'already-final', finalStatus: marked.status };
-    return { status: 'processing' };
+    return begunAs(await this.repo.markProcessing(this.db, requestUid));
+  }
+
+  /**
+   * `begin`, with the kind's apply statement sent behind the claim on the same connection
+   * (inSequence): one write and one wait instead of two round trips per job. The apply runs after
+   * the claim has committed, as before, so `processing` is what a status read shows meanwhile; it
+   * must itself change nothing unless the request is still queued or processing (it runs whatever
+   * the claim found). Answers the claim and the apply's rows.
+   */
+  async beginAnd(requestUid: string, apply: SQL): Promise<{ begun: Begun; rows: Record<string, unknown>[] }> {
+    const [marked, rows = []] = await inSequence(this.infra.database, [markProcessingSql(requestUid), apply]);
+    return { begun: begunAs(marked?.[0] as { status: string } | undefined), rows };
   }
 
   /** Worker: the request failed for good; answers the webhook event written with it, if any. */
@@ -124,4 +135,10 @@ export class RequestPipeline {
   close(): Promise<void> {
     return this.waits.close();
   }
+}
+
+function begunAs(marked: { status: string } | undefined): Begun {
+  if (!marked) return { status: 'missing' };
+  if (marked.status !== 'processing') return { status: 'already-final', finalStatus: marked.status };
+  return { status: 'processing' };
 }

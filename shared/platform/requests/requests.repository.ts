@@ -77,15 +77,20 @@ export async function insertRequests(
  * BEGIN / SET LOCAL / UPDATE / COMMIT); the session keeps synchronous_commit on.
  */
 export async function markProcessing(db: Db, uid: string): Promise<{ status: string } | undefined> {
-  const rows = await db.execute<{ status: string }>(sql`
+  const rows = await db.execute<{ status: string }>(markProcessingSql(uid));
+  return rows[0];
+}
+
+/** markProcessing's statement, for a caller that sends it with the apply (RequestPipeline.beginAnd). */
+export function markProcessingSql(uid: string): SQL {
+  return sql`
     update calendar_requests
        set status = case when status in ('queued', 'processing') then 'processing' else status end,
            attempts = attempts + case when status in ('queued', 'processing') then 1 else 0 end,
            started_dttm = coalesce(started_dttm, now())
       from (select set_config('synchronous_commit', 'off', true)) as async_commit
      where uid = ${uid}
-     returning status`);
-  return rows[0];
+     returning status`;
 }
 
 /**
