@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
+import { compiledOnce, type Query } from '../../infra/db/in-sequence.js';
 import type { Warnings } from './calendar.rules.js';
 import { readCalendarView } from './calendar.view.js';
 import { stayLockSql } from './stay.js';
@@ -136,10 +137,19 @@ export function applyRequestSql(uid: string, pastMessage: string, recordChanges 
 }
 
 /** What the calendar service reads and writes, as one object: a test passes a fake. */
+/** applyRequestSql compiled once per setting of the change feed (the worker sends it for every job). */
+const applyQueries = {
+  withChanges: compiledOnce((uid: string, pastMessage: string) => applyRequestSql(uid, pastMessage, true)),
+  withoutChanges: compiledOnce((uid: string, pastMessage: string) => applyRequestSql(uid, pastMessage, false)),
+};
+export function applyRequestQuery(uid: string, pastMessage: string, recordChanges: boolean): Query {
+  return (recordChanges ? applyQueries.withChanges : applyQueries.withoutChanges)(uid, pastMessage);
+}
+
 export const calendarRepository = {
   readCalendarView,
   applyRequest,
-  applyRequestSql,
+  applyRequestQuery,
   appliedOutcome,
 };
 export type CalendarRepository = typeof calendarRepository;

@@ -179,7 +179,7 @@ export class CalendarService extends BaseService {
    * request already final is left alone, so a retry or a duplicate job changes nothing.
    */
   async apply(requestUid: string): Promise<ApplyOutcome> {
-    const { begun, rows } = await this.requests.beginAnd(requestUid, this.repo.applyRequestSql(requestUid, WARNING_PAST, this.config.changes.enabled));
+    const { begun, rows } = await this.requests.beginAnd(requestUid, this.repo.applyRequestQuery(requestUid, WARNING_PAST, this.config.changes.enabled));
     const done = this.repo.appliedOutcome(rows);
     if (done) return done;
     if (begun.status === 'missing') return { status: 'missing', daysApplied: 0, pastWarnings: {} };

@@ -1,6 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../infra/db/client.js';
-import { inSequence } from '../../infra/db/in-sequence.js';
+import { compiledOnce, inSequence, type Query } from '../../infra/db/in-sequence.js';
 import { notFound, shown } from '../../infra/errors.js';
 import type { Infra } from '../../infra/infra.js';
 import { enqueueAfterCommit } from '../../infra/queue/producer.js';
@@ -116,8 +116,8 @@ export class RequestPipeline {
    * must itself change nothing unless the request is still queued or processing (it runs whatever
    * the claim found). Answers the claim and the apply's rows.
    */
-  async beginAnd(requestUid: string, apply: SQL): Promise<{ begun: Begun; rows: Record<string, unknown>[] }> {
-    const [marked, rows = []] = await inSequence(this.infra.database, [markProcessingSql(requestUid), apply]);
+  async beginAnd(requestUid: string, apply: SQL | Query): Promise<{ begun: Begun; rows: Record<string, unknown>[] }> {
+    const [marked, rows = []] = await inSequence(this.infra.database, [markProcessingQuery(requestUid), apply]);
     return { begun: begunAs(marked?.[0] as { status: string } | undefined), rows };
   }
 
@@ -136,6 +136,8 @@ export class RequestPipeline {
     return this.waits.close();
   }
 }
+
+const markProcessingQuery = compiledOnce(markProcessingSql);
 
 function begunAs(marked: { status: string } | undefined): Begun {
   if (!marked) return { status: 'missing' };
