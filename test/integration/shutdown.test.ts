@@ -81,10 +81,19 @@ async function requestRows(uids: readonly string[]) {
   return w.tdb.database.db.select().from(calendarRequests).where(inArray(calendarRequests.uid, [...uids]));
 }
 
+/**
+ * `days` days as batches of one request each (CALENDAR_CHUNK_DAYS): one job per request, so the
+ * worker's jobs in flight are requests in flight (a batch of several requests is one job).
+ */
 async function submit(propertyUid: string, days: number, offset: number): Promise<string[]> {
-  const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: propertyUid, days: futureDates(days, offset).map((date, i) => ({ date, price: 50 + i, currency: 'EUR' })) }, w.token);
-  expect(res.status).toBe(200);
-  return res.body.data.request_uids as string[];
+  const all = futureDates(days, offset).map((date, i) => ({ date, price: 50 + i, currency: 'EUR' }));
+  const uids: string[] = [];
+  for (let i = 0; i < all.length; i += 10) {
+    const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: propertyUid, days: all.slice(i, i + 10) }, w.token);
+    expect(res.status).toBe(200);
+    uids.push(...(res.body.data.request_uids as string[]));
+  }
+  return uids;
 }
 
 // Registered after useWorld, so it runs first (after-hooks run in reverse order).

@@ -12,24 +12,29 @@ import type { JobHandler } from '../job-handler.js';
  */
 export function applyCalendarRequestHandler(deps: AppContext): JobHandler<'apply-calendar-request'> {
   const { calendar, webhooks } = deps.services;
+  const recordCompleted = (o: { daysApplied: number; pastWarnings: Record<string, unknown> }) => {
+    deps.metrics.calendarDaysApplied.inc(o.daysApplied);
+    deps.metrics.calendarDaysSkipped.labels('past').inc(Object.keys(o.pastWarnings).length);
+    deps.metrics.calendarRequestsFinished.labels('completed').inc();
+  };
   return {
     logAs: 'calendar request',
     logContext: requestLogContext,
-    async run({ requestUid }, job) {
-      const outcome = await applyNamed(requestUid, job, (uid) => calendar.apply(uid));
+    async run({ requestUid, siblings = [] }, job) {
+      const outcome = await applyNamed(requestUid, job, (uid) => calendar.apply(uid, siblings));
+      // The other requests of its batch, completed by the same statement.
+      const others = outcome.siblings ?? [];
+      for (const o of others) recordCompleted(o);
       if (outcome.status === 'already-final') {
         deps.logger.info({ status: outcome.finalStatus }, 'request already final');
+        if (others.length > 0) await webhooks.queue(others.map((o) => o.eventUid));
         return { daysApplied: 0, skippedPast: 0 };
       }
       const skippedPast = Object.keys(outcome.pastWarnings).length;
-      if (outcome.status === 'completed') {
-        deps.metrics.calendarDaysApplied.inc(outcome.daysApplied);
-        deps.metrics.calendarDaysSkipped.labels('past').inc(skippedPast);
-        deps.metrics.calendarRequestsFinished.labels('completed').inc();
-        // After the commit that wrote the webhook event; if the queue cannot take it now, the sweep will.
-        await webhooks.queue([outcome.eventUid]);
-      }
-      deps.logger.info({ daysApplied: outcome.daysApplied, skippedPast }, 'calendar request applied');
+      if (outcome.status === 'completed') recordCompleted(outcome);
+      // After the commit that wrote the webhook events; if the queue cannot take them now, the sweep will.
+      await webhooks.queue([outcome.eventUid, ...others.map((o) => o.eventUid)]);
+      deps.logger.info({ daysApplied: outcome.daysApplied, skippedPast, ...(others.length > 0 ? { siblings: others.length } : {}) }, 'calendar request applied');
       return { daysApplied: outcome.daysApplied, skippedPast };
     },
     failedForGood: failRequest(deps),

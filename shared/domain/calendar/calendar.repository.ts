@@ -29,6 +29,8 @@ export interface ApplyOutcome {
   pastWarnings: Warnings;
   /** The webhook event written with the outcome (the app has a webhook): queue its delivery. */
   eventUid?: string;
+  /** The other requests of its batch that the same apply completed (CalendarService.apply). */
+  siblings?: ApplyOutcome[];
 }
 
 /**
@@ -39,9 +41,9 @@ export interface ApplyOutcome {
  * after this one commits (per-day commit order).
  */
 function dayChangeOf() {
-  const written = sql`(select req.company_uid, req.property_uid as object_uid,
+  const written = sql`(select r.company_uid, r.property_uid as object_uid,
                               (select jsonb_agg(to_char(a.date, 'YYYY-MM-DD') order by a.date) from changed a) as dates
-                         from req where exists (select 1 from changed))`;
+                         from (select company_uid, property_uid from req limit 1) r where exists (select 1 from changed))`;
   return sql`change as (${recordChangesSql('calendar_day', 'calendar.days.changed', written)} returning 1)`;
 }
 
@@ -57,34 +59,46 @@ function dayChangeOf() {
  * two requests of one property lock their common days in the same order and cannot deadlock.
  */
 export async function applyRequest(db: Db, uid: string, pastMessage: string, recordChanges = true): Promise<ApplyOutcome> {
-  const done = appliedOutcome(await db.execute(applyRequestSql(uid, pastMessage, recordChanges)));
+  const done = appliedOutcomes(await db.execute(applyRequestSql(uid, pastMessage, recordChanges))).get(uid);
   if (done) return done;
   const [exists] = await db.execute<{ status: string }>(sql`select status from calendar_requests where uid = ${uid}`);
   return { status: exists ? 'already-final' : 'missing', daysApplied: 0, pastWarnings: {} };
 }
 
-/** The apply's outcome from its statement's rows: undefined when it applied nothing (the request was not queued or processing). */
-export function appliedOutcome(rows: readonly Record<string, unknown>[]): ApplyOutcome | undefined {
-  const done = rows[0] as { days_applied: number; past: Warnings; event_uid: string | null } | undefined;
-  return done && { status: 'completed', daysApplied: done.days_applied, pastWarnings: done.past, eventUid: done.event_uid ?? undefined };
+/** The apply's outcome of each request it applied, from its statement's rows (a request not queued or processing has none). */
+export function appliedOutcomes(rows: readonly Record<string, unknown>[]): Map<string, ApplyOutcome> {
+  const out = new Map<string, ApplyOutcome>();
+  for (const row of rows) {
+    const done = row as { uid: string; days_applied: number; past: Warnings; event_uid: string | null };
+    out.set(done.uid, { status: 'completed', daysApplied: done.days_applied, pastWarnings: done.past, eventUid: done.event_uid ?? undefined });
+  }
+  return out;
 }
 
-/** applyRequest's one statement (sent by the worker behind the request's claim: RequestPipeline.beginAnd). */
-export function applyRequestSql(uid: string, pastMessage: string, recordChanges = true): SQL {
+/**
+ * applyRequest's one statement, for the requests named in `uids` (comma-separated: request uids
+ * hold no comma): the worker sends it behind the requests' claim (RequestPipeline.beginAnd), for a
+ * job's request and the other requests of its batch (issue 37: one statement and one commit for a
+ * batch's chunks, not one each). A batch's chunks hold distinct dates, so each day is written by
+ * one of them; every request is completed with its own count, warnings and finished event, and
+ * the days they changed make one change-feed record.
+ */
+export function applyRequestSql(uids: string, pastMessage: string, recordChanges = true): SQL {
   return sql`
     with stay_lock as (
-      -- The property's stay lock (stay.ts), taken before the request row and any day is locked
+      -- The property's stay lock (stay.ts), taken before the request rows and any day are locked
       -- (a one-time filter of req): a booking judges the calendar as this apply leaves it, or as
-      -- it was before, never halfway. Held until this statement commits. Only a request that may
-      -- forbid a stay takes it (RESTRICTS_DAY_SQL): one that only prices, notes or opens cannot
+      -- it was before, never halfway. Held until this statement commits. Only requests that may
+      -- forbid a stay take it (RESTRICTS_DAY_SQL): ones that only price, note or open cannot
       -- make a committed booking break a rule, and a pricing tool's batches never wait for bookings.
       select ${stayLockSql(sql`r.property_uid`)} from calendar_requests r
-       where r.uid = ${uid} and exists (select 1 from jsonb_array_elements(r.days) d where ${sql.raw(RESTRICTS_DAY_SQL)})
+       where r.uid = any(string_to_array(${uids}, ',')) and exists (select 1 from jsonb_array_elements(r.days) d where ${sql.raw(RESTRICTS_DAY_SQL)})
     ), req as (
       select r.uid, r.seq, r.company_uid, r.property_uid, r.days,
              (now() at time zone p.time_zone)::date as today
         from calendar_requests r join properties p on p.uid = r.property_uid
-       where r.uid = ${uid} and r.status in ('queued', 'processing') and (select count(*) from stay_lock) >= 0
+       where r.uid = any(string_to_array(${uids}, ',')) and r.status in ('queued', 'processing') and (select count(*) from stay_lock) >= 0
+       order by r.seq
          for update of r
     ), day as (
       select req.*, d.date, d.price, d.currency, d.is_available, d.min_stay, d.notes,
@@ -119,37 +133,41 @@ export function applyRequestSql(uid: string, pastMessage: string, recordChanges 
       ${sql.raw(CALENDAR_DAYS_ON_CONFLICT)}
       returning c.date, ${sql.raw(CHANGED_BY)} as changed_by
     ), changed as (
-      select a.date from applied a, req where req.seq = any(a.changed_by)
-    ), ${recordChanges ? dayChangeOf() : sql`change as (select 1)`}, past as (
-      select coalesce(jsonb_object_agg(to_char(date, 'YYYY-MM-DD'), ${pastMessage}::text), '{}'::jsonb) as w
-        from day where date < today
+      select a.date from applied a where exists (select 1 from req where req.seq = any(a.changed_by))
+    ), ${recordChanges ? dayChangeOf() : sql`change as (select 1)`}, outcome as (
+      -- Per request: every day not past counts as applied, whether or not it changed a value (or
+      -- was written at all); the past ones are its warnings.
+      select req.uid, count(day.date) filter (where day.date >= day.today) as applied,
+             coalesce(jsonb_object_agg(to_char(day.date, 'YYYY-MM-DD'), ${pastMessage}::text) filter (where day.date < day.today), '{}'::jsonb) as past
+        from req left join day on day.uid = req.uid
+       group by req.uid
     ), ${requestFinishedEventSql(sql`req`)}
     update calendar_requests r
-       -- Every day not past counts as applied, whether or not it changed a value (or was written at all).
-       set status = 'completed', days_applied = (select count(*) from day where date >= today),
-           warnings = r.warnings || (select w from past),
+       set status = 'completed', days_applied = o.applied,
+           warnings = r.warnings || o.past,
            finished_dttm = now(), request_error = null,
            -- Bounded storage: the days now live in calendar_days; the request keeps its outcome only.
            days = '[]'::jsonb
-      from req
-     where r.uid = req.uid
-    returning r.days_applied, (select w from past) as past, (select uid from event) as event_uid, (select count(*) from change) as changes`;
+      from outcome o
+     where r.uid = o.uid
+    returning r.uid, r.days_applied, o.past, (select e.uid from event e where e.uid = 'ev_' || r.uid) as event_uid, (select count(*) from change) as changes`;
 }
 
 /** What the calendar service reads and writes, as one object: a test passes a fake. */
 /** applyRequestSql compiled once per setting of the change feed (the worker sends it for every job). */
 const applyQueries = {
-  withChanges: compiledOnce((uid: string, pastMessage: string) => applyRequestSql(uid, pastMessage, true)),
-  withoutChanges: compiledOnce((uid: string, pastMessage: string) => applyRequestSql(uid, pastMessage, false)),
+  withChanges: compiledOnce((uids: string, pastMessage: string) => applyRequestSql(uids, pastMessage, true)),
+  withoutChanges: compiledOnce((uids: string, pastMessage: string) => applyRequestSql(uids, pastMessage, false)),
 };
-export function applyRequestQuery(uid: string, pastMessage: string, recordChanges: boolean): Query {
-  return (recordChanges ? applyQueries.withChanges : applyQueries.withoutChanges)(uid, pastMessage);
+/** applyRequestSql for these requests (the same property's, of one batch), compiled once. */
+export function applyRequestQuery(uids: readonly string[], pastMessage: string, recordChanges: boolean): Query {
+  return (recordChanges ? applyQueries.withChanges : applyQueries.withoutChanges)(uids.join(','), pastMessage);
 }
 
 export const calendarRepository = {
   readCalendarView,
   applyRequest,
   applyRequestQuery,
-  appliedOutcome,
+  appliedOutcomes,
 };
 export type CalendarRepository = typeof calendarRepository;

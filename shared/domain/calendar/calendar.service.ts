@@ -149,7 +149,7 @@ export class CalendarService extends BaseService {
         const guard = by.check ? liveTokenGuard(by.check) : undefined;
         const opts = { ...(paused ? { status: 'paused' as const, proposalUid } : {}), appUid: by.appUid, guard, userUid: by.userUid };
         const uids = await this.requests.insert(tx, companyUid, propertyUid, chunks, chunkWarnings, opts);
-        return { answer: answer(uids), uids, queue: paused ? [] : uids };
+        return { answer: answer(uids), uids, queue: paused ? [] : uids, oneBatch: true };
       },
       { key: s.key },
     );
@@ -175,16 +175,31 @@ export class CalendarService extends BaseService {
 
   /**
    * Worker: marks the request processing (counting the attempt), then applies it in one statement
-   * (see calendar.repository.ts applyRequest), the two sent together (RequestPipeline.beginAnd). A
-   * request already final is left alone, so a retry or a duplicate job changes nothing.
+   * (see calendar.repository.ts applyRequestSql), the two sent together (RequestPipeline.beginAnd).
+   * `siblings`: the other requests of its batch, queued with it in one job, claimed and applied
+   * in the same statement (their outcomes in `siblings` of the answer). A request already final is
+   * left alone, so a retry or a duplicate job changes nothing.
    */
-  async apply(requestUid: string): Promise<ApplyOutcome> {
-    const { begun, rows } = await this.requests.beginAnd(requestUid, this.repo.applyRequestQuery(requestUid, WARNING_PAST, this.config.changes.enabled));
-    const done = this.repo.appliedOutcome(rows);
-    if (done) return done;
-    if (begun.status === 'missing') return { status: 'missing', daysApplied: 0, pastWarnings: {} };
-    if (begun.status === 'already-final') return { status: 'already-final', finalStatus: begun.finalStatus, daysApplied: 0, pastWarnings: {} };
+  async apply(requestUid: string, siblings: readonly string[] = []): Promise<ApplyOutcome> {
+    const uids = [requestUid, ...siblings];
+    let claimed;
+    try {
+      claimed = await this.requests.beginAnd(uids, this.repo.applyRequestQuery(uids, WARNING_PAST, this.config.changes.enabled));
+    } catch (err) {
+      // Two of them writing one date (never from one batch, whose dates are distinct): each alone.
+      if (siblings.length === 0 || (err as { code?: string }).code !== '21000') throw err;
+      const each = [];
+      for (const uid of uids) each.push(await this.apply(uid));
+      return { ...(each[0] as ApplyOutcome), siblings: each.slice(1).filter((o) => o.status === 'completed') };
+    }
+    const { begun, rows } = claimed;
+    const outcomes = this.repo.appliedOutcomes(rows);
+    const done = outcomes.get(requestUid);
+    const others = siblings.flatMap((u) => outcomes.get(u) ?? []);
+    if (done) return others.length > 0 ? { ...done, siblings: others } : done;
+    if (begun.status === 'missing') return { status: 'missing', daysApplied: 0, pastWarnings: {}, siblings: others };
+    if (begun.status === 'already-final') return { status: 'already-final', finalStatus: begun.finalStatus, daysApplied: 0, pastWarnings: {}, siblings: others };
     // Claimed, yet applied by another attempt before this one's apply ran (a duplicate job): read what it left.
-    return this.repo.applyRequest(this.db, requestUid, WARNING_PAST, this.config.changes.enabled);
+    return { ...(await this.repo.applyRequest(this.db, requestUid, WARNING_PAST, this.config.changes.enabled)), siblings: others };
   }
 }

@@ -126,6 +126,15 @@ function standsFor<F extends string>(rows: DurableRows, uidField: F, failedForGo
   return { durable, payload: z.object({ [uidField]: uid } as Record<F, z.ZodString>) };
 }
 
+/**
+ * A request's job that may also carry the other requests of its batch (`siblings`): the calendar
+ * queues one job per batch, and its apply claims and applies them all in one statement (issue 37).
+ * The re-enqueue sweep adds a job of its own for any of them still waiting.
+ */
+function batchOf<D extends ReturnType<typeof standsFor<'requestUid'>>>(job: D) {
+  return { ...job, payload: job.payload.extend({ siblings: z.array(uidValue()).max(1000).optional() }) };
+}
+
 interface JobDefinition<Q extends string> {
   queue: Q;
   /** Present on jobs that stand for durable rows (see Durability). */
@@ -169,7 +178,7 @@ export function jobRegistry(config: Config) {
   const jobs = {
     'apply-calendar-request': {
       queue: 'calendar',
-      ...standsFor('calendar_requests', 'requestUid', 'record', uidValue()),
+      ...batchOf(standsFor('calendar_requests', 'requestUid', 'record', uidValue())),
       result: applyCalendarRequestResult,
       options: requestOptions,
     },

@@ -17,6 +17,8 @@ export interface StoredRequests<A> {
   answer: A;
   uids: string[];
   queue: string[];
+  /** `queue` is one batch of calendar requests (one property, distinct dates): queued as one job (CalendarJobs.enqueue). */
+  oneBatch?: boolean;
 }
 
 /** How a submission is stored: the Idempotency-Key it is recorded under, the kind of its requests (their job). */
@@ -74,7 +76,8 @@ export class RequestPipeline {
     if (outcome.replayed || !stored) return { answer: outcome.answer, uids: [] };
     // No enqueued_at write here: it would cost a second commit per batch. The sweep asks the queue
     // itself whether a job exists before adding it again.
-    await enqueueAfterCommit(this.infra.logger, 'requests', stored.queue, (uids) => this.infra.jobs.calendar.enqueue(uids, requestJobs[kind]));
+    const oneBatch = stored.oneBatch === true && kind === 'calendar';
+    await enqueueAfterCommit(this.infra.logger, 'requests', stored.queue, (uids) => this.infra.jobs.calendar.enqueue(uids, requestJobs[kind], { oneBatch }));
     return { answer: outcome.answer, uids: stored.uids };
   }
 
@@ -110,15 +113,16 @@ export class RequestPipeline {
   }
 
   /**
-   * `begin`, with the kind's apply statement sent behind the claim on the same connection
+   * `begin` for a job's request and the other requests of its batch applied with it (`uids`, the
+   * job's first), with the kind's apply statement sent behind the claim on the same connection
    * (inSequence): one write and one wait instead of two round trips per job. The apply runs after
    * the claim has committed, as before, so `processing` is what a status read shows meanwhile; it
-   * must itself change nothing unless the request is still queued or processing (it runs whatever
-   * the claim found). Answers the claim and the apply's rows.
+   * must itself change nothing of a request no longer queued or processing (it runs whatever the
+   * claim found). Answers the claim of the job's request and the apply's rows.
    */
-  async beginAnd(requestUid: string, apply: SQL | Query): Promise<{ begun: Begun; rows: Record<string, unknown>[] }> {
-    const [marked, rows = []] = await inSequence(this.infra.database, [markProcessingQuery(requestUid), apply]);
-    return { begun: begunAs(marked?.[0] as { status: string } | undefined), rows };
+  async beginAnd(uids: readonly string[], apply: SQL | Query): Promise<{ begun: Begun; rows: Record<string, unknown>[] }> {
+    const [marked = [], rows = []] = await inSequence(this.infra.database, [markProcessingQuery(uids.join(',')), apply]);
+    return { begun: begunAs(marked.find((m) => m.uid === uids[0]) as { status: string } | undefined), rows };
   }
 
   /** Worker: the request failed for good; answers the webhook event written with it, if any. */

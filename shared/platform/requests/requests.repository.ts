@@ -81,16 +81,23 @@ export async function markProcessing(db: Db, uid: string): Promise<{ status: str
   return rows[0];
 }
 
-/** markProcessing's statement, for a caller that sends it with the apply (RequestPipeline.beginAnd). */
-export function markProcessingSql(uid: string): SQL {
+/**
+ * markProcessing's statement for the requests named in `uids` (comma-separated: request uids hold
+ * no comma), for a caller that sends it with the apply (RequestPipeline.beginAnd). Only a request
+ * still queued or processing is written; each named request that exists answers its status.
+ */
+export function markProcessingSql(uids: string): SQL {
   return sql`
-    update calendar_requests
-       set status = case when status in ('queued', 'processing') then 'processing' else status end,
-           attempts = attempts + case when status in ('queued', 'processing') then 1 else 0 end,
-           started_dttm = coalesce(started_dttm, now())
-      from (select set_config('synchronous_commit', 'off', true)) as async_commit
-     where uid = ${uid}
-     returning status`;
+    with marked as (
+      update calendar_requests
+         set status = 'processing', attempts = attempts + 1, started_dttm = coalesce(started_dttm, now())
+        from (select set_config('synchronous_commit', 'off', true)) as async_commit
+       where uid = any(string_to_array(${uids}, ',')) and status in ('queued', 'processing')
+      returning uid, status
+    )
+    select r.uid, coalesce(m.status, r.status) as status
+      from calendar_requests r left join marked m on m.uid = r.uid
+     where r.uid = any(string_to_array(${uids}, ','))`;
 }
 
 /**
