@@ -34,11 +34,11 @@ describe('a batch queued as one job', () => {
     expect(statuses.map((s) => [s.request_status, s.days_applied])).toEqual([['completed', 100], ['completed', 100], ['completed', 50]]);
     const rows = await w.tdb.database.sql<{ uid: string; attempts: number; days: unknown[] }[]>`select uid, attempts, days from calendar_requests where uid = any(${uids}) order by seq`;
     expect(rows.map((r) => [r.attempts, r.days])).toEqual([[1, []], [1, []], [1, []]]);
-    // Each day names the request whose chunk held it; the batch's changes are one record.
+    // Each day names the request whose chunk held it; each request's changes are one record (API.md: one per applied request).
     const days = await w.tdb.database.sql<{ date: string; request_uid: string }[]>`select to_char(date, 'YYYY-MM-DD') as date, request_uid from calendar_days where property_uid = ${property} order by date`;
     expect(days.map((d) => d.request_uid)).toEqual(dates.map((_, i) => uids[Math.floor(i / 100)]));
-    const changes = await w.tdb.database.sql<{ n: number }[]>`select jsonb_array_length(dates)::int as n from changes where kind = 'calendar_day' and object_uid = ${property}`;
-    expect(changes.map((c) => c.n)).toEqual([250]);
+    const changes = await w.tdb.database.sql<{ n: number }[]>`select jsonb_array_length(dates)::int as n from changes where kind = 'calendar_day' and object_uid = ${property} order by id`;
+    expect(changes.map((c) => c.n)).toEqual([100, 100, 50]);
   });
 
   it('applies requests that share a date one after another, the later submission winning', async () => {

@@ -41,9 +41,9 @@ export interface ApplyOutcome {
  * after this one commits (per-day commit order).
  */
 function dayChangeOf() {
-  const written = sql`(select r.company_uid, r.property_uid as object_uid,
-                              (select jsonb_agg(to_char(a.date, 'YYYY-MM-DD') order by a.date) from changed a) as dates
-                         from (select company_uid, property_uid from req limit 1) r where exists (select 1 from changed))`;
+  const written = sql`(select req.company_uid, req.property_uid as object_uid,
+                              (select jsonb_agg(to_char(a.date, 'YYYY-MM-DD') order by a.date) from changed a where a.uid = req.uid) as dates
+                         from req where exists (select 1 from changed a where a.uid = req.uid) order by req.seq)`;
   return sql`change as (${recordChangesSql('calendar_day', 'calendar.days.changed', written)} returning 1)`;
 }
 
@@ -133,7 +133,8 @@ export function applyRequestSql(uids: string, pastMessage: string, recordChanges
       ${sql.raw(CALENDAR_DAYS_ON_CONFLICT)}
       returning c.date, ${sql.raw(CHANGED_BY)} as changed_by
     ), changed as (
-      select a.date from applied a where exists (select 1 from req where req.seq = any(a.changed_by))
+      -- Each day of the apply is one request's (a batch's dates are distinct): the one whose value it now holds.
+      select req.uid, a.date from applied a join req on req.seq = any(a.changed_by)
     ), ${recordChanges ? dayChangeOf() : sql`change as (select 1)`}, outcome as (
       -- Per request: every day not past counts as applied, whether or not it changed a value (or
       -- was written at all); the past ones are its warnings.
