@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
-import { compiledOnce } from '../../shared/infra/db/in-sequence.js';
+import { compiledOnce } from '../../shared/infra/db/compiled.js';
 
 const dialect = new PgDialect();
 const build = (uid: string, note: string) => sql`select ${uid}::text as a, ${42} as n, ${note}::text as b where ${uid} <> ${'fixed'} and ${sql.raw('true')}`;

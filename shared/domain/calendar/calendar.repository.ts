@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import { compiledOnce, type Query } from '../../infra/db/in-sequence.js';
+import { compiledOnce, type Query } from '../../infra/db/compiled.js';
 import type { Warnings } from './calendar.rules.js';
 import { readCalendarView } from './calendar.view.js';
 import { stayLockSql } from './stay.js';

@@ -175,7 +175,7 @@ export class CalendarService extends BaseService {
 
   /**
    * Worker: marks the request processing (counting the attempt), then applies it in one statement
-   * (see calendar.repository.ts applyRequestSql), the two sent together (RequestPipeline.beginAnd).
+   * (see calendar.repository.ts applyRequestSql, compiled once: RequestPipeline.beginAnd).
    * `siblings`: the other requests of its batch, queued with it in one job, claimed and applied
    * in the same statement (their outcomes in `siblings` of the answer). A request already final is
    * left alone, so a retry or a duplicate job changes nothing.

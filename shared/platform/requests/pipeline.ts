@@ -1,6 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../infra/db/client.js';
-import { compiledOnce, inSequence, type Query } from '../../infra/db/in-sequence.js';
+import { compiledOnce, runQuery, type Query } from '../../infra/db/compiled.js';
 import { notFound, shown } from '../../infra/errors.js';
 import type { Infra } from '../../infra/infra.js';
 import { enqueueAfterCommit } from '../../infra/queue/producer.js';
@@ -114,14 +114,15 @@ export class RequestPipeline {
 
   /**
    * `begin` for a job's request and the other requests of its batch applied with it (`uids`, the
-   * job's first), with the kind's apply statement sent behind the claim on the same connection
-   * (inSequence): one write and one wait instead of two round trips per job. The apply runs after
-   * the claim has committed, as before, so `processing` is what a status read shows meanwhile; it
-   * must itself change nothing of a request no longer queued or processing (it runs whatever the
-   * claim found). Answers the claim of the job's request and the apply's rows.
+   * job's first), then the kind's apply statement if any of them is left to apply: the apply runs after the claim has committed,
+   * so `processing` is what a status read shows meanwhile; it must itself change nothing of a
+   * request no longer queued or processing (it runs whatever the claim found). Answers the claim
+   * of the job's request and the apply's rows.
    */
   async beginAnd(uids: readonly string[], apply: SQL | Query): Promise<{ begun: Begun; rows: Record<string, unknown>[] }> {
-    const [marked = [], rows = []] = await inSequence(this.infra.database, [markProcessingQuery(uids.join(',')), apply]);
+    const marked = await runQuery(this.infra.database, markProcessingQuery(uids.join(',')));
+    // Nothing of them left to apply (a duplicate job, a retry after the outcome was recorded): no apply.
+    const rows = marked.some((m) => m.status === 'processing') ? await runQuery(this.infra.database, apply) : [];
     return { begun: begunAs(marked.find((m) => m.uid === uids[0]) as { status: string } | undefined), rows };
   }
 

@@ -13,26 +13,18 @@ export interface Query {
 const isQuery = (s: SQL | Query): s is Query => typeof (s as Query).sql === 'string';
 
 /**
- * Runs statements in order on one connection, sent together: one write to the server and one wait
- * for all their answers, instead of a round trip each (issue 37: socket writes were the largest
- * part of the worker's profile). Each statement commits on its own, as `db.execute` would run it;
- * one that fails does not stop the ones after it (they were already sent): the first error is
- * thrown once all have answered. Answers each statement's rows, in order.
+ * Runs one statement on the pool, prepared, as `db.execute` does: a compiled one (compiledOnce) as
+ * it is, anything else compiled first. Answers its rows.
+ *
+ * Tried and not kept (issue 37): sending the worker's claim and apply together on one reserved
+ * connection (one write instead of two round trips). postgres.js 3.4.9 leaves both queries of a
+ * reserved connection unanswered when its backend is terminated, and hands the server's last
+ * error to the next query of the pool; releasing it after it died put a closed connection back
+ * in the open set (a worker crashed on its null socket in the fault suite).
  */
-export async function inSequence(database: Database, statements: readonly (SQL | Query)[]): Promise<Record<string, unknown>[][]> {
-  const reserved = await database.sql.reserve();
-  try {
-    const sent = statements.map((s) => {
-      const q = isQuery(s) ? s : dialect.sqlToQuery(s);
-      return reserved.unsafe(q.sql, q.params as never[], { prepare: true });
-    });
-    const settled = await Promise.allSettled(sent);
-    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
-    return settled.map((r) => (r as PromiseFulfilledResult<Record<string, unknown>[]>).value);
-  } finally {
-    reserved.release();
-  }
+export async function runQuery(database: Database, statement: SQL | Query): Promise<Record<string, unknown>[]> {
+  const q = isQuery(statement) ? statement : dialect.sqlToQuery(statement);
+  return await database.sql.unsafe(q.sql, q.params as never[], { prepare: true });
 }
 
 /**
