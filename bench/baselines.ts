@@ -1,4 +1,4 @@
-import { applyRequest, CALENDAR_DAYS_ON_CONFLICT, chunk, readBatchDays, type RequestDay } from '../shared/domain/calendar/index.js';
+import { appliedOutcomes, applyRequestSql, CALENDAR_DAYS_ON_CONFLICT, chunk, readBatchDays, type RequestDay } from '../shared/domain/calendar/index.js';
 import { insertRequests } from '../shared/platform/requests/index.js';
 import { connectDatabase } from '../shared/infra/db/client.js';
 import { submitAndWait } from '../sdk/index.js';
@@ -34,9 +34,10 @@ export async function rawUnnest(env: BenchEnv, properties: number, days: number)
 /**
  * (a2) The floor of this design (issue 37): the same days the end-to-end run sends, stored as the
  * accept stores them (request rows of 100 days, one insert a batch, committed) and applied from those
- * rows by the apply's own statement (applyRequest: the stay lock, the upsert in submission order,
- * the change-feed record, the request completed), one connection per worker, no HTTP, no queue.
- * Each connection takes the next property, stores its batches and applies their requests in order.
+ * rows by the apply's own statement (applyRequestSql: the stay lock, the upsert in submission order,
+ * the change-feed records, the requests completed), a batch's requests in one statement as the
+ * worker applies them, one connection per worker, no HTTP, no queue. Each connection takes the
+ * next property, stores its batches and applies them in order.
  */
 export async function floorRun(env: BenchEnv, opts: { properties: number; days: number; batches: number; connections: number; seed: number; chunkDays?: number }): Promise<{ daysPerSec: number; days: number; secs: number }> {
   const dbs = Array.from({ length: opts.connections }, () => connectDatabase(env.url, { max: 1, applicationName: 'pops-bench-floor' }));
@@ -55,10 +56,8 @@ export async function floorRun(env: BenchEnv, opts: { properties: number; days: 
           const { p, batches } = perProperty[next++]!;
           for (const chunks of batches) {
             const uids = await db.transaction((tx) => insertRequests(tx, 'co_bench', p, chunks, []));
-            for (const uid of uids) {
-              const { daysApplied } = await applyRequest(db, uid, 'past');
-              days += daysApplied;
-            }
+            // As the worker applies a batch: its requests in one statement (one job per batch).
+            for (const o of appliedOutcomes(await db.execute(applyRequestSql(uids.join(','), 'past'))).values()) days += o.daysApplied;
           }
         }
       }),
