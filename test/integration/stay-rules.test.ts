@@ -100,7 +100,9 @@ describe('book-property obeys the calendar', () => {
 });
 
 describe("the calendar apply and the property's stay lock", () => {
-  it('an apply that may forbid a stay waits while a booking holds the lock; one that only prices or opens does not', async () => {
+  // Its own waits allow up to 20 s each (two of them): the test's time-out is above their sum, so a
+  // busy machine (two test files at a time) slows it without failing it.
+  it('an apply that may forbid a stay waits while a booking holds the lock; one that only prices or opens does not', { timeout: 60_000 }, async () => {
     const property = await createProperty(w.tdb.database.db, w.company);
     const [d] = futureDates(1, 150) as [string];
     const send = async (day: object) => {
