@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { isIP } from 'node:net';
 import { z } from 'zod';
 import { isDatabaseUrl } from './db/database-url.js';
+import { trustProxy } from './config-proxy.js';
 
 /**
  * The one description of the process environment. Parsed once at start; a bad value stops the
@@ -15,38 +15,6 @@ const optionalUrl = z
   .transform((v) => (v === '' ? undefined : v))
   .pipe(z.string().url().optional())
   .optional();
-
-/**
- * TRUST_PROXY: which proxies in front of the API may name the client in X-Forwarded-For (Express's
- * `trust proxy`). Unset or `false`: none, the client is the socket's peer. A number: that many hops.
- * Otherwise a comma list of `loopback`, `linklocal`, `uniquelocal`, addresses and CIDR ranges.
- * `true` (trust every hop) is refused: any client could then name itself anything.
- */
-const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-function isProxyEntry(entry: string): boolean {
-  if (PROXY_NAMES.has(entry)) return true;
-  const [address = '', bits, ...rest] = entry.split('/');
-  const family = isIP(address);
-  if (family === 0 || rest.length > 0) return false;
-  if (bits === undefined) return true;
-  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
-}
-const trustProxy = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v, ctx): false | number | string[] => {
-    if (v === undefined || v === '' || v === 'false') return false;
-    if (/^\d+$/.test(v) && Number(v) >= 1) return Number(v);
-    const entries = v.split(',').map((e) => e.trim());
-    const bad = entries.find((e) => !isProxyEntry(e));
-    if (bad === undefined) return entries;
-    ctx.addIssue({
-      code: 'custom',
-      message: `"${bad}" is not a hop count, loopback, linklocal, uniquelocal, an address or a CIDR range (true is refused: it trusts any client)`,
-    });
-    return z.NEVER;
-  });
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -150,6 +118,13 @@ const envSchema = z.object({
    * POSTs one worker process runs at once to one target (URL origin); more wait their turn.
    */
   WEBHOOK_TARGET_CONCURRENCY: int(2, 1),
+  /**
+   * How far a target that keeps answering fast (within WEBHOOK_TARGET_FAST_MS) may grow past
+   * WEBHOOK_TARGET_CONCURRENCY; its first failure, slow answer or POST unanswered that long puts it
+   * back (issue 37). Equal to WEBHOOK_TARGET_CONCURRENCY: no growth.
+   */
+  WEBHOOK_TARGET_CONCURRENCY_MAX: int(8, 1),
+  WEBHOOK_TARGET_FAST_MS: int(250, 1),
   /** Failed attempts in a row that open a target's circuit, and how long it then stays open. */
   WEBHOOK_CIRCUIT_FAILURES: int(5, 1),
   WEBHOOK_CIRCUIT_OPEN_MS: int(30_000, 0),
@@ -241,7 +216,14 @@ function shape(env: Env) {
     /** Every POST to a URL someone else gave (shared/platform/outbound-http): the SSRF guard and the per-target gate. */
     outbound: {
       allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
-      gate: { maxActive: env.WEBHOOK_TARGET_CONCURRENCY, failuresToOpen: env.WEBHOOK_CIRCUIT_FAILURES, openMs: env.WEBHOOK_CIRCUIT_OPEN_MS, busyRetryMs: 1000 },
+      gate: {
+        maxActive: env.WEBHOOK_TARGET_CONCURRENCY,
+        maxActiveCeiling: Math.max(env.WEBHOOK_TARGET_CONCURRENCY, env.WEBHOOK_TARGET_CONCURRENCY_MAX),
+        fastMs: env.WEBHOOK_TARGET_FAST_MS,
+        failuresToOpen: env.WEBHOOK_CIRCUIT_FAILURES,
+        openMs: env.WEBHOOK_CIRCUIT_OPEN_MS,
+        busyRetryMs: 1000,
+      },
     },
     messaging: {
       concurrency: env.MESSAGE_CONCURRENCY,

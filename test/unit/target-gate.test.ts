@@ -57,6 +57,63 @@ describe('TargetGate (issue 24 item 3)', () => {
     for (const e of [a2, ...b, c1, c2]) if (e.ok) e.release(true);
   });
 
+  describe('a target that answers fast earns more slots (issue 37)', () => {
+    const adaptive = { ...settings, maxActiveCeiling: 4, fastMs: 100 };
+    type Slot = Extract<ReturnType<TargetGate['enter']>, { ok: true }>;
+    const take = (gate: TargetGate, n: number) => Array.from({ length: n }, () => gate.enter('t')).filter((e): e is Slot => e.ok);
+
+    it('grows by one after `limit` fast answers while every slot was taken, up to maxActiveCeiling', () => {
+      // Two slots held by drains (heldPost): each fast answer is reported, the slots stay taken.
+      const gate = new TargetGate(adaptive);
+      const slots = take(gate, 3);
+      expect(slots).toHaveLength(2);
+      slots[0]!.report(true, 5);
+      expect(gate.limitOf('t')).toBe(2);
+      slots[1]!.report(true, 5);
+      expect(gate.limitOf('t')).toBe(3);
+      expect(gate.enter('t').ok).toBe(true);
+      for (let i = 0; i < 20; i++) slots[i % 2]!.report(true, 5);
+      expect(gate.limitOf('t')).toBe(4);
+      expect(take(gate, 2)).toHaveLength(1);
+    });
+
+    it('does not grow while slots are free (nothing wanted more)', () => {
+      const gate = new TargetGate(adaptive);
+      for (let i = 0; i < 10; i++) {
+        const e = gate.enter('t');
+        if (e.ok) e.release(true, 5);
+      }
+      expect(gate.limitOf('t')).toBe(2);
+    });
+
+    it('goes back to maxActive at the first failure and at the first slow answer', () => {
+      for (const [success, ms] of [[false, 5], [true, 150]] as const) {
+        const gate = new TargetGate(adaptive);
+        const slots = take(gate, 2);
+        for (let i = 0; i < 4; i++) slots[i % 2]!.report(true, 5);
+        expect(gate.limitOf('t')).toBeGreaterThan(2);
+        slots[0]!.report(success, ms);
+        expect(gate.limitOf('t')).toBe(2);
+        expect(gate.enter('t').ok).toBe(false);
+      }
+    });
+
+    it('gives no slot beyond maxActive while a POST is unanswered for longer than fastMs (a receiver starting to hang)', async () => {
+      const gate = new TargetGate(adaptive);
+      const slots = take(gate, 2);
+      for (let i = 0; i < 2; i++) slots[i % 2]!.report(true, 5);
+      slots.push(...take(gate, 1));
+      for (let i = 0; i < 3; i++) slots[i]!.report(true, 5);
+      expect(gate.limitOf('t')).toBe(4);
+      const done = slots[0]!.posting();
+      expect(gate.enter('t').ok).toBe(true);
+      await new Promise((r) => setTimeout(r, 150));
+      expect(gate.enter('t').ok).toBe(false);
+      expect(gate.limitOf('t')).toBe(2);
+      done();
+    });
+  });
+
   it('keys a URL by its origin', () => {
     expect(TargetGate.keyOf('https://a.example:8443/x?y=1')).toBe('https://a.example:8443');
     expect(TargetGate.keyOf('https://a.example/hooks/1')).toBe(TargetGate.keyOf('https://a.example/hooks/2'));

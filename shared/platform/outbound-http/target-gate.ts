@@ -3,6 +3,11 @@
  * fails may not hold the delivery slots every other app's events wait for.
  * - At most `maxActive` attempts to one target (URL origin) run at once in a process; a delivery
  *   that finds its target busy is deferred (put back in the queue for a moment, no attempt used).
+ * - A target that keeps answering fast earns more (issue 37): after `limit` fast answers in a row
+ *   (each within `fastMs`) while its slots were all taken, its limit grows by one, up to
+ *   `maxActiveCeiling`. The first failure or slow answer, or a POST still unanswered after `fastMs`,
+ *   puts it back at `maxActive`: a receiver that starts hanging holds at most the slots it had then,
+ *   and no new one beyond `maxActive` (each held until the time-out).
  * - After `failuresToOpen` failed attempts in a row (time-out, 5xx, refused connection) the target's
  *   circuit opens for `openMs`: its deliveries are deferred until then without occupying a worker;
  *   the first attempt after that decides (a success closes it, a failure opens it again).
@@ -12,7 +17,12 @@
 import { postWebhook, type PostOptions, type PostOutcome } from './post.js';
 
 export interface GateSettings {
+  /** Attempts at once to any target (the floor). */
   maxActive: number;
+  /** Up to how many a target answering fast may earn (default maxActive: no growth). */
+  maxActiveCeiling?: number;
+  /** An answer within this many ms is fast (default 250). */
+  fastMs?: number;
   failuresToOpen: number;
   openMs: number;
   /** How long a delivery waits before trying a busy target again. */
@@ -21,6 +31,14 @@ export interface GateSettings {
 
 interface TargetState {
   active: number;
+  /** Attempts it may have at once now: maxActive, or more earned by fast answers. */
+  limit: number;
+  /** Fast answers in a row while it was at its limit. */
+  fastInRow: number;
+  /** When each POST under way to it started (slow ones put the limit back). */
+  posting: Set<{ at: number }>;
+  /** When an entry last found it busy (more slots were wanted). */
+  wantedAt: number;
   failures: number;
   openUntil: number;
   /** When an attempt to it last succeeded (a target answering now is waited for: enterWaiting). */
@@ -34,11 +52,46 @@ interface TargetState {
  * counted without `success`); `report` counts an attempt made in a slot kept for several (heldPost),
  * the slot still held.
  */
-export type GateAnswer = { ok: true; release(success?: boolean): void; report(success: boolean): void } | { ok: false; until: number; why: 'busy' | 'open' };
+export type GateAnswer =
+  | {
+      ok: true;
+      release(success?: boolean, ms?: number): void;
+      report(success: boolean, ms?: number): void;
+      /** A POST starts in this slot: call the answer when it ends (before release or report). */
+      posting(): () => void;
+    }
+  | { ok: false; until: number; why: 'busy' | 'open' };
 
 export class TargetGate {
   private readonly targets = new Map<string, TargetState>();
-  constructor(private readonly s: GateSettings) {}
+  private readonly ceiling: number;
+  private readonly fastMs: number;
+  constructor(private readonly s: GateSettings) {
+    this.ceiling = Math.max(s.maxActive, s.maxActiveCeiling ?? s.maxActive);
+    this.fastMs = s.fastMs ?? 250;
+  }
+
+  /** The attempts a target may have at once now (for tests and metrics). */
+  limitOf(key: string): number {
+    return this.targets.get(key)?.limit ?? this.s.maxActive;
+  }
+
+  /** Back to the floor: a failure, a slow answer, or a POST unanswered for longer than fastMs. */
+  private slowDown(t: TargetState): void {
+    t.limit = this.s.maxActive;
+    t.fastInRow = 0;
+  }
+
+  /** More slots are wanted: all are taken, someone waits, or an entry found it busy within the last second. */
+  private wanted(t: TargetState): boolean {
+    return t.active >= t.limit || t.waiters.length > 0 || Date.now() - t.wantedAt < 1000;
+  }
+
+  /** A POST under way for longer than fastMs: the target may be hanging, it earns nothing more now. */
+  private stalled(t: TargetState, now: number): boolean {
+    for (const p of t.posting) if (now - p.at > this.fastMs) return true;
+    return false;
+  }
 
   /** The key of a URL's target: its origin (scheme, host, port). */
   static keyOf(url: string): string {
@@ -54,15 +107,19 @@ export class TargetGate {
     if (!t) {
       // Bounded: forget idle, closed targets once many are known.
       if (this.targets.size >= 10_000) for (const [k, v] of this.targets) if (v.active === 0 && v.openUntil <= now) this.targets.delete(k);
-      t = { active: 0, failures: 0, openUntil: 0, lastOkAt: 0, waiters: [] };
+      t = { active: 0, limit: this.s.maxActive, fastInRow: 0, posting: new Set(), wantedAt: 0, failures: 0, openUntil: 0, lastOkAt: 0, waiters: [] };
       this.targets.set(key, t);
     }
     if (t.openUntil > now) return { ok: false, until: t.openUntil, why: 'open' };
-    if (t.active >= this.s.maxActive) return { ok: false, until: now + this.s.busyRetryMs, why: 'busy' };
+    if (t.limit > this.s.maxActive && t.active >= this.s.maxActive && this.stalled(t, now)) this.slowDown(t);
+    if (t.active >= t.limit) {
+      t.wantedAt = now;
+      return { ok: false, until: now + this.s.busyRetryMs, why: 'busy' };
+    }
     t.active++;
     const state = t;
     let released = false;
-    const report = (success: boolean) => {
+    const report = (success: boolean, ms?: number) => {
       if (success) {
         state.failures = 0;
         state.openUntil = 0;
@@ -70,15 +127,28 @@ export class TargetGate {
       } else if (++state.failures >= this.s.failuresToOpen) {
         state.openUntil = Date.now() + this.s.openMs;
       }
+      if (!success || (ms !== undefined && ms > this.fastMs)) this.slowDown(state);
+      else if (ms !== undefined && state.limit < this.ceiling && this.wanted(state) && ++state.fastInRow >= state.limit) {
+        // Fast, and every slot was wanted: one more, and whoever waits for it goes now.
+        state.limit++;
+        state.fastInRow = 0;
+        state.waiters.shift()?.();
+      }
     };
     return {
       ok: true,
       report,
-      release: (success?: boolean) => {
+      posting: () => {
+        const p = { at: Date.now() };
+        state.posting.add(p);
+        return () => state.posting.delete(p);
+      },
+      release: (success?: boolean, ms?: number) => {
         if (released) return;
         released = true;
+        // Counted while its slot is still taken: every slot in use is a target wanting more.
+        if (success !== undefined) report(success, ms);
         state.active--;
-        if (success !== undefined) report(success);
         state.waiters.shift()?.();
       },
     };
@@ -136,13 +206,17 @@ export async function gatedPost(
   const entry = await gate.enterWaiting(TargetGate.keyOf(url), opts.waitMs ?? 0);
   if (!entry.ok) return { deferred: true, until: entry.until, why: entry.why };
   let result: PostOutcome;
+  const done = entry.posting();
+  const started = performance.now();
   try {
     result = await postWebhook(url, body, headers, opts);
   } catch (err) {
+    done();
     entry.release(false);
     throw err;
   }
-  entry.release(targetAnswered(result));
+  done();
+  entry.release(targetAnswered(result), performance.now() - started);
   return result;
 }
 
@@ -157,7 +231,13 @@ export async function heldPost(
   headers: Record<string, string>,
   opts: PostOptions,
 ): Promise<PostOutcome> {
-  const result = await postWebhook(url, body, headers, opts);
-  entry.report(targetAnswered(result));
-  return result;
+  const done = entry.posting();
+  const started = performance.now();
+  try {
+    const result = await postWebhook(url, body, headers, opts);
+    entry.report(targetAnswered(result), performance.now() - started);
+    return result;
+  } finally {
+    done();
+  }
 }
