@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
+import { preparedPer } from '../../infra/db/prepared.js';
 import type { Scope } from '../auth/index.js';
 import { calendarRequests, webhookDeliveries, webhookEvents, webhooks } from '../../infra/db/schema/index.js';
 
@@ -59,20 +60,25 @@ function deliverySelection() {
  * events; not `holder`, the caller's own), and when the event's latest attempt was made (only once it has one). Read by event uid:
  * the job payload is that id, and the company comes from the event row itself.
  */
-export async function loadDelivery(db: Db, eventUid: string, holder = '') {
+const deliveryByUid = preparedPer((db) => {
   const e = webhookEvents;
-  const [row] = await db
+  return db
     .select({
       ...deliverySelection(),
       blocked: sql<boolean>`(${e.objectKey} is not null and (exists (select 1 from webhook_events p where p.app_uid = ${e.appUid}
         and p.object_key = ${e.objectKey} and p.seq < ${e.seq} and p.status = 'pending') or exists (select 1 from webhook_leases l
-        where l.app_uid = ${e.appUid} and l.object_key = ${e.objectKey} and l.until > now() and l.holder <> ${holder})))`,
+        where l.app_uid = ${e.appUid} and l.object_key = ${e.objectKey} and l.until > now() and l.holder <> ${sql.placeholder('holder')})))`,
       lastAttemptAt: sql<string | null>`(case when ${e.attempts} > 0 then (select max(d.created_at) from webhook_deliveries d where d.event_uid = ${e.uid}) end)`,
     })
     .from(e)
     .leftJoin(webhooks, and(eq(webhooks.appUid, e.appUid), eq(webhooks.companyUid, e.companyUid)))
     .leftJoin(calendarRequests, and(eq(calendarRequests.uid, e.requestUid), eq(calendarRequests.companyUid, e.companyUid)))
-    .where(eq(e.uid, eventUid));
+    .where(eq(e.uid, sql.placeholder('uid')))
+    .prepare('webhook_delivery_by_uid');
+});
+
+export async function loadDelivery(db: Db, eventUid: string, holder = '') {
+  const [row] = await deliveryByUid(db).execute({ uid: eventUid, holder });
   return row;
 }
 
@@ -84,16 +90,21 @@ export type DeliveryRow = Pick<Delivery, 'event' | 'webhook' | 'request'>;
  * The next `limit` pending events of one object after `afterSeq`, in order, as a drain delivers
  * them (its holder of the object's lease has settled every earlier one, so none is blocked).
  */
-export async function pendingOfObject(db: Db, appUid: string, objectKey: string, afterSeq: number, limit: number) {
+const pendingOfObjectQuery = preparedPer((db) => {
   const e = webhookEvents;
   return db
     .select(deliverySelection())
     .from(e)
     .leftJoin(webhooks, and(eq(webhooks.appUid, e.appUid), eq(webhooks.companyUid, e.companyUid)))
     .leftJoin(calendarRequests, and(eq(calendarRequests.uid, e.requestUid), eq(calendarRequests.companyUid, e.companyUid)))
-    .where(and(eq(e.appUid, appUid), eq(e.objectKey, objectKey), eq(e.status, 'pending'), sql`${e.seq} > ${afterSeq}`))
+    .where(and(eq(e.appUid, sql.placeholder('app')), eq(e.objectKey, sql.placeholder('object')), eq(e.status, 'pending'), sql`${e.seq} > ${sql.placeholder('after')}`))
     .orderBy(e.seq)
-    .limit(limit);
+    .limit(sql.placeholder('limit'))
+    .prepare('webhook_pending_of_object');
+});
+
+export async function pendingOfObject(db: Db, appUid: string, objectKey: string, afterSeq: number, limit: number) {
+  return pendingOfObjectQuery(db).execute({ app: appUid, object: objectKey, after: afterSeq, limit });
 }
 
 /**
