@@ -32,13 +32,31 @@ export function deliverWebhookHandler(deps: AppContext): JobHandler<'deliver-web
   };
 }
 
-/** The scheduled fan-out: new change-feed positions into webhook events (webhook.fanout.ts). */
+/** While a fan-out pass makes events, the next one runs this long after it (issue 37). */
+export const FAN_OUT_PAUSE_MS = 50;
+/** ... within this much of its job (the job runs every second; an idle pass ends it at once). */
+export const FAN_OUT_BUSY_MS = 900;
+
+/**
+ * The scheduled fan-out: new change-feed positions into webhook events (webhook.fanout.ts). Once a
+ * second; and while changes keep coming (a pass made events), pass after pass FAN_OUT_PAUSE_MS apart
+ * for up to FAN_OUT_BUSY_MS, so that a busy feed's events wait about FAN_OUT_PAUSE_MS for their
+ * fan-out, not half a second, and go out in small batches instead of one per second (issue 37: at
+ * 600 events/s, commit -> receipt p95 was 3.1 s).
+ */
 export function fanOutWebhookEventsHandler(deps: AppContext): JobHandler<'fan-out-webhook-events'> {
   return {
     logAs: 'webhook fan-out',
     logContext: (job) => ({ maintenanceJobId: job.id }),
     async run() {
-      const events = await deps.services.webhooks.fanOut(() => deps.services.changes.stamp());
+      const until = Date.now() + FAN_OUT_BUSY_MS;
+      let events = 0;
+      for (;;) {
+        const made = await deps.services.webhooks.fanOut(() => deps.services.changes.stamp());
+        events += made;
+        if (made === 0 || Date.now() + FAN_OUT_PAUSE_MS >= until) break;
+        await new Promise((r) => setTimeout(r, FAN_OUT_PAUSE_MS));
+      }
       if (events > 0) deps.logger.debug({ events }, 'webhook events made from the change feed');
       return { events };
     },
