@@ -176,16 +176,11 @@ export async function recordAttempt(db: Db, a: AttemptRecord): Promise<void> {
     select uid, attempts, ${a.url}, ${a.statusCode}::int, ${a.error}::text, ${Math.round(a.durationMs)}::int from ev`);
 }
 
-/**
- * recordAttempt for several attempts of different events, in one statement (a drain's: each
- * event's POST made, in order, before this record; a crash before it only means the receiver may
- * get those events again).
- */
-export async function recordAttempts(db: Db, attempts: readonly AttemptRecord[]): Promise<void> {
-  if (attempts.length === 0) return;
+/** The statement parts that record attempts (recordAttempts, finishDrain): the event moved, the attempt added. */
+function attemptCtes(attempts: readonly AttemptRecord[]) {
   const rows = attempts.map((a) => ({ uid: a.eventUid, url: a.url, code: a.statusCode, error: a.error, dur: Math.round(a.durationMs), status: a.eventStatus }));
-  await db.execute(sql`
-    with a as (select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as a(uid text, url text, code int, error text, dur int, status text)),
+  return sql`
+    a as (select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as a(uid text, url text, code int, error text, dur int, status text)),
     ev as (
       update webhook_events e
          set attempts = e.attempts + 1,
@@ -193,9 +188,41 @@ export async function recordAttempts(db: Db, attempts: readonly AttemptRecord[])
              finished_at = case when e.status = 'pending' and a.status <> 'pending' then now() else e.finished_at end
         from a where e.uid = a.uid
       returning e.uid, e.attempts
-    )
-    insert into webhook_deliveries (event_uid, attempt, url, status_code, error, duration_ms)
-    select ev.uid, ev.attempts, a.url, a.code, a.error, a.dur from ev join a on a.uid = ev.uid`);
+    ),
+    ins as (
+      insert into webhook_deliveries (event_uid, attempt, url, status_code, error, duration_ms)
+      select ev.uid, ev.attempts, a.url, a.code, a.error, a.dur from ev join a on a.uid = ev.uid
+      returning 1
+    )`;
+}
+
+/**
+ * recordAttempt for several attempts of different events, in one statement (a drain's: each
+ * event's POST made, in order, before this record; a crash before it only means the receiver may
+ * get those events again).
+ */
+export async function recordAttempts(db: Db, attempts: readonly AttemptRecord[]): Promise<void> {
+  if (attempts.length === 0) return;
+  await db.execute(sql`with ${attemptCtes(attempts)} select count(*) from ins`);
+}
+
+/**
+ * The end of a lease holder's turn, in one statement (one commit instead of three, issue 37): its
+ * attempts not yet recorded, the object's lease given back (only this holder's), and the pending
+ * event of the object that waits behind `last` (the last event it settled), if any: what
+ * recordAttempts, dropLease and nextOfObject did one after another. The statement's snapshot is
+ * taken before its own changes, which only touch `last` and earlier events (and a retried one,
+ * still pending): the next one is found as nextOfObject finds it after them.
+ */
+export async function finishDrain(db: Db, attempts: readonly AttemptRecord[], lease: { appUid: string; objectKey: string; holder: string }, last: string | undefined): Promise<string | undefined> {
+  const [row] = await db.execute<{ next: string | null }>(sql`
+    with ${attemptCtes(attempts)},
+    dropped as (delete from webhook_leases where app_uid = ${lease.appUid} and object_key = ${lease.objectKey} and holder = ${lease.holder} returning 1)
+    select (select n.uid from webhook_events e join webhook_events n
+                on n.app_uid = e.app_uid and n.object_key = e.object_key and n.seq > e.seq and n.status = 'pending'
+             where e.uid = ${last ?? null} and e.object_key is not null
+             order by n.seq limit 1) as next`);
+  return row?.next ?? undefined;
 }
 
 /**
@@ -235,7 +262,7 @@ export async function listDeliveries(db: Db, companyUid: string, appUid: string,
 }
 
 export const webhookRepository = {
-  setWebhook, findWebhook, removeWebhook, appLiveScopes, loadDelivery, headsOf, pendingOfObject, takeLease, dropLease, nextOfObject, recordAttempt, recordAttempts, claimStalePendingEvents, listDeliveries,
+  setWebhook, findWebhook, removeWebhook, appLiveScopes, loadDelivery, headsOf, pendingOfObject, takeLease, dropLease, nextOfObject, recordAttempt, recordAttempts, finishDrain, claimStalePendingEvents, listDeliveries,
 };
 export type WebhookRepository = typeof webhookRepository;
 

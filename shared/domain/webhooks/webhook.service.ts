@@ -61,9 +61,9 @@ export class WebhooksService extends BaseService {
     const leaseMs = DRAIN_MS + this.config.webhooks.timeoutMs + 5000;
     if (!(await this.repo.takeLease(this.db, appUid, objectKey, holder, leaseMs))) return this.waitForEarlier();
     let last: string | undefined;
+    let next: string | undefined;
     let result: DeliveryResult;
-    // This job's settled attempts, recorded in batches (DRAIN_RECORD_BATCH), the rest once the
-    // target's slot is given back but before the lease is: the next holder starts from what is recorded.
+    // This job's settled attempts, recorded in batches (DRAIN_RECORD_BATCH), the rest with the lease's end.
     const records: AttemptRecord[] = [];
     try {
       // Read again under the lease: the holder before may have settled it meanwhile.
@@ -91,13 +91,14 @@ export class WebhooksService extends BaseService {
         slot?.release();
       }
     } finally {
-      try {
-        await this.repo.recordAttempts(this.db, records);
-      } finally {
-        await this.repo.dropLease(this.db, appUid, objectKey, holder);
-      }
+      // What is left to record, the lease given back and the object's next event, in one statement
+      // (`last` is set only once this turn ended normally); the lease alone if that fails.
+      next = await this.repo.finishDrain(this.db, records, { appUid, objectKey, holder }, last).catch(async (err: unknown) => {
+        await this.repo.dropLease(this.db, appUid, objectKey, holder).catch(() => {});
+        throw err;
+      });
     }
-    await this.releaseNext(last);
+    await this.promote(next);
     return result;
   }
 
@@ -119,9 +120,7 @@ export class WebhooksService extends BaseService {
     return undefined;
   }
 
-  private waitForEarlier(): DeliveryResult {
-    return { outcome: 'deferred', until: Date.now() + BLOCKED_WAIT_MS, why: 'blocked' };
-  }
+  private waitForEarlier = (): DeliveryResult => ({ outcome: 'deferred', until: Date.now() + BLOCKED_WAIT_MS, why: 'blocked' });
 
   /**
    * The drain: the object's next pending events after `first`, in order, each sent once (alone, or
@@ -194,14 +193,16 @@ export class WebhooksService extends BaseService {
   }
 
   /**
-   * The event that waited behind `eventUid` (same app and object) may go now: its deferred job is
+   * `next`, the event that waited behind another of its object, may go now: its deferred job is
    * promoted (run at once) instead of waiting out its delay, and it is given one when it has none
    * (the fan-out queues only the events whose turn it is). Best effort: the delay, and for an event
-   * without a job the re-enqueue sweep, is the fallback.
+   * without a job the re-enqueue sweep, is the fallback. releaseNext: the one behind `eventUid`.
    */
   private async releaseNext(eventUid: string | undefined): Promise<void> {
-    if (eventUid === undefined) return;
-    const next = await this.repo.nextOfObject(this.db, eventUid);
+    if (eventUid !== undefined) await this.promote(await this.repo.nextOfObject(this.db, eventUid));
+  }
+
+  private async promote(next: string | undefined): Promise<void> {
     if (next === undefined) return;
     try {
       const job = await withTimeout(this.infra.jobs.webhooks.queue.getJob(next), 2000, 'getJob');
