@@ -1,7 +1,7 @@
 import { withTimeout } from '../timeout.js';
 import { cachedFlag } from './cached-flag.js';
 import type { QueueConnection } from './connection.js';
-import { jobOf, keyedJobs, type KeyedJobs } from './producer.js';
+import { addJobs, jobOf, keyedJobs, type KeyedJobs } from './producer.js';
 import type { JobRegistry, JobsOf } from './registry.js';
 
 /** The producer side of the calendar queue, as the API and the re-enqueuer see it. */
@@ -56,7 +56,7 @@ export function createCalendarJobs(conn: QueueConnection, registry: JobRegistry,
         const [first, ...siblings] = uids.slice(i, i + BATCH_JOB_REQUESTS) as [string, ...string[]];
         jobs.push(jobOf(registry, 'apply-calendar-request', { requestUid: first, ...(siblings.length > 0 ? { siblings } : {}) }, { jobId: first }));
       }
-      await noted(withTimeout(queue.addBulk(jobs), timeoutMs, 'calendar enqueue'));
+      await noted(withTimeout(addJobs(queue, jobs), timeoutMs, 'calendar enqueue'));
     },
     isPaused: () => paused.get(),
     enqueueFailing: () => failing,
