@@ -61,7 +61,6 @@ export class WebhooksService extends BaseService {
     const leaseMs = DRAIN_MS + this.config.webhooks.timeoutMs + 5000;
     if (!(await this.repo.takeLease(this.db, appUid, objectKey, holder, leaseMs))) return this.waitForEarlier();
     let last: string | undefined;
-    let next: string | undefined;
     let result: DeliveryResult;
     // This job's settled attempts, recorded in batches (DRAIN_RECORD_BATCH), the rest with the lease's end.
     const records: AttemptRecord[] = [];
@@ -91,14 +90,14 @@ export class WebhooksService extends BaseService {
         slot?.release();
       }
     } finally {
-      // What is left to record, the lease given back and the object's next event, in one statement
-      // (`last` is set only once this turn ended normally); the lease alone if that fails.
-      next = await this.repo.finishDrain(this.db, records, { appUid, objectKey, holder }, last).catch(async (err: unknown) => {
+      // What is left to record and the lease given back, in one statement; the lease alone if that fails.
+      await this.repo.finishDrain(this.db, records, { appUid, objectKey, holder }).catch(async (err: unknown) => {
         await this.repo.dropLease(this.db, appUid, objectKey, holder).catch(() => {});
         throw err;
       });
     }
-    await this.promote(next);
+    // After the commit (repository finishDrain says why); `last` is set once this turn ended normally.
+    await this.releaseNext(last);
     return result;
   }
 
