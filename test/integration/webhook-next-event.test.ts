@@ -4,6 +4,7 @@ import { bookingRow, createBookings, createCompany, createProperty, createToken 
 import { useWorld } from '../support/world.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { fanOut, recordEvents } from '../support/webhook-events.js';
+import { lockWebhookEvent } from '../support/locks.js';
 
 /*
  * The end of a lease holder's turn (finishDrain, issue 37: the attempts recorded, the lease given
@@ -64,20 +65,12 @@ describe('the end of an object\'s delivery turn', () => {
   it('queues an event the fan-out committed while the turn\'s end was being written (neither sees the other)', async () => {
     const receiver = await startWebhookReceiver(() => 200);
     const sqlc = t.tdb.database.sql;
-    let release: () => void = () => {};
-    const held = new Promise<void>((r) => (release = r));
+    let unlock: (() => Promise<void>) | undefined;
     try {
       const { change } = await setup(receiver.url);
       const first = await change();
       // The first event's row locked: the turn's end (its record) waits there, its snapshot taken.
-      let locked: () => void = () => {};
-      const isLocked = new Promise<void>((r) => (locked = r));
-      const locker = sqlc.begin(async (tx) => {
-        await tx`select 1 from webhook_events where uid = ${first} for update`;
-        locked();
-        await held;
-      });
-      await isLocked;
+      unlock = await lockWebhookEvent(t.tdb.url, first);
       const delivering = t.p.ctx.services.webhooks.deliver(first, 0);
       let waiting = 0;
       for (let i = 0; i < 400 && waiting === 0; i++) {
@@ -90,13 +83,13 @@ describe('the end of an object\'s delivery turn', () => {
       const second = await change();
       const jobs = t.p.ctx.jobs.webhooks;
       expect(await jobs.jobState(second)).toBe('unknown');
-      release();
-      await locker;
+      await unlock();
+      unlock = undefined;
       expect(await delivering).toMatchObject({ outcome: 'delivered' });
       // The turn's end found it after its commit.
       expect(await jobs.jobState(second)).not.toBe('unknown');
     } finally {
-      release();
+      await unlock?.();
       await receiver.close();
     }
   });
