@@ -80,8 +80,9 @@ export async function enqueueAfterCommit(logger: Logger, what: string, uids: rea
 /**
  * Adds jobs to a queue: one alone with `add`, several with `addBulk` (one round trip). BullMQ's
  * addBulk builds an ioredis pipeline, and ioredis copies every script the client defines (BullMQ's
- * few dozen) onto each new pipeline: 0.25 ms of the API's CPU per message accepted (issue 37's
- * profile), for a pipeline of one command.
+ * few dozen) onto each new pipeline, for a pipeline of one command: the pipeline's constructor
+ * showed in the API's profile of the messages bench (issue 37), though back-to-back runs measured
+ * no change in CPU per message beyond their noise.
  */
 export async function addJobs<Q extends Queue>(queue: Q, jobs: Parameters<Q['addBulk']>[0]): Promise<void> {
   const [only] = jobs;
