@@ -106,8 +106,8 @@ export interface WorldTools {
   database(opts?: { blank?: boolean }): Promise<TestDatabase>;
   /** Another client of the world's database (a pool of another size, other settings). */
   connect(opts?: Parameters<typeof connectDatabase>[1]): Database;
-  /** A client of a database that never answers (nothing listens on port 1). */
-  deadDatabase(): Database;
+  /** A client of a database that never answers (nothing listens on port 1), of `max` connections (1 unless told). */
+  deadDatabase(max?: number): Database;
   /** Something of the test's own to close with the world (before what the world made earlier). */
   defer(close: () => unknown): void;
 }
@@ -184,8 +184,8 @@ export function useWorld<O extends WorldOptions = Record<never, never>>(opts: O 
       closers.push(close);
       return db;
     },
-    deadDatabase() {
-      const db = connectDatabase('postgres://postgres@127.0.0.1:1/nowhere', { max: 1 });
+    deadDatabase(max = 1) {
+      const db = connectDatabase('postgres://postgres@127.0.0.1:1/nowhere', { max });
       const close = once(db.close.bind(db));
       db.close = close;
       closers.push(close);
