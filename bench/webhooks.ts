@@ -199,8 +199,8 @@ async function steady(objectCount: number, rate: number, durationS: number) {
     // With the time its event was made (the fan-out's transaction start, on the same clock as
     // performance.now once timeOrigin is taken off): the latency split into fan-out and delivery.
     const map = await p.env.database.sql<{ id: string; pos: string; made: number | null }[]>`
-      select c.id, c.pos, (select extract(epoch from e.created_at) * 1000 from webhook_events e where e.seq = c.pos and e.object_key is not null limit 1)::float8 as made
-      from changes c where c.pos is not null`;
+      select c.id, c.pos, (extract(epoch from e.created_at) * 1000)::float8 as made
+      from changes c left join webhook_events e on e.seq = c.pos and e.object_key is not null where c.pos is not null`;
     const lat: number[] = [];
     const fanOut: number[] = [];
     const delivery: number[] = [];
