@@ -59,7 +59,7 @@ describe.each(['redis', 'postgres'] as const)('the job registry on the %s backen
       const schedulers = await maintenance.getJobSchedulers();
       const scheduled = registeredJobs(registry).filter((j) => j.every !== undefined);
       expect(schedulers.map((s) => [s.key, s.every]).sort()).toEqual(scheduled.map((j) => [j.name, j.every]).sort());
-      expect(scheduled.map((j) => j.name).sort()).toEqual(['expire-proposals', 'expire-reservation-requests', 'fan-out-webhook-events', 'notify-waiting', 'prune-changes', 'prune-finished-requests', 'prune-idempotency-keys', 'prune-rate-limit-windows', 'prune-webhook-events']);
+      expect(scheduled.map((j) => j.name).sort()).toEqual(['expire-proposals', 'expire-reservation-requests', 'fan-out-webhook-events', 'notify-waiting', 'prune-changes', 'prune-finished-requests', 'prune-idempotency-keys', 'prune-rate-limit-windows', 'prune-webhook-events', 'vacuum-busy-tables']);
     } finally {
       await maintenance.close();
     }
@@ -96,7 +96,7 @@ describe.each(['redis', 'postgres'] as const)('the job registry on the %s backen
     const [first] = running;
     expect(first?.workers.map((w) => [w.name, w.concurrency])).toEqual([
       ['calendar', Number(fastQueueEnv.WORKER_CONCURRENCY)],
-      ['maintenance', 1],
+      ['maintenance', 2],
       ['webhooks', config.webhooks.concurrency],
       ['messages', config.messaging.concurrency],
     ]);

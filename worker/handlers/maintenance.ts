@@ -32,7 +32,21 @@ export const maintenanceHandlers = (deps: AppContext) => ({
   'expire-reservation-requests': expireRequestsHandler(deps),
   'expire-proposals': expireProposalsHandler(deps),
   'notify-waiting': notifyWaitingHandler(deps),
+  'vacuum-busy-tables': vacuumBusyTablesHandler(deps),
 });
+
+/** The webhook tables each delivery rewrites, vacuumed once enough of them is dead (RetentionService.vacuumBusyTables). */
+function vacuumBusyTablesHandler(deps: AppContext): JobHandler<'vacuum-busy-tables'> {
+  return {
+    logAs: 'busy-table vacuum',
+    logContext: (job) => ({ maintenanceJobId: job.id }),
+    async run() {
+      const vacuumed = await deps.services.retention.vacuumBusyTables();
+      if (vacuumed.length > 0) deps.logger.debug({ vacuumed }, 'busy tables vacuumed');
+      return { vacuumed };
+    },
+  };
+}
 
 /** Owners and managers told of what waits: new events recorded per person, digests made, pending emails sent. */
 function notifyWaitingHandler(deps: AppContext): JobHandler<'notify-waiting'> {

@@ -52,6 +52,30 @@ export async function vacuumTable(db: Db, table: 'calendar_requests' | 'idempote
   await db.execute(sql.raw(`vacuum (skip_locked) ${table}`));
 }
 
+/**
+ * The tables every webhook delivery rewrites a row of (the object's lease taken and dropped, the
+ * event's status, the change's feed position): each leaves a dead version per event, in every
+ * index (no HOT update: the status is in the pending indexes' predicates, the position is indexed).
+ */
+export const BUSY_TABLES = ['webhook_leases', 'webhook_events', 'webhook_deliveries', 'changes'] as const;
+export type BusyTable = (typeof BUSY_TABLES)[number];
+
+/**
+ * Of BUSY_TABLES, those with at least `minDead` dead row versions and at least `fraction` of their
+ * live rows dead (the statistics' counts, pg_stat_user_tables), each then vacuumed (skip_locked).
+ * Answers the tables vacuumed.
+ */
+export async function vacuumBusyTables(db: Db, minDead: number, fraction: number): Promise<BusyTable[]> {
+  const rows = await db.execute<{ relname: BusyTable }>(sql`
+    select relname from pg_stat_user_tables
+     where schemaname = current_schema() and relname = any(${sql.raw(`array['${BUSY_TABLES.join("','")}']`)})
+       and n_dead_tup >= greatest(${minDead}::int, ${fraction}::float8 * n_live_tup)
+     order by relname`);
+  const tables = rows.map((r) => r.relname).filter((t) => (BUSY_TABLES as readonly string[]).includes(t));
+  for (const t of tables) await db.execute(sql.raw(`vacuum (skip_locked) ${t}`));
+  return tables;
+}
+
 /** The repository its service is given by the composition root (shared/app/services.ts). */
-export const retentionRepository = { deleteFinishedRequests, deleteSettledWebhookEvents, vacuumTable };
+export const retentionRepository = { deleteFinishedRequests, deleteSettledWebhookEvents, vacuumTable, vacuumBusyTables };
 export type RetentionRepository = typeof retentionRepository;

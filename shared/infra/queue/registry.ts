@@ -155,8 +155,10 @@ interface JobDefinition<Q extends string> {
 export function jobRegistry(config: Config) {
   const queues = {
     calendar: { concurrency: config.queue.concurrency },
-    // Short housekeeping statements: one at a time is plenty, and they never hold calendar slots.
-    maintenance: { concurrency: 1 },
+    // Short housekeeping statements, never holding calendar slots. Two at a time: the fan-out runs
+    // most of every second while the feed is busy, and a prune or a vacuum beside it must not
+    // hold its next pass back.
+    maintenance: { concurrency: 2 },
     // Deliveries wait on other people's servers: their own queue and concurrency, so a slow
     // receiver never takes a slot from the calendar apply.
     webhooks: { concurrency: config.webhooks.concurrency },
@@ -219,6 +221,8 @@ export function jobRegistry(config: Config) {
     'prune-webhook-events': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
     /** Turns new change-feed positions into webhook events of the subscribed apps and queues their deliveries. */
     'fan-out-webhook-events': { queue: 'maintenance', payload: noPayload, result: z.object({ events: z.number().int() }), options: maintenanceOptions, every: 1000 },
+    /** Vacuums the webhook tables every delivery rewrites once enough of them is dead (VACUUM_MIN_DEAD_ROWS, VACUUM_DEAD_FRACTION). */
+    'vacuum-busy-tables': { queue: 'maintenance', payload: noPayload, result: z.object({ vacuumed: z.array(z.string()) }), options: maintenanceOptions, every: 10_000 },
     /** Deletes change-feed records past CHANGE_RETENTION_DAYS (a cursor below them then answers 410). */
     'prune-changes': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
     /** Drops the Postgres rate-limit windows that have ended (the Redis ones expire by themselves). */
