@@ -5,6 +5,7 @@ import type { QueueConnection } from '../shared/infra/queue/connection.js';
 import { openQueue, upsertSchedulers } from '../shared/infra/queue/producer.js';
 import { cappedBackoffStrategy, jobRegistry, registeredQueues, type JobName, type JobRegistry } from '../shared/infra/queue/registry.js';
 import { TimeoutError, withTimeout } from '../shared/infra/timeout.js';
+import { startFanOutWaker } from './fan-out-waker.js';
 import { jobHandlers } from './handlers.js';
 import { assertEveryJobHandled, runJob, type JobHandler, type JobHandlers } from './job-handler.js';
 import { startReenqueueSweep } from './reenqueue-sweep.js';
@@ -18,8 +19,8 @@ export interface RunningWorker {
   /**
    * Stops taking jobs and lets the ones in flight finish, for at most SHUTDOWN_TIMEOUT_MS; a job
    * still running then is left to BullMQ's stall detection (its lock expires and another worker
-   * runs it again, which is safe: handlers are idempotent). Stops the re-enqueue sweep and the
-   * schedule keeper.
+   * runs it again, which is safe: handlers are idempotent). Stops the re-enqueue sweep, the
+   * schedule keeper and the woken fan-out.
    */
   close(): Promise<void>;
 }
@@ -47,7 +48,7 @@ function processorFor(registry: JobRegistry, handlers: JobHandlers, ctx: AppCont
 /**
  * Starts one BullMQ Worker per registered queue (each with its own concurrency), declares the
  * registry's job schedulers (and keeps them declared: schedule-keeper.ts), and starts the
- * re-enqueue sweep. Refuses to start if a registered
+ * re-enqueue sweep and the fan-out woken by recorded changes (fan-out-waker.ts). Refuses to start if a registered
  * job has no handler.
  */
 export async function startWorker(ctx: AppContext, conn: QueueConnection, handlers: JobHandlers = jobHandlers(ctx)): Promise<RunningWorker> {
@@ -90,6 +91,7 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection, handle
   }
   const sweep = startReenqueueSweep(ctx, registry);
   const schedules = startScheduleKeeper(ctx, queues, registry);
+  const fanOutWaker = startFanOutWaker(ctx);
   ctx.logger.info({ queues: registeredQueues(registry), backend: conn.kind }, 'worker started');
 
   return {
@@ -99,6 +101,7 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection, handle
       closing = true;
       schedules.stop();
       const sweepStopped = sweep.stop();
+      const wakerStopped = fanOutWaker.stop();
       const stopped = closeAll().then(() => false);
       const timedOut = await withTimeout(stopped, ctx.config.shutdownTimeoutMs, 'worker close').catch((err: unknown) => {
         if (err instanceof TimeoutError) return true;
@@ -111,7 +114,7 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection, handle
           'jobs still running at the shutdown timeout: left for another worker to retry',
         );
       }
-      await sweepStopped;
+      await Promise.all([sweepStopped, wakerStopped]);
     },
   };
 }

@@ -14,3 +14,6 @@ export const CHANGES_STAMPED_CHANNEL = 'changes_stamped';
 
 /** The longest a long poll holds its answer (`wait` of get-request-status and message-status). */
 export const MAX_WAIT_SECONDS = 30;
+
+/** Changes were recorded (a statement inserted into `changes`); empty payload. Trigger of drizzle/0029: wakes the workers' fan-out. */
+export const CHANGES_RECORDED_CHANNEL = 'changes_recorded';

@@ -1,0 +1,81 @@
+import type { AppContext } from '../shared/app/context.js';
+import type { Logger } from '../shared/infra/logger.js';
+import { CHANGES_RECORDED_CHANNEL } from '../shared/platform/long-poll/index.js';
+
+/*
+ * The fan-out woken by the change feed (issue 37: an event reaches its receiver at once). Every
+ * transaction that records changes notifies CHANGES_RECORDED_CHANNEL at its commit (the trigger of
+ * drizzle/0029); each worker process listens on one connection and runs a fan-out pass (stamp,
+ * then events and their delivery jobs: WebhooksService.fanOut) as soon as one arrives, instead of
+ * waiting for the scheduled job's next second. Notifications that arrive while a pass runs are
+ * served by one more pass after it, at least FAN_OUT_MIN_GAP_MS after the last one began: a busy
+ * feed gets passes back to back, each taking all that committed meanwhile, never one per change.
+ * Passes of several processes queue on the fan-out's cursor row, each taking what is new.
+ *
+ * The scheduled job (fan-out-webhook-events, every second) stays: it covers a notification lost
+ * while the listening connection was down, and a worker that could not LISTEN at all. postgres.js
+ * re-listens after a reconnect and calls onlisten again; that runs a pass too.
+ */
+
+/** The least time from the start of one woken pass to the start of the next. */
+export const FAN_OUT_MIN_GAP_MS = 10;
+
+export interface FanOutWaker {
+  /** A pass now, or one more after the running one. */
+  wake(): void;
+  /** No pass after this; resolves when the running one (if any) has ended. */
+  stop(): Promise<void>;
+}
+
+/** The coalescing of wake-ups into passes, apart from where they come from (unit-tested). */
+export function createFanOutWaker(pass: () => Promise<unknown>, logger: Pick<Logger, 'warn'>, minGapMs = FAN_OUT_MIN_GAP_MS): FanOutWaker {
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  /** When the last pass began (a wake-up after a quiet spell runs at once). */
+  let last = 0;
+  const loop = async () => {
+    do {
+      again = false;
+      const wait = last + minGapMs - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      if (stopped) return;
+      last = Date.now();
+      // A failed pass is the scheduled job's to make up for; the next wake-up tries again.
+      await pass().catch((err: unknown) => logger.warn({ err }, 'woken webhook fan-out failed'));
+    } while (again);
+  };
+  return {
+    wake() {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = loop().finally(() => {
+        running = undefined;
+      });
+    },
+    async stop() {
+      stopped = true;
+      await running;
+    },
+  };
+}
+
+/** Listens for recorded changes on the process's database and runs the woken passes. */
+export function startFanOutWaker(ctx: AppContext): { ready: Promise<void>; stop(): Promise<void> } {
+  const waker = createFanOutWaker(() => ctx.services.webhooks.fanOut(() => ctx.services.changes.stamp()), ctx.logger);
+  const wake = () => waker.wake();
+  const listening = ctx.database.sql.listen(CHANGES_RECORDED_CHANNEL, wake, wake).catch((err: unknown) => {
+    ctx.logger.warn({ err }, 'LISTEN for recorded changes failed: webhook events wait for the scheduled fan-out');
+    return undefined;
+  });
+  return {
+    /** Resolves once the LISTEN is in place (or has failed and been logged). */
+    ready: listening.then(() => {}),
+    async stop() {
+      await waker.stop();
+      await (await listening)?.unlisten().catch(() => {});
+    },
+  };
+}
