@@ -43,16 +43,20 @@ describe('the fan-out woken by recorded changes', () => {
     }
   });
 
-  it('is not woken by a statement that recorded no change', async () => {
+  it('is not woken by a statement that recorded no change, nor by the changes of a company without a webhook', async () => {
+    const db = t.tdb.database.db;
     const notified: string[] = [];
     const listening = await t.tdb.database.sql.listen('changes_recorded', (p) => void notified.push(p));
     try {
-      await t.tdb.database.db.execute(sql`insert into changes (company_uid, kind, object_uid, op) select 'none', 'booking', 'none', 'upsert' where false`);
-      const company = await createCompany(t.tdb.database.db);
-      await recordEvents(t.tdb.database.db, company, 'booking', 'booking.updated', ['bk_one']);
+      const company = await createCompany(db);
+      const app = await createToken(db, company, ['messaging']);
+      await db.execute(sql`insert into changes (company_uid, kind, object_uid, op) select ${company}, 'booking', 'none', 'upsert' where false`);
+      await recordEvents(db, await createCompany(db), 'booking', 'booking.updated', ['bk_none']);
+      expect((await t.p.api.post('/api/v1/set-webhook', { url: 'http://127.0.0.1:9/hook', events: ['booking.*'] }, app.token)).status).toBe(200);
+      await recordEvents(db, company, 'booking', 'booking.updated', ['bk_one']);
       for (let i = 0; i < 200 && notified.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
       await new Promise((r) => setTimeout(r, 200));
-      // One notification: the recorded change's; the empty insert sent none.
+      // One notification: the change of the company with a webhook; the empty insert and the other company's change sent none.
       expect(notified).toEqual(['']);
     } finally {
       await listening.unlisten();
