@@ -4,10 +4,10 @@ import { CHANGES_RECORDED_CHANNEL } from '../shared/platform/long-poll/index.js'
 
 /*
  * The fan-out woken by the change feed (issue 37: an event reaches its receiver at once). Every
- * transaction that records changes of a company with a webhook notifies CHANGES_RECORDED_CHANNEL at its commit (the trigger of
- * drizzle/0029); each worker process listens on one connection and runs a fan-out pass (stamp,
- * then events and their delivery jobs: WebhooksService.fanOut) as soon as one arrives, instead of
- * waiting for the scheduled job's next second. Notifications that arrive while a pass runs are
+ * transaction that records changes of a company with a webhook notifies CHANGES_RECORDED_CHANNEL
+ * at its commit (the trigger of drizzle/0029); each worker process listens on one connection and
+ * runs a fan-out pass (stamp, then events and their delivery jobs: WebhooksService.fanOut) as soon
+ * as one arrives, instead of waiting for the scheduled job's next second. Notifications that arrive while a pass runs are
  * served by one more pass after it, at least FAN_OUT_MIN_GAP_MS after the last one began: a busy
  * feed gets passes back to back, each taking all that committed meanwhile, never one per change.
  * Passes of several processes queue on the fan-out's cursor row, each taking what is new.
