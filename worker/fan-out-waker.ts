@@ -62,20 +62,53 @@ export function createFanOutWaker(pass: () => Promise<unknown>, logger: Pick<Log
   };
 }
 
-/** Listens for recorded changes on the process's database and runs the woken passes. */
-export function startFanOutWaker(ctx: AppContext): { ready: Promise<void>; stop(): Promise<void> } {
+/** How often a worker checks that its LISTEN is still in place (and tries again if it is not). */
+export const RELISTEN_CHECK_MS = 10_000;
+
+type ListenSql = Pick<AppContext['database']['sql'], 'listen'>;
+
+/**
+ * Listens for recorded changes on the process's database and runs the woken passes. A LISTEN that
+ * failed (the database away at start) or that postgres.js dropped (its re-listen after a reconnect
+ * failed, silently: the channel is then gone from `listen.channels`) is tried again every
+ * `relistenMs`; meanwhile the scheduled fan-out makes the events.
+ */
+export function startFanOutWaker(ctx: Pick<AppContext, 'services' | 'logger'> & { database: { sql: ListenSql } }, relistenMs = RELISTEN_CHECK_MS): { ready: Promise<void>; stop(): Promise<void> } {
   const waker = createFanOutWaker(() => ctx.services.webhooks.fanOut(() => ctx.services.changes.stamp()), ctx.logger);
   const wake = () => waker.wake();
-  const listening = ctx.database.sql.listen(CHANGES_RECORDED_CHANNEL, wake, wake).catch((err: unknown) => {
-    ctx.logger.warn({ err }, 'LISTEN for recorded changes failed: webhook events wait for the scheduled fan-out');
-    return undefined;
-  });
+  const sql = ctx.database.sql;
+  let listener: { unlisten(): Promise<void> } | undefined;
+  let pending: Promise<void> | undefined;
+  let stopped = false;
+  const listen = () =>
+    (pending ??= sql
+      .listen(CHANGES_RECORDED_CHANNEL, wake, wake)
+      .then(
+        (l) => {
+          listener = l;
+          if (stopped) void l.unlisten().catch(() => {});
+        },
+        (err: unknown) => ctx.logger.warn({ err }, 'LISTEN for recorded changes failed: webhook events wait for the scheduled fan-out'),
+      )
+      .finally(() => {
+        pending = undefined;
+      }));
+  const ready = listen();
+  const keep = setInterval(() => {
+    const channels = (sql.listen as unknown as { channels?: Record<string, unknown> }).channels;
+    if (listener && channels && !(CHANGES_RECORDED_CHANNEL in channels)) listener = undefined;
+    if (!listener) void listen();
+  }, relistenMs);
+  keep.unref();
   return {
-    /** Resolves once the LISTEN is in place (or has failed and been logged). */
-    ready: listening.then(() => {}),
+    /** Resolves once the first LISTEN is in place (or has failed and been logged). */
+    ready,
     async stop() {
+      stopped = true;
+      clearInterval(keep);
       await waker.stop();
-      await (await listening)?.unlisten().catch(() => {});
+      await pending;
+      await listener?.unlisten().catch(() => {});
     },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFanOutWaker } from '../../worker/fan-out-waker.js';
+import { createFanOutWaker, startFanOutWaker } from '../../worker/fan-out-waker.js';
 
 /** A pass that records its start and waits until the test releases it. */
 function heldPasses() {
@@ -97,5 +97,53 @@ describe('the fan-out woken by recorded changes (issue 37)', () => {
     waker.wake();
     await settle();
     expect(p.starts).toHaveLength(1);
+  });
+});
+
+/** A context whose LISTEN fails the first `failures` times; `channels` as postgres.js keeps them. */
+function listeningContext(failures: number) {
+  const calls = { listen: 0, passes: 0 };
+  const channels: Record<string, unknown> = {};
+  const listen = Object.assign(
+    async (channel: string, _onNotify: () => void, onListen: () => void) => {
+      calls.listen++;
+      if (calls.listen <= failures) throw new Error('connection refused');
+      channels[channel] = true;
+      onListen();
+      return { unlisten: async () => void delete channels[channel] };
+    },
+    { channels },
+  );
+  const ctx = {
+    database: { sql: { listen } },
+    logger: { warn: () => {} },
+    services: { changes: { stamp: async () => [] }, webhooks: { fanOut: async () => void calls.passes++ } },
+  } as unknown as Parameters<typeof startFanOutWaker>[0];
+  return { ctx, calls, channels };
+}
+
+const until = async (cond: () => boolean) => {
+  for (let i = 0; i < 400 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
+};
+
+describe('the waker\'s LISTEN', () => {
+  it('is tried again after it failed, and its first pass runs once it is in place', async () => {
+    const { ctx, calls } = listeningContext(1);
+    const waker = startFanOutWaker(ctx, 20);
+    await until(() => calls.passes > 0);
+    expect(calls.listen).toBe(2);
+    expect(calls.passes).toBe(1);
+    await waker.stop();
+  });
+
+  it('is made again when postgres.js dropped it (a re-listen after a reconnect that failed)', async () => {
+    const { ctx, calls, channels } = listeningContext(0);
+    const waker = startFanOutWaker(ctx, 20);
+    await waker.ready;
+    delete channels.changes_recorded;
+    await until(() => calls.listen > 1);
+    expect(calls.listen).toBe(2);
+    expect(channels.changes_recorded).toBe(true);
+    await waker.stop();
   });
 });
