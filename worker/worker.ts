@@ -48,8 +48,8 @@ function processorFor(registry: JobRegistry, handlers: JobHandlers, ctx: AppCont
 /**
  * Starts one BullMQ Worker per registered queue (each with its own concurrency), declares the
  * registry's job schedulers (and keeps them declared: schedule-keeper.ts), and starts the
- * re-enqueue sweep and the fan-out woken by recorded changes (fan-out-waker.ts). Refuses to start if a registered
- * job has no handler.
+ * re-enqueue sweep and the fan-out woken by recorded changes (fan-out-waker.ts). Refuses to start
+ * if a registered job has no handler.
  */
 export async function startWorker(ctx: AppContext, conn: QueueConnection, handlers: JobHandlers = jobHandlers(ctx)): Promise<RunningWorker> {
   const registry = jobRegistry(ctx.config);
