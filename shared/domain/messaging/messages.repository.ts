@@ -79,14 +79,26 @@ export interface Outgoing {
  * retry or the sweep); the outcome's commit (markFinished) flushes it anyway.
  */
 export async function markSending(db: Db, uid: string): Promise<Outgoing | undefined> {
-  const [row] = await db.execute<Record<string, unknown>>(sql`
+  return (await markSendingMany(db, [uid])).get(uid);
+}
+
+/**
+ * markSending for several messages in one statement (the worker's jobs that start together:
+ * messaging.service.ts groups them). The rows are locked in uid order, as markSentMany locks them.
+ */
+export async function markSendingMany(db: Db, uids: readonly string[]): Promise<Map<string, Outgoing>> {
+  if (uids.length === 0) return new Map();
+  const rows = await db.execute<Record<string, unknown>>(sql`
     with m as (
       update messages
          set status = case when status in ('queued', 'processing', 'paused') then 'processing' else status end,
              attempts = attempts + case when status in ('queued', 'processing', 'paused') then 1 else 0 end,
              started_at = coalesce(started_at, now())
         from (select set_config('synchronous_commit', 'off', true)) as async_commit
-       where uid = ${uid} and direction = 'outbound'
+       where uid in (select uid from messages
+                      where uid in (select jsonb_array_elements_text(${JSON.stringify(uids)}::jsonb)) and direction = 'outbound'
+                      order by uid for update)
+         and direction = 'outbound'
       returning *
     )
     select m.uid, m.status, m.company_uid, m.channel, m.message_text, to_char(m.message_dttm, 'YYYY-MM-DD HH24:MI:SS') as message_dttm,
@@ -96,7 +108,10 @@ export async function markSending(db: Db, uid: string): Promise<Outgoing | undef
              join bookings b on b.company_uid = t.company_uid and b.booking_uid = t.booking_uid
              join guests g on g.company_uid = t.company_uid and g.uid = t.guest_uid
              join hosts h on h.company_uid = t.company_uid and h.uid = t.host_uid`);
-  if (!row) return undefined;
+  return new Map(rows.map((row) => [row.uid as string, outgoingOf(row)]));
+}
+
+function outgoingOf(row: Record<string, unknown>): Outgoing {
   return {
     uid: row.uid as string,
     status: row.status as string,
