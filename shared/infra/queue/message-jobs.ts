@@ -1,4 +1,3 @@
-import { groupRun } from '../db/group-commit.js';
 import { withTimeout } from '../timeout.js';
 import { cachedFlag } from './cached-flag.js';
 import { PAUSED_MAX_AGE_MS } from './calendar-jobs.js';
@@ -18,17 +17,9 @@ export function createMessageJobs(conn: QueueConnection, registry: JobRegistry, 
   const timeoutMs = opts.timeoutMs ?? 2000;
   const keyed = keyedJobs(conn, registry, 'messages', timeoutMs);
   const paused = cachedFlag(() => withTimeout(keyed.queue.isPaused(), timeoutMs, 'isPaused'), PAUSED_MAX_AGE_MS);
-  // The accepts that finish while an add is in flight go together in the next (one addBulk, one
-  // round trip to the queue for many messages under load; a lone accept is added at once).
-  const add = groupRun(async (uids) => {
-    await keyed.add(uids, 'send-message');
-    return new Map<string, true>();
-  });
   return {
     ...keyed,
-    enqueue: async (messageUids) => {
-      await Promise.all(messageUids.map((uid) => add(uid)));
-    },
+    enqueue: (messageUids) => keyed.add(messageUids, 'send-message'),
     isPaused: () => paused.get(),
   };
 }
