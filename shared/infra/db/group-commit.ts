@@ -5,9 +5,8 @@
  * run left it out), or the run's error. `max` bounds a run; the rest waits for the next. A key asked
  * for twice before its run gets the same value twice (the run sees it once).
  *
- * Users (issue 37: one statement or one round trip for many callers, where each was one): the
- * worker's claim of messages to send and its recording of sent ones (messaging.service.ts), the
- * API's enqueue of accepted messages (message-jobs.ts).
+ * Users (issue 37: one statement for many callers, where each was one): the worker's claim of
+ * messages to send and its recording of sent ones (messaging.service.ts).
  */
 export function groupRun<V>(run: (keys: string[]) => Promise<ReadonlyMap<string, V>>, max = 100): (key: string) => Promise<V | undefined> {
   type Waiter = { key: string; resolve: (value: V | undefined) => void; reject: (err: unknown) => void };
