@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { AppContext } from '../shared/app/context.js';
 import { createApp } from './app.js';
 import { answerClientError } from './middleware/errors.js';
+import { flushLog } from '../shared/infra/logger.js';
 
 export interface ApiServer {
   server: Server;
@@ -44,6 +45,7 @@ export async function startApiServer(ctx: AppContext): Promise<ApiServer> {
   const addr = server.address();
   const actualPort = typeof addr === 'object' && addr ? addr.port : port;
   ctx.logger.info({ port: actualPort }, 'API listening');
+  flushLog(ctx.logger);
   let closing: Promise<void> | undefined;
   return {
     server,

@@ -1,6 +1,6 @@
 import type { Job, Queue, Worker } from 'bullmq';
 import type { AppContext } from '../shared/app/context.js';
-import { withLogContext } from '../shared/infra/logger.js';
+import { flushLog, withLogContext } from '../shared/infra/logger.js';
 import type { QueueConnection } from '../shared/infra/queue/connection.js';
 import { openQueue, upsertSchedulers } from '../shared/infra/queue/producer.js';
 import { cappedBackoffStrategy, jobRegistry, registeredQueues, type JobName, type JobRegistry } from '../shared/infra/queue/registry.js';
@@ -93,6 +93,7 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection, handle
   const schedules = startScheduleKeeper(ctx, queues, registry);
   const fanOutWaker = startFanOutWaker(ctx);
   ctx.logger.info({ queues: registeredQueues(registry), backend: conn.kind }, 'worker started');
+  flushLog(ctx.logger);
 
   return {
     workers,
