@@ -150,6 +150,46 @@ describe('a transaction whose connection is lost before COMMIT (issue 39 M2)', (
   });
 });
 
+describe('a transaction whose connection is lost in its COMMIT (issue 39 M2; the id read in the same write, issue 37)', () => {
+  it('is settled by its id: aborted at COMMIT, it runs again and commits once', async () => {
+    const retrying = w.connect({ max: 2 });
+    // A deferred trigger that sleeps in the first COMMIT only (a sequence does not roll back).
+    await db.sql.unsafe(`
+      create sequence commit_probe_seq;
+      create table commit_probe (x int);
+      create function commit_probe_sleep() returns trigger language plpgsql as $$
+      begin
+        if nextval('commit_probe_seq') = 1 then perform pg_sleep(10); end if;
+        return null;
+      end $$;
+      create constraint trigger commit_probe_sleep after insert on commit_probe
+        deferrable initially deferred for each row execute function commit_probe_sleep();`);
+    try {
+      let attempts = 0;
+      const tx = retrying.db.transaction(async (t) => {
+        attempts++;
+        await t.execute(sql`insert into commit_probe values (600)`);
+        return 'done';
+      });
+      let sleeping: number | undefined;
+      for (let i = 0; i < 200 && sleeping === undefined; i++) {
+        const [row] = await db.sql<{ pid: number }[]>`select pid from pg_stat_activity where wait_event = 'PgSleep' and query ilike 'commit%'`;
+        sleeping = row?.pid;
+        if (sleeping === undefined) await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(sleeping, 'the first COMMIT sleeps in the trigger').toBeDefined();
+      await w.tdb.database.sql`select pg_terminate_backend(${sleeping ?? 0})`;
+      expect(await tx).toBe('done');
+      expect(attempts).toBe(2);
+      const rows = await db.sql<{ n: number }[]>`select count(*)::int as n from commit_probe where x = 600`;
+      expect(rows[0]?.n).toBe(1);
+    } finally {
+      await db.sql.unsafe('drop table commit_probe; drop function commit_probe_sleep(); drop sequence commit_probe_seq');
+      await retrying.close();
+    }
+  });
+});
+
 describe('the hardened client', () => {
   it('still runs a list of queries returned by a transaction callback (postgres.js array form)', async () => {
     const answers = await db.sql.begin((t) => [t`insert into fault_probe values (901)`, t`insert into fault_probe values (902)`, t`select 3 as n`]);

@@ -92,7 +92,11 @@ export function hardenClient(sql: postgres.Sql, opts: { retryLost?: boolean } = 
   interface Attempt {
     /** The callback finished: COMMIT was (about to be) sent. */
     committing: boolean;
-    /** The transaction's id when it wrote anything (read before COMMIT), else null. */
+    /** The answer to the id's read came (xid and server hold it). */
+    idRead: boolean;
+    /** The id's read failed on a live session (the transaction is then aborted, its COMMIT a rollback). */
+    idError: Error | undefined;
+    /** The transaction's id when it wrote anything (read just before COMMIT), else null. */
     xid: string | null;
     /** The server that ran it (SERVER_IDENTITY), read with the id. */
     server: string | null;
@@ -100,15 +104,25 @@ export function hardenClient(sql: postgres.Sql, opts: { retryLost?: boolean } = 
   }
   const attempt = (a: unknown[]) => {
     let connectionClosed = false;
-    const state: Attempt = { committing: false, xid: null, server: null, result: undefined };
+    const state: Attempt = { committing: false, idRead: false, idError: undefined, xid: null, server: null, result: undefined };
     // A copy: each attempt wraps the caller's own callback once.
     const outer = begin(
       ...withScopedPatch([...a], () => connectionClosed, async (scoped, result) => {
         state.result = result;
         if (retryLost) {
-          const rows = (await scoped.unsafe(`select pg_current_xact_id_if_assigned()::text as xid, ${SERVER_IDENTITY} as server`)) as unknown as { xid: string | null; server: string }[];
-          state.xid = rows[0]?.xid ?? null;
-          state.server = rows[0]?.server ?? null;
+          // Not awaited: postgres.js sends it with the COMMIT it writes next, in one write (a round
+          // trip less per transaction, issue 37). Its answer comes before COMMIT's.
+          const read = scoped.unsafe(`select pg_current_xact_id_if_assigned()::text as xid, ${SERVER_IDENTITY} as server`) as unknown as Promise<{ xid: string | null; server: string }[]>;
+          read.then(
+            (rows) => {
+              state.xid = rows[0]?.xid ?? null;
+              state.server = rows[0]?.server ?? null;
+              state.idRead = true;
+            },
+            (err: unknown) => {
+              state.idError = err instanceof Error ? err : new Error(String(err));
+            },
+          );
         }
         state.committing = true;
       }),
@@ -154,13 +168,20 @@ export function hardenClient(sql: postgres.Sql, opts: { retryLost?: boolean } = 
     for (let n = 1; ; n++) {
       const { outer, state } = attempt(a);
       try {
-        return await outer;
+        const result = await outer;
+        // The id's read failed on a live session: the server aborted the transaction, and answered
+        // its COMMIT with a rollback, which postgres.js does not report.
+        if (state.idError !== undefined) throw state.idError;
+        return result;
       } catch (err) {
         // Issue 39 M2: a transaction whose connection was lost before its callback finished never
         // sent COMMIT, so the server rolled it back: it runs again on a fresh connection. One lost
         // at COMMIT is settled by its id: committed, it answers as it would have; aborted (or
-        // read-only), it runs again; unknown, the caller answers 503.
+        // wrote nothing), it runs again; unknown, the caller answers 503. The id is read in the
+        // write that sends COMMIT: when its answer never came, COMMIT may have run, and the outcome
+        // is unknown.
         if (!retryLost || !lost.again(err) || n > LOST_RETRY_DELAYS_MS.length) throw err;
+        if (state.committing && !state.idRead) throw err;
         if (state.committing && state.xid !== null) {
           const status = await commitOutcome(state.xid, state.server);
           if (status === 'committed') return state.result;
