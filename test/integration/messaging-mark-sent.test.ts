@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { appendOutbound, markFinished, markSending, markSendingMany, markSentMany, threadOfBooking } from '../../shared/domain/messaging/index.js';
+import { appendOutbound, markFinished, markSending, markSentMany, threadOfBooking } from '../../shared/domain/messaging/index.js';
 import { createCompany } from '../support/factories.js';
 import { createBookingFor } from '../support/messaging.js';
 import { useWorld } from '../support/world.js';
@@ -8,8 +8,6 @@ import { useWorld } from '../support/world.js';
 /*
  * The worker's group commit of sent messages (markSentMany): several messages `completed` in one
  * statement, each with its change-feed records (its thread, then itself), a final one left alone.
- * And its grouped claim (markSendingMany): several messages `processing` in one statement, each
- * answered with what sending it needs, a final one answered as it is and left alone.
  */
 
 const t = useWorld();
@@ -48,33 +46,5 @@ describe('markSentMany', () => {
     expect((await markSentMany(db, uids)).size).toBe(0);
     const [{ after } = { after: 0 }] = await db.execute<{ after: number }>(sql`select count(*)::int as after from changes where id > ${before}`);
     expect(after).toBe(6);
-  });
-});
-
-describe('markSendingMany', () => {
-  it('claims several messages in one statement, answers each, and leaves a final one as it is', async () => {
-    const db = t.tdb.database.db;
-    const company = await createCompany(db);
-    const booking = (await createBookingFor(db, company)).bookingUid;
-    const thread = (await threadOfBooking(db, company, { bookingUid: booking }))!.id;
-    const uids: string[] = [];
-    for (let i = 0; i < 3; i++) uids.push((await appendOutbound(db, company, { threadId: thread }, { channel: 'email', text: `m${i}` }))!);
-    await markSending(db, uids[2]!);
-    expect(await markFinished(db, uids[2]!, { status: 'error', error: 'refused' })).toBe(true);
-
-    const claimed = await markSendingMany(db, [...uids, 'msg_nosuchmessage']);
-    expect([...claimed.keys()].sort()).toEqual([...uids].sort());
-    expect(uids.map((u) => [claimed.get(u)?.status, claimed.get(u)?.messageText, claimed.get(u)?.bookingUid])).toEqual([
-      ['processing', 'm0', booking],
-      ['processing', 'm1', booking],
-      ['error', 'm2', booking],
-    ]);
-    const rows = await db.execute<{ status: string; attempts: number; started: boolean }>(sql`
-      select status, attempts, started_at is not null as started from messages where uid in (${sql.join(uids.map((u) => sql`${u}`), sql`, `)}) order by id`);
-    expect(rows.map((r) => [r.status, r.attempts, r.started])).toEqual([
-      ['processing', 1, true],
-      ['processing', 1, true],
-      ['error', 1, true],
-    ]);
   });
 });

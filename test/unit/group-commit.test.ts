@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupCommit, groupRun } from '../../shared/infra/db/group-commit.js';
+import { groupCommit } from '../../shared/infra/db/group-commit.js';
 
 /*
  * The worker's group commit of sent messages: a uid asked for while nothing is in flight runs at
@@ -65,31 +65,5 @@ describe('groupCommit', () => {
     await expect(c).rejects.toThrow('database away');
     r.open();
     await expect(d).resolves.toBe(true);
-  });
-});
-
-describe('groupRun', () => {
-  it("answers each caller its own key's value, undefined for a key the run left out", async () => {
-    const runs: string[][] = [];
-    const claim = groupRun(async (keys: string[]) => {
-      runs.push(keys);
-      return new Map(keys.filter((k) => k !== 'gone').map((k) => [k, `row of ${k}`]));
-    });
-    const first = claim('a');
-    const rest = [claim('b'), claim('gone'), claim('c')];
-    await expect(first).resolves.toBe('row of a');
-    await expect(Promise.all(rest)).resolves.toEqual(['row of b', undefined, 'row of c']);
-    expect(runs).toEqual([['a'], ['b', 'gone', 'c']]);
-  });
-
-  it('runs a key asked twice once, both callers answered, and counts it once against max', async () => {
-    const runs: string[][] = [];
-    const claim = groupRun(async (keys: string[]) => {
-      runs.push(keys);
-      return new Map(keys.map((k) => [k, k.toUpperCase()]));
-    }, 2);
-    const all = ['a', 'b', 'c', 'b', 'd'].map((k) => claim(k));
-    await expect(Promise.all(all)).resolves.toEqual(['A', 'B', 'C', 'B', 'D']);
-    expect(runs).toEqual([['a'], ['b', 'c'], ['d']]);
   });
 });

@@ -79,35 +79,14 @@ export interface Outgoing {
  * retry or the sweep); the outcome's commit (markFinished) flushes it anyway.
  */
 export async function markSending(db: Db, uid: string): Promise<Outgoing | undefined> {
-  return (await markSendingMany(db, [uid])).get(uid);
-}
-
-/*
- * Lists of message uids (markSendingMany, markSentMany; newUid makes no commas) go as one
- * parameter, split by string_to_array, and the rows are found with `uid = any(array(...))`: index
- * scans whatever the list's length and the table's statistics. With `uid in (select jsonb_array_elements_text(...))`
- * the prepared statement's generic plan, made while the table's statistics said it was nearly
- * empty, scanned the whole table (issue 37: 2.7 ms a claim in the messages bench, against 0.16 ms
- * for one uid by `uid = $1`).
- */
-
-/**
- * markSending for several messages in one statement (the worker's jobs that start together:
- * messaging.service.ts groups them). The rows are locked in uid order, as markSentMany locks them.
- */
-export async function markSendingMany(db: Db, uids: readonly string[]): Promise<Map<string, Outgoing>> {
-  if (uids.length === 0) return new Map();
-  const rows = await db.execute<Record<string, unknown>>(sql`
+  const [row] = await db.execute<Record<string, unknown>>(sql`
     with m as (
       update messages
          set status = case when status in ('queued', 'processing', 'paused') then 'processing' else status end,
              attempts = attempts + case when status in ('queued', 'processing', 'paused') then 1 else 0 end,
              started_at = coalesce(started_at, now())
         from (select set_config('synchronous_commit', 'off', true)) as async_commit
-       where uid = any(array(select uid from messages
-                              where uid = any(string_to_array(${uids.join(',')}, ',')) and direction = 'outbound'
-                              order by uid for update))
-         and direction = 'outbound'
+       where uid = ${uid} and direction = 'outbound'
       returning *
     )
     select m.uid, m.status, m.company_uid, m.channel, m.message_text, to_char(m.message_dttm, 'YYYY-MM-DD HH24:MI:SS') as message_dttm,
@@ -117,10 +96,7 @@ export async function markSendingMany(db: Db, uids: readonly string[]): Promise<
              join bookings b on b.company_uid = t.company_uid and b.booking_uid = t.booking_uid
              join guests g on g.company_uid = t.company_uid and g.uid = t.guest_uid
              join hosts h on h.company_uid = t.company_uid and h.uid = t.host_uid`);
-  return new Map(rows.map((row) => [row.uid as string, outgoingOf(row)]));
-}
-
-function outgoingOf(row: Record<string, unknown>): Outgoing {
+  if (!row) return undefined;
   return {
     uid: row.uid as string,
     status: row.status as string,
@@ -224,7 +200,12 @@ export async function markFinished(db: Executor, uid: string, outcome: { status:
  * Several messages that reached their channel, `completed` with their change-feed records in one
  * statement (the worker's group commit: shared/infra/db/group-commit.ts). The rows are locked in uid order, so
  * two such statements over the same messages wait for each other instead of deadlocking. Never
- * overrides a final message; answers the uids it marked.
+ * overrides a final message; answers the uids it marked. The uids (newUid makes no commas) go as
+ * one parameter, split by string_to_array, and the rows are found by `uid = any(array(...))`:
+ * index scans whatever the list's length and the table's statistics. With `uid in (select
+ * jsonb_array_elements_text(...))` the prepared statement's generic plan, made while the table's
+ * statistics said it was nearly empty, scanned the whole messages table (issue 37: 0.67 ms a
+ * statement in the messages bench, and growing with the table).
  */
 export async function markSentMany(db: Executor, uids: readonly string[]): Promise<Set<string>> {
   if (uids.length === 0) return new Set();

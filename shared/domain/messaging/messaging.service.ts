@@ -11,11 +11,10 @@ import { BaseService } from '../service.js';
 import type { MessagingRepository } from './messaging.repository.js';
 import { newWebhookSecret, type KeptConnections } from '../../platform/outbound-http/index.js';
 import { createChannels, type Channels, type SendOutcome } from './messaging.channels.js';
-import type { Outgoing } from './messages.repository.js';
 import { appendInbound, inboundSigners, type InboundMessageAnswer, type InboundMessageBody } from './messaging.inbound.js';
 import type { GetThreadsQuery, MessageBookingGuestAnswer, MessageBookingGuestBody, MessageStatusView, ThreadsPage } from './messaging.schema.js';
 import { threadFilterOf, threadsPage } from './messaging.wire.js';
-import { groupCommit, groupRun } from '../../infra/db/group-commit.js';
+import { groupCommit } from '../../infra/db/group-commit.js';
 
 export const unknownThread = (threadId: number) => notFound('thread_id', `Unknown thread_id ${threadId}`);
 export const unknownBooking = (bookingUid: string) => notFound('booking_uid', `Unknown booking_uid ${shown(bookingUid)}`);
@@ -39,7 +38,6 @@ export class MessagingService extends BaseService {
   private channels: Channels | undefined;
   private readonly connections: KeptConnections | undefined;
   private markSent: ((uid: string) => Promise<boolean>) | undefined;
-  private markSending: ((uid: string) => Promise<Outgoing | undefined>) | undefined;
 
   constructor(
     infra: Infra,
@@ -133,16 +131,14 @@ export class MessagingService extends BaseService {
   }
 
   /**
-   * Worker: one send attempt. Marks the message processing (with the messages of the process's
-   * other jobs that start meanwhile, one statement: groupRun), sends it through its channel, records
+   * Worker: one send attempt. Marks the message processing, sends it through its channel, records
    * the outcome (with its change-feed records, one statement; a sent message with those of the
    * process's other jobs that are sent meanwhile: groupCommit). A message already final is left
    * alone (a duplicate job, or a retry after the outcome was recorded). `lastAttempt`: a transient
    * failure then ends the message in `error`.
    */
   async deliver(messageUid: string, lastAttempt: boolean): Promise<DeliverResult> {
-    this.markSending ??= groupRun((uids) => this.repo.markSendingMany(this.db, uids));
-    const m = await this.markSending(messageUid);
+    const m = await this.repo.markSending(this.db, messageUid);
     if (!m) return { outcome: 'skipped', reason: 'message missing' };
     if (m.status !== 'processing') return { outcome: 'skipped', reason: `already ${m.status}` };
     this.channels ??= createChannels(this.config, undefined, this.connections);

@@ -1,31 +1,21 @@
 /**
- * Group run: keys asked for while a run is in flight go together into the next run, which starts
- * as soon as that one ends; a key asked for while nothing is in flight runs at once, alone (no wait
- * to fill a batch). Each caller gets its own key's value from the run's map (undefined when the
- * run left it out), or the run's error. `max` bounds a run; the rest waits for the next. A key asked
- * for twice before its run gets the same value twice (the run sees it once).
- *
- * Users (issue 37: one statement for many callers, where each was one): the worker's claim of
- * messages to send and its recording of sent ones (messaging.service.ts).
+ * Group commit (the send-message job's recording of sent messages, messaging.service.ts): keys asked for while a run is in flight go together into the next
+ * run, which starts as soon as that one ends; a key asked for while nothing is in flight runs at
+ * once, alone (no wait to fill a batch). Each caller gets whether its own key was done, or the
+ * run's error. `max` bounds a run; the rest waits for the next.
  */
-export function groupRun<V>(run: (keys: string[]) => Promise<ReadonlyMap<string, V>>, max = 100): (key: string) => Promise<V | undefined> {
-  type Waiter = { key: string; resolve: (value: V | undefined) => void; reject: (err: unknown) => void };
-  const waiting: Waiter[] = [];
+export function groupCommit(run: (keys: string[]) => Promise<ReadonlySet<string>>, max = 100): (key: string) => Promise<boolean> {
+  type Waiter = { key: string; resolve: (done: boolean) => void; reject: (err: unknown) => void };
+  let waiting: Waiter[] = [];
   let running = false;
   const next = (): void => {
     if (running || waiting.length === 0) return;
-    const batch: Waiter[] = [];
-    const keys = new Set<string>();
-    // Up to `max` distinct keys; a repeated key rides along with its first asker.
-    while (waiting.length > 0 && (keys.size < max || keys.has((waiting[0] as Waiter).key))) {
-      const w = waiting.shift() as Waiter;
-      keys.add(w.key);
-      batch.push(w);
-    }
+    const batch = waiting.slice(0, max);
+    waiting = waiting.slice(max);
     running = true;
-    run([...keys])
+    run(batch.map((w) => w.key))
       .then(
-        (values) => batch.forEach((w) => w.resolve(values.get(w.key))),
+        (done) => batch.forEach((w) => w.resolve(done.has(w.key))),
         (err: unknown) => batch.forEach((w) => w.reject(err)),
       )
       .finally(() => {
@@ -34,17 +24,8 @@ export function groupRun<V>(run: (keys: string[]) => Promise<ReadonlyMap<string,
       });
   };
   return (key) =>
-    new Promise<V | undefined>((resolve, reject) => {
+    new Promise<boolean>((resolve, reject) => {
       waiting.push({ key, resolve, reject });
       next();
     });
-}
-
-/** groupRun for a run that answers which keys it did: each caller gets whether its own key was done. */
-export function groupCommit(run: (keys: string[]) => Promise<ReadonlySet<string>>, max = 100): (key: string) => Promise<boolean> {
-  const grouped = groupRun(async (keys) => {
-    const done = await run(keys);
-    return new Map(keys.map((k) => [k, done.has(k)]));
-  }, max);
-  return async (key) => (await grouped(key)) ?? false;
 }
