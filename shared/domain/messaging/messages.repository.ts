@@ -200,22 +200,17 @@ export async function markFinished(db: Executor, uid: string, outcome: { status:
  * Several messages that reached their channel, `completed` with their change-feed records in one
  * statement (the worker's group commit: shared/infra/db/group-commit.ts). The rows are locked in uid order, so
  * two such statements over the same messages wait for each other instead of deadlocking. Never
- * overrides a final message; answers the uids it marked. The uids (newUid makes no commas) go as
- * one parameter, split by string_to_array, and the rows are found by `uid = any(array(...))`:
- * index scans whatever the list's length and the table's statistics. With `uid in (select
- * jsonb_array_elements_text(...))` the prepared statement's generic plan, made while the table's
- * statistics said it was nearly empty, scanned the whole messages table (issue 37: 0.67 ms a
- * statement in the messages bench, and growing with the table).
+ * overrides a final message; answers the uids it marked.
  */
 export async function markSentMany(db: Executor, uids: readonly string[]): Promise<Set<string>> {
   if (uids.length === 0) return new Set();
   const rows = await db.execute<{ uid: string }>(sql`
     with m as (
       update messages set status = 'completed', message_error = null, finished_at = now()
-       where uid = any(array(select uid from messages
-                              where uid = any(string_to_array(${uids.join(',')}, ','))
-                                and status in ('queued', 'processing', 'paused')
-                              order by uid for update))
+       where uid in (select uid from messages
+                      where uid in (select jsonb_array_elements_text(${JSON.stringify(uids)}::jsonb))
+                        and status in ('queued', 'processing', 'paused')
+                      order by uid for update)
          and status in ('queued', 'processing', 'paused')
       returning company_uid, thread_id, uid
     ), c as (${messageChanges})
