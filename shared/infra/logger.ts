@@ -65,7 +65,7 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q + 1)}${pairs.join('&')}`;
 }
 
-/** Buffered stdout: lines are written once this many bytes wait, or LOG_FLUSH_MS after the last write. */
+/** Buffered stdout: lines are written once this many bytes wait, and at the latest every LOG_FLUSH_MS. */
 export const LOG_BUFFER_BYTES = 4096;
 export const LOG_FLUSH_MS = 100;
 
