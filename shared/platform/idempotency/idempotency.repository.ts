@@ -9,27 +9,34 @@ export interface StoredAnswer {
 }
 
 /**
- * Claims (token, key) inside the caller's transaction. The insert takes the key's unique lock, so a
- * concurrent request with the same key waits for this transaction and then sees its answer.
- * A key older than the TTL is taken over as new. Returns undefined when claimed, else the stored
- * answer.
+ * Claims (token, key) inside the caller's transaction, in one statement. The insert takes the key's
+ * unique lock, so a concurrent request with the same key waits for this transaction and then sees
+ * its answer. A key older than the TTL is taken over as new. Returns undefined when claimed, else
+ * the stored answer.
+ *
+ * One statement, so that the caller may send its write behind it without waiting for its answer
+ * (idempotent()): a key in use is answered by the conflict's DO UPDATE, which sees the committed
+ * row and returns it unchanged (status > 0: an answer stored); a claimed key is a row with status 0
+ * (inserted, or taken over past its TTL). An answer is always stored with status > 0 in the
+ * claiming transaction, so a committed row never holds 0.
  */
 export async function claimIdempotencyKey(
   tx: Executor,
   p: { tokenUid: string; companyUid: string; key: string; bodyHash: string; ttlHours: number },
 ): Promise<StoredAnswer | undefined> {
-  const claimed = await tx.execute(sql`
-    insert into idempotency_keys (token_uid, key, company_uid, body_hash, status, response)
+  const cutoff = sql`now() - make_interval(secs => ${p.ttlHours * 3600})`;
+  const rows = await tx.execute<{ body_hash: string; status: number; response: unknown }>(sql`
+    insert into idempotency_keys as k (token_uid, key, company_uid, body_hash, status, response)
     values (${p.tokenUid}, ${p.key}, ${p.companyUid}, ${p.bodyHash}, 0, 'null'::jsonb)
     on conflict (token_uid, key) do update
-       set body_hash = excluded.body_hash, status = 0, response = 'null'::jsonb, created_at = now()
-     where idempotency_keys.created_at < now() - make_interval(secs => ${p.ttlHours * 3600})
-    returning 1`);
-  if (claimed.length > 0) return undefined;
-  const rows = await tx.execute<{ body_hash: string; status: number; response: unknown }>(sql`
-    select body_hash, status, response from idempotency_keys where token_uid = ${p.tokenUid} and key = ${p.key}`);
+       set body_hash = case when k.created_at < ${cutoff} then excluded.body_hash else k.body_hash end,
+           status = case when k.created_at < ${cutoff} then 0 else k.status end,
+           response = case when k.created_at < ${cutoff} then 'null'::jsonb else k.response end,
+           created_at = case when k.created_at < ${cutoff} then now() else k.created_at end
+    returning k.body_hash, k.status, k.response`);
   const row = rows[0];
-  if (!row) throw new Error('idempotency key vanished while claimed');
+  if (!row) throw new Error('idempotency key neither claimed nor found');
+  if (row.status === 0) return undefined;
   return { bodyHash: row.body_hash, status: row.status, response: row.response };
 }
 
