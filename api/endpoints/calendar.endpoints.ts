@@ -137,6 +137,8 @@ export const getRequestStatus = defineEndpoint({
   method: 'get',
   path: '/api/v1/get-request-status',
   scopes: ['calendar-control', 'listings', 'pricing-management', 'availability-control'],
+  // The status polls: the token's lookup runs beside the read (define.ts recentToken).
+  recentToken: true,
   operationId: 'getRequestStatus',
   tag: 'Calendar',
   summary: 'Status of requests (calendar batches and ranges, proposals, listing-status changes)',

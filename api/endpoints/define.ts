@@ -104,7 +104,11 @@ interface EndpointDefinition<
    * accept path's round trip). Only for a handler whose every write passes `tokenCheck` to the
    * statement that stores (insertRequests, messaging's appendOutbound and confirmLiveToken): its
    * answer then goes out only once the token is confirmed live, by that write or,
-   * when the request writes nothing or fails, by a fresh lookup (auth/token-check.ts).
+   * when the request writes nothing or fails, by a fresh lookup (auth/token-check.ts). A GET (a
+   * read: it writes nothing) starts that lookup at once and runs beside it, answering once it is
+   * done: the lookup's round trip then overlaps the rate limit's and the read's (issue 37). Never
+   * for a GET that begins its answer before it returns (a stream): the router confirms the token
+   * only before an answer it sends itself.
    */
   recentToken?: true;
   query?: Q;

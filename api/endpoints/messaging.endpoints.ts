@@ -115,6 +115,8 @@ export const messageStatus = defineEndpoint({
   method: 'get',
   path: '/api/v1/message-status',
   scopes: ['messaging'],
+  // The status polls: the token's lookup runs beside the read (define.ts recentToken).
+  recentToken: true,
   operationId: 'messageStatus',
   tag: 'Messaging',
   summary: 'Status of a message to a guest',

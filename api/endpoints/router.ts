@@ -114,7 +114,7 @@ export function endpointRouter(ctx: AppContext, runtime: ApiRuntime, endpoints: 
     router[def.method](
       expressPath(def.path),
       labelled(def.path),
-      ...guard(ctx, failures, def.scopes, { recent: def.recentToken === true }),
+      ...guard(ctx, failures, def.scopes, { recent: def.recentToken === true, confirmBeside: def.method === 'get' }),
       // Bodies are parsed only on routes that take one, once the token and scope passed.
       ...(def.body ? jsonBody(ctx.config) : []),
       run(ctx, runtime, def, failures),

@@ -94,8 +94,10 @@ export function failureState(): FailureState {
  * Resolves the token (query `access_token` or `Authorization: Bearer`) to its company and scopes.
  * `recent`: a token found valid within the last minute is taken from this process's memory, with
  * `res.locals.tokenCheck` to confirm it before the answer (auth/token-check.ts; the router does).
+ * `confirmBeside` (reads): that confirmation's fresh lookup starts at once and runs while the rate
+ * limit and the handler do; the answer, or any refusal, still waits for it (confirmToken).
  */
-export function authenticate(ctx: AppContext, failures: FailureState, opts: { recent?: boolean } = {}): RequestHandler {
+export function authenticate(ctx: AppContext, failures: FailureState, opts: { recent?: boolean; confirmBeside?: boolean } = {}): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     // Stryker disable next-line StringLiteral: only a socket already destroyed has no address
     const address = req.ip ?? 'unknown';
@@ -111,6 +113,12 @@ export function authenticate(ctx: AppContext, failures: FailureState, opts: { re
     if (recent) {
       res.locals.tokenCheck = { tokenUid: recent.tokenUid, confirmed: false } satisfies TokenCheck;
       accept(res, recent);
+      if (opts.confirmBeside) {
+        const confirming = confirmToken(ctx, failures, req, res);
+        // Awaited before the answer or the refusal (confirmToken); this only keeps a refusal from counting as unhandled meanwhile.
+        confirming.catch(() => {});
+        res.locals.tokenConfirming = confirming;
+      }
       return next();
     }
     const found = await ctx.services.tokens.find(token);
@@ -144,6 +152,9 @@ const appDisabled = () => new AppError(ErrorCode.appDisabled, 'The application b
 export async function confirmToken(ctx: AppContext, failures: FailureState, req: Request, res: Response): Promise<void> {
   const check = res.locals.tokenCheck as TokenCheck | undefined;
   if (!check || check.confirmed) return;
+  // Already under way (authenticate's confirmBeside): the same lookup, and a refusal counted once.
+  const confirming = res.locals.tokenConfirming as Promise<void> | undefined;
+  if (confirming) return confirming;
   const token = presentedToken(req) ?? '';
   const found = await ctx.services.tokens.find(token);
   if (!found || found.revoked || found.appDisabled) {

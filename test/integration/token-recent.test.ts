@@ -22,11 +22,14 @@ async function remembered(opts: { appDisabled?: boolean } = {}) {
   const days = futureDates(3).map((date) => ({ date, min_stay: 2 }));
   const first = await world.api.post('/api/v1/set-calendar-batch', { property_uid: propertyUid, days }, token, { 'Idempotency-Key': 'first' });
   expect(first.status, JSON.stringify(first.body)).toBe(200);
+  const requestUid = first.body.data.request_uids[0] as string;
+  // The status read with the token remembered, before the revocation: answered.
+  expect((await world.api.get(`/api/v1/get-request-status?request_uid=${requestUid}`, token)).status).toBe(200);
   if (opts.appDisabled) await setAppDisabled(db, companyUid, appUid, true);
   else expect(await revokeToken(db, companyUid, tokenUid)).toBe(true);
   const stored = async () =>
     (await world.tdb.database.sql<{ n: number }[]>`select count(*)::int as n from calendar_requests where property_uid = ${propertyUid}`)[0]?.n;
-  return { token, propertyUid, days, stored };
+  return { token, propertyUid, days, stored, requestUid };
 }
 
 const refused = (res: { status: number; body: any }, status = 401, code = 12) => {
@@ -73,5 +76,19 @@ describe('set-calendar-batch with a token remembered by the API process', () => 
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.data.request_uids).toHaveLength(1);
     }
+  });
+});
+
+describe('get-request-status with a token remembered by the API process (its lookup runs beside the read)', () => {
+  it('refuses once the token is revoked: neither the statuses, nor whether a uid exists', async () => {
+    const r = await remembered();
+    refused(await world.api.get(`/api/v1/get-request-status?request_uid=${r.requestUid}`, r.token));
+    refused(await world.api.get(`/api/v1/get-request-status?request_uids=${r.requestUid}&wait=1`, r.token));
+    refused(await world.api.get('/api/v1/get-request-status?request_uid=rq_nosuchrequest', r.token));
+  });
+
+  it('refuses once the app is disabled (403 code 13)', async () => {
+    const r = await remembered({ appDisabled: true });
+    refused(await world.api.get(`/api/v1/get-request-status?request_uid=${r.requestUid}`, r.token), 403, 13);
   });
 });
