@@ -90,6 +90,9 @@ const envSchema = z.object({
   /** The busy webhook tables are vacuumed (every 10 s at most) once this many row versions and this share of the live rows are dead. */
   VACUUM_MIN_DEAD_ROWS: int(1000, 1),
   VACUUM_DEAD_FRACTION: z.coerce.number().min(0).default(0.05),
+  /** A table is analyzed by the same job (at most once a minute) once this many rows and this share of its live rows changed since its last ANALYZE. */
+  ANALYZE_MIN_CHANGED_ROWS: int(1000, 1),
+  ANALYZE_CHANGED_FRACTION: z.coerce.number().min(0).default(0.2),
   /** A reservation request (a pending airgms booking) not answered this long after it was booked expires. A fraction is allowed. */
   RESERVATION_REQUEST_HOURS: z.coerce.number().positive().default(24),
   /** A calendar proposal awaiting review this long is disabled (as is one whose dates have all passed). A fraction is allowed. */
@@ -247,7 +250,7 @@ function shape(env: Env) {
     rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE, authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE, signInPerMinute: env.SIGN_IN_PER_MINUTE },
     idempotency: { ttlHours: env.IDEMPOTENCY_TTL_HOURS },
     changes: { enabled: env.CHANGE_FEED === 'true' },
-    retention: { requestDays: env.REQUEST_RETENTION_DAYS, webhookDays: env.WEBHOOK_RETENTION_DAYS, changeDays: env.CHANGE_RETENTION_DAYS, pruneIntervalMs: env.PRUNE_INTERVAL_MS, pruneBatchRows: env.PRUNE_BATCH_ROWS, vacuumMinDeadRows: env.VACUUM_MIN_DEAD_ROWS, vacuumDeadFraction: env.VACUUM_DEAD_FRACTION },
+    retention: { requestDays: env.REQUEST_RETENTION_DAYS, webhookDays: env.WEBHOOK_RETENTION_DAYS, changeDays: env.CHANGE_RETENTION_DAYS, pruneIntervalMs: env.PRUNE_INTERVAL_MS, pruneBatchRows: env.PRUNE_BATCH_ROWS, vacuumMinDeadRows: env.VACUUM_MIN_DEAD_ROWS, vacuumDeadFraction: env.VACUUM_DEAD_FRACTION, analyzeMinChangedRows: env.ANALYZE_MIN_CHANGED_ROWS, analyzeChangedFraction: env.ANALYZE_CHANGED_FRACTION },
     reservations: { requestHours: env.RESERVATION_REQUEST_HOURS },
     proposals: { ttlDays: env.PROPOSAL_TTL_DAYS },
     log: { level: env.LOG_LEVEL, sync: env.LOG_SYNC === 'true' },

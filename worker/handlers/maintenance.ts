@@ -35,7 +35,11 @@ export const maintenanceHandlers = (deps: AppContext) => ({
   'vacuum-busy-tables': vacuumBusyTablesHandler(deps),
 });
 
-/** The webhook tables each delivery rewrites, vacuumed once enough of them is dead (RetentionService.vacuumBusyTables). */
+/**
+ * The webhook tables each delivery rewrites, vacuumed once enough of them is dead
+ * (RetentionService.vacuumBusyTables); then the tables whose planner statistics are stale, analyzed
+ * (RetentionService.analyzeStaleTables: where autovacuum is off nothing else does).
+ */
 function vacuumBusyTablesHandler(deps: AppContext): JobHandler<'vacuum-busy-tables'> {
   return {
     logAs: 'busy-table vacuum',
@@ -43,7 +47,9 @@ function vacuumBusyTablesHandler(deps: AppContext): JobHandler<'vacuum-busy-tabl
     async run() {
       const vacuumed = await deps.services.retention.vacuumBusyTables();
       if (vacuumed.length > 0) deps.logger.debug({ vacuumed }, 'busy tables vacuumed');
-      return { vacuumed };
+      const analyzed = await deps.services.retention.analyzeStaleTables();
+      if (analyzed.length > 0) deps.logger.info({ analyzed }, 'tables with stale statistics analyzed');
+      return { vacuumed, analyzed };
     },
   };
 }

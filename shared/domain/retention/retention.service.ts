@@ -75,6 +75,12 @@ export class RetentionService extends BaseService {
     return this.repo.vacuumBusyTables(this.db, vacuumMinDeadRows, vacuumDeadFraction);
   }
 
+  /** The service's tables whose statistics are stale, analyzed (ANALYZE_MIN_CHANGED_ROWS, ANALYZE_CHANGED_FRACTION; see analyzeStaleTables). */
+  analyzeStaleTables() {
+    const { analyzeMinChangedRows, analyzeChangedFraction } = this.config.retention;
+    return this.repo.analyzeStaleTables(this.db, analyzeMinChangedRows, analyzeChangedFraction);
+  }
+
   /** Drops the Postgres rate-limit windows that have ended (the Redis ones expire by themselves). */
   pruneRateLimitWindows(): Promise<number> {
     return pruneRateLimitWindows(this.db);

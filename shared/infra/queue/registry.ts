@@ -222,7 +222,7 @@ export function jobRegistry(config: Config) {
     /** Turns new change-feed positions into webhook events of the subscribed apps and queues their deliveries. */
     'fan-out-webhook-events': { queue: 'maintenance', payload: noPayload, result: z.object({ events: z.number().int() }), options: maintenanceOptions, every: 1000 },
     /** Vacuums the webhook tables every delivery rewrites once enough of them is dead (VACUUM_MIN_DEAD_ROWS, VACUUM_DEAD_FRACTION). */
-    'vacuum-busy-tables': { queue: 'maintenance', payload: noPayload, result: z.object({ vacuumed: z.array(z.string()) }), options: maintenanceOptions, every: 10_000 },
+    'vacuum-busy-tables': { queue: 'maintenance', payload: noPayload, result: z.object({ vacuumed: z.array(z.string()), analyzed: z.array(z.string()) }), options: maintenanceOptions, every: 10_000 },
     /** Deletes change-feed records past CHANGE_RETENTION_DAYS (a cursor below them then answers 410). */
     'prune-changes': { queue: 'maintenance', payload: noPayload, result: prunedRows, options: maintenanceOptions, every: config.retention.pruneIntervalMs },
     /** Drops the Postgres rate-limit windows that have ended (the Redis ones expire by themselves). */
