@@ -6,6 +6,7 @@
  * bench/messages.ts (email through a local SMTP server vs bare nodemailer). `--csv` is bench/csv.ts
  * (the bookings CSV report of 1,000,000 rows: rows/s, the API's RSS). `--multi-calendar` is
  * bench/multi-calendar.ts (the console's multi-calendar page, 200 properties x 31 days, median of 20).
+ * `--idle` is bench/idle.ts ((e) taken apart: the stages of an idle batch and the CPU per batch).
  * Not a test: it asserts nothing.
  */
 import { benchCalendarRead, fmtMs, median } from './calendar-read.js';
@@ -43,6 +44,11 @@ if (process.argv.includes('--csv')) {
 // --webhooks is bench/webhooks.ts: webhook events to a local receiver, events/s, order and latency.
 if (process.argv.includes('--webhooks')) {
   await import('./webhooks.js');
+  process.exit(0);
+}
+// --idle is bench/idle.ts: (e), the idle 30-day batch, taken apart (stages and CPU per batch).
+if (process.argv.includes('--idle')) {
+  await import('./idle.js');
   process.exit(0);
 }
 // --console-day is bench/console-day.ts: the server time of Today, Bookings and Tasks on the demo data.
