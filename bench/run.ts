@@ -21,39 +21,26 @@ const PROPERTIES = 200;
 const DAYS = 365;
 /** (b)'s passes over every property's year: 5 x 73,000 days, over 10 s of load on this machine. */
 const E2E_PASSES = Number(process.env.BENCH_E2E_PASSES ?? 5);
-// --scale is bench/scale.ts: each worker under a CPU cap of its own.
-if (process.argv.includes('--scale')) {
-  await import('./scale.js');
-  process.exit(0);
-}
-// --messages is bench/messages.ts: messages to guests through a local SMTP server.
-if (process.argv.includes('--messages')) {
-  await import('./messages.js');
-  process.exit(0);
-}
-// --multi-calendar is bench/multi-calendar.ts: the console's multi-calendar page, 200 properties x 31 days.
-if (process.argv.includes('--multi-calendar')) {
-  await import('./multi-calendar.js');
-  process.exit(0);
-}
-// --csv is bench/csv.ts: the bookings CSV report of 1,000,000 rows, rows/s and the API's RSS.
-if (process.argv.includes('--csv')) {
-  await import('./csv.js');
-  process.exit(0);
-}
-// --webhooks is bench/webhooks.ts: webhook events to a local receiver, events/s, order and latency.
-if (process.argv.includes('--webhooks')) {
-  await import('./webhooks.js');
-  process.exit(0);
-}
-// --idle is bench/idle.ts: (e), the idle 30-day batch, taken apart (stages and CPU per batch).
-if (process.argv.includes('--idle')) {
-  await import('./idle.js');
-  process.exit(0);
-}
-// --console-day is bench/console-day.ts: the server time of Today, Bookings and Tasks on the demo data.
-if (process.argv.includes('--console-day')) {
-  await import('./console-day.js');
+/**
+ * The modes that are files of their own, each run alone: --scale (each worker under a CPU cap of
+ * its own), --messages (messages to guests through a local SMTP server), --multi-calendar (the
+ * console's multi-calendar page, 200 properties x 31 days), --csv (the bookings CSV report of
+ * 1,000,000 rows, rows/s and the API's RSS), --webhooks (events to a local receiver, events/s,
+ * order and latency), --idle ((e), the idle 30-day batch, taken apart: stages and CPU per batch),
+ * --console-day (the server time of Today, Bookings and Tasks on the demo data).
+ */
+const MODES: Record<string, () => Promise<unknown>> = {
+  '--scale': () => import('./scale.js'),
+  '--messages': () => import('./messages.js'),
+  '--multi-calendar': () => import('./multi-calendar.js'),
+  '--csv': () => import('./csv.js'),
+  '--webhooks': () => import('./webhooks.js'),
+  '--idle': () => import('./idle.js'),
+  '--console-day': () => import('./console-day.js'),
+};
+const mode = Object.keys(MODES).find((m) => process.argv.includes(m));
+if (mode) {
+  await MODES[mode]?.();
   process.exit(0);
 }
 /** `npm run bench -- --read`: only (h), the calendar read. */
