@@ -133,6 +133,58 @@ describe('get-request-status long-poll', { timeout: 60_000 }, () => {
     expect(res.body.data.request_status).toBe('completed');
   }, 20_000);
 
+  /** Counts the reads the long poll makes after its wake-up (the first read goes through the pipeline, not through these). */
+  const countRereads = () => {
+    const waits = t.p.ctx.services.requests.waits as unknown as { repo: { findRequests: (...a: unknown[]) => Promise<unknown> } };
+    const original = waits.repo;
+    let n = 0;
+    waits.repo = { ...original, findRequests: (...a: unknown[]) => (n++, original.findRequests(...a)) };
+    return { count: () => n, restore: () => void (waits.repo = original) };
+  };
+
+  it('answers from the row its notification carried, exactly as a read answers, without reading the request again', async () => {
+    const [uid] = await submit();
+    const rereads = countRereads();
+    try {
+      const answer = t.p.api.get(`/api/v1/get-request-status?request_uid=${uid}&wait=30`, token);
+      await until(() => t.p.ctx.services.requests.waits.hub.size() === 1);
+      await until(listening);
+      await t.tdb.database.db.execute(
+        sql`update calendar_requests set status = 'error', request_error = 'Not applied after 3 attempts: database unavailable', attempts = 3, days_applied = 1, warnings = '{"2020-01-01": "past"}'::jsonb, started_dttm = now() - interval '2 seconds', finished_dttm = now() where uid = ${uid}`,
+      );
+      const res = await answer;
+      expect(res.status).toBe(200);
+      expect(rereads.count()).toBe(0);
+      const read = await t.p.api.get(`/api/v1/get-request-status?request_uid=${uid}`, token);
+      expect(res.body).toEqual(read.body);
+      expect(res.body.data).toMatchObject({ request_status: 'error', attempts: 3, days_applied: 1, warnings: { '2020-01-01': 'past' } });
+    } finally {
+      rereads.restore();
+    }
+  }, 20_000);
+
+  it('reads the request again when its row does not fit a notification (8,000 bytes), and answers the same', async () => {
+    const [uid] = await submit();
+    const rereads = countRereads();
+    try {
+      const answer = t.p.api.get(`/api/v1/get-request-status?request_uid=${uid}&wait=30`, token);
+      await until(() => t.p.ctx.services.requests.waits.hub.size() === 1);
+      await until(listening);
+      await t.tdb.database.db.execute(
+        sql`update calendar_requests set status = 'completed', days_applied = 0, finished_dttm = now(),
+              warnings = (select jsonb_object_agg(to_char(date '2020-01-01' + i, 'YYYY-MM-DD'), 'Day ignored - date is in the past') from generate_series(0, 299) i)
+             where uid = ${uid}`,
+      );
+      const res = await answer;
+      expect(rereads.count()).toBe(1);
+      const read = await t.p.api.get(`/api/v1/get-request-status?request_uid=${uid}`, token);
+      expect(res.body).toEqual(read.body);
+      expect(Object.keys(res.body.data.warnings)).toHaveLength(300);
+    } finally {
+      rereads.restore();
+    }
+  }, 20_000);
+
   it('answers every waiter at once with its current status when the server stops', async () => {
     const server = await t.startServer({}, t.p.ctx);
     const [uid] = await submit();

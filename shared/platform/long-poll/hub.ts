@@ -20,6 +20,12 @@ export interface Wait {
   settled(uids: readonly string[]): void;
   /** Resolves when every uid is final, the time is up, the hub is released, or the client left. */
   done(timeoutMs: number, signal?: AbortSignal): Promise<'final' | 'timeout' | 'released' | 'aborted'>;
+  /**
+   * The rows that came with the notifications of its uids (a channel whose payload is a JSON object
+   * with `uid`: notifiedPayload), by uid; a uid notified by its uid alone, or found final by a
+   * re-check, has none.
+   */
+  notifiedRows(): ReadonlyMap<string, unknown>;
   cancel(): void;
 }
 
@@ -38,8 +44,24 @@ interface Waiter {
   /** Every uid it was registered under (its entries in byUid), and those not yet known final. */
   uids: readonly string[];
   remaining: Set<string>;
+  /** What the notifications of its uids carried (a JSON payload), by uid. */
+  rows: Map<string, unknown>;
   finish?: (why: 'final' | 'timeout' | 'released' | 'aborted') => void;
   outcome?: 'final' | 'released';
+}
+
+/**
+ * A notification's payload: a uid, or (calendar requests, drizzle/0030) a JSON object of the row
+ * with its `uid`. Anything else names no uid.
+ */
+export function notifiedPayload(payload: string): { uid: string; row?: unknown } | undefined {
+  if (!payload.startsWith('{')) return payload ? { uid: payload } : undefined;
+  try {
+    const row = JSON.parse(payload) as { uid?: unknown };
+    return typeof row.uid === 'string' ? { uid: row.uid, row } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Which of these uids (of this company) are final: the re-check after a lost notification. */
@@ -61,10 +83,11 @@ export function createRequestWaits(sql: Sql, channel: string, findFinished: Find
   let unlisten: (() => Promise<void>) | undefined;
   let safety: NodeJS.Timeout | undefined;
 
-  const markFinal = (uid: string) => {
+  const markFinal = (uid: string, row?: unknown) => {
     const set = byUid.get(uid);
     if (!set) return;
     for (const w of set) {
+      if (row !== undefined && w.remaining.has(uid)) w.rows.set(uid, row);
       w.remaining.delete(uid);
       if (w.remaining.size === 0) settle(w, 'final');
     }
@@ -92,7 +115,13 @@ export function createRequestWaits(sql: Sql, channel: string, findFinished: Find
   const ensureListening = () => {
     // postgres.js re-listens on its own after a reconnect and calls onlisten again: that is when
     // notifications may have been lost, hence the re-check there.
-    listening ??= sql.listen(channel, markFinal, recheckLogged).then(
+    const onNotify = (payload: string) => {
+      // Every finish of every company reaches every process: nothing to parse while nobody here waits.
+      if (byUid.size === 0) return;
+      const notified = notifiedPayload(payload);
+      if (notified) markFinal(notified.uid, notified.row);
+    };
+    listening ??= sql.listen(channel, onNotify, recheckLogged).then(
       (r) => {
         unlisten = () => r.unlisten();
       },
@@ -124,7 +153,7 @@ export function createRequestWaits(sql: Sql, channel: string, findFinished: Find
 
   return {
     register(companyUid, uids) {
-      const w: Waiter = { companyUid, uids: [...new Set(uids)], remaining: new Set(uids) };
+      const w: Waiter = { companyUid, uids: [...new Set(uids)], remaining: new Set(uids), rows: new Map() };
       if (released) w.outcome = 'released';
       else {
         ensureListening();
@@ -157,6 +186,7 @@ export function createRequestWaits(sql: Sql, channel: string, findFinished: Find
             };
           });
         },
+        notifiedRows: () => w.rows,
         cancel: () => remove(w),
       };
     },

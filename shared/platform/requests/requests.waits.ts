@@ -1,8 +1,48 @@
 import type { Infra } from '../../infra/infra.js';
 import type { RequestRow, RequestsRepository } from './requests.repository.js';
-import type { RequestStatusView } from './requests.schema.js';
+import { z } from 'zod';
+import { finalRequestStatuses, type RequestStatusView } from './requests.schema.js';
 import { isFinalStatus, toStatusView } from './requests.status.js';
 import { createRequestWaits, REQUEST_FINISHED_CHANNEL, type RequestWaits, type RequestWaitsOptions } from '../long-poll/index.js';
+
+/** The row a request's finished notification carries (drizzle/0030_i37_request_finished_row.sql). */
+const notifiedRow = z.object({
+  uid: z.string(),
+  status: z.enum(finalRequestStatuses),
+  request_error: z.string().nullable(),
+  property_uid: z.string(),
+  days_total: z.number().int(),
+  days_applied: z.number().int().nullable(),
+  warnings: z.record(z.string(), z.unknown()),
+  attempts: z.number().int(),
+  created_dttm: z.string(),
+  started_dttm: z.string().nullable(),
+  finished_dttm: z.string().nullable(),
+});
+
+/** The status view of a notified row, as get-request-status shows the row read; undefined for none or one of another shape. */
+function notifiedView(payload: unknown): RequestStatusView | undefined {
+  const parsed = notifiedRow.safeParse(payload);
+  if (!parsed.success) return undefined;
+  const r = parsed.data;
+  const at = (t: string | null) => (t === null ? null : new Date(t));
+  return toStatusView(
+    {
+      uid: r.uid,
+      status: r.status,
+      requestError: r.request_error,
+      propertyUid: r.property_uid,
+      daysTotal: r.days_total,
+      daysApplied: r.days_applied,
+      warnings: r.warnings,
+      attempts: r.attempts,
+      createdDttm: new Date(r.created_dttm),
+      startedDttm: at(r.started_dttm),
+      finishedDttm: at(r.finished_dttm),
+    },
+    false,
+  );
+}
 
 interface Pending {
   uids: Set<string>;
@@ -51,6 +91,10 @@ export class RequestStatusWaits {
       wait.settled(first.filter(isFinalStatus).map((s) => s.request_uid));
       const why = await wait.done(waitSeconds * 1000, signal);
       if (why === 'aborted' || first.every(isFinalStatus)) return first;
+      // Every one that was not final came with its row in its notification: no read (drizzle/0030).
+      const notified = wait.notifiedRows();
+      const fromNotices = first.map((s) => (isFinalStatus(s) ? s : notifiedView(notified.get(s.request_uid))));
+      if (fromNotices.every((s) => s !== undefined)) return fromNotices;
       const rows = await this.readBatched(companyUid, uids);
       // The first read found every uid; one removed since (retention) keeps its first status.
       const isPaused = await paused(rows);
