@@ -1,7 +1,7 @@
-import net from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type Database } from '../../shared/infra/db/client.js';
+import type { Database } from '../../shared/infra/db/client.js';
+import { startPgProxy, type PgProxy } from '../support/pg-proxy.js';
 import { useWorld } from '../support/world.js';
 
 /*
@@ -18,26 +18,17 @@ const w = useWorld();
 
 /** Cut COMMIT's answer after the id's, or before it; or make the id's read fail (an unknown function). */
 type Cut = 'after-id' | 'before-id' | 'fail-id';
-let proxy: net.Server;
-let port = 0;
+let proxy: PgProxy;
 let armed: Cut | undefined;
 let cuts = 0;
-const sockets = new Set<net.Socket>();
 const COMMIT_DONE = Buffer.from('COMMIT\0');
 const ID_READ = Buffer.from('pg_current_xact_id_if_assigned');
 /** Whether the id's read and COMMIT reached the proxy in one write of the client (one round trip). */
 let idWithCommit: boolean | undefined;
 
 beforeAll(async () => {
-  const target = new URL(w.tdb.url);
-  proxy = net.createServer((client) => {
-    const server = net.connect(Number(target.port || 5432), target.hostname);
-    sockets.add(client).add(server);
+  proxy = await startPgProxy(w, (client, server, cut) => {
     let holding: Buffer | undefined;
-    const cut = () => {
-      client.destroy();
-      server.destroy();
-    };
     client.on('data', (d: Buffer) => {
       if (armed === 'fail-id' && d.includes(ID_READ)) {
         const at = d.indexOf(ID_READ) + ID_READ.length - 1;
@@ -60,29 +51,13 @@ beforeAll(async () => {
       cuts++;
       cut();
     });
-    client.on('error', cut);
-    server.on('error', cut);
-    client.on('close', cut);
-    server.on('close', cut);
   });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-  port = (proxy.address() as net.AddressInfo).port;
   await w.tdb.database.sql`create table commit_lost_probe (x int)`;
 });
 
-afterAll(async () => {
-  for (const s of sockets) s.destroy();
-  await new Promise((r) => proxy.close(r));
-});
+afterAll(() => proxy.close());
 
-function throughProxy(): Database {
-  const url = new URL(w.tdb.url);
-  url.hostname = '127.0.0.1';
-  url.port = String(port);
-  const db = connectDatabase(url.toString(), { max: 1 });
-  w.defer(() => db.close());
-  return db;
-}
+const throughProxy = (): Database => proxy.connect();
 
 async function rowsOf(x: number): Promise<number> {
   const [row] = await w.tdb.database.sql<{ n: number }[]>`select count(*)::int as n from commit_lost_probe where x = ${x}`;

@@ -1,7 +1,7 @@
-import net from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type Database } from '../../shared/infra/db/client.js';
+import type { Database } from '../../shared/infra/db/client.js';
+import { startPgProxy, type PgProxy } from '../support/pg-proxy.js';
 import { idempotent, type IdempotencyKey } from '../../shared/platform/idempotency/index.js';
 import { useWorld } from '../support/world.js';
 
@@ -14,30 +14,18 @@ import { useWorld } from '../support/world.js';
  */
 
 const w = useWorld();
-let proxy: net.Server;
-let port = 0;
-const sockets = new Set<net.Socket>();
+let proxy: PgProxy;
 /** What the client wrote to the server, one entry per chunk received, while `recording`. */
 let recording: string[] | undefined;
 
 beforeAll(async () => {
-  const target = new URL(w.tdb.url);
-  proxy = net.createServer((client) => {
-    const server = net.connect(Number(target.port || 5432), target.hostname);
-    sockets.add(client).add(server);
+  proxy = await startPgProxy(w, (client, server) => {
     client.on('data', (d: Buffer) => {
       recording?.push(d.toString('latin1'));
       server.write(d);
     });
     server.on('data', (d: Buffer) => client.write(d));
-    const cut = () => {
-      client.destroy();
-      server.destroy();
-    };
-    for (const s of [client, server]) s.on('error', cut).on('close', cut);
   });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-  port = (proxy.address() as net.AddressInfo).port;
   await w.tdb.database.sql`create table idem_probe (x int)`;
   // Storing the answer of key 'refused' fails (the answer's update is the only write of status 200).
   await w.tdb.database.sql.unsafe(`
@@ -51,19 +39,9 @@ beforeAll(async () => {
   expect(company?.uid).toBe('co_idem');
 });
 
-afterAll(async () => {
-  for (const s of sockets) s.destroy();
-  await new Promise((r) => proxy.close(r));
-});
+afterAll(() => proxy.close());
 
-function throughProxy(): Database {
-  const url = new URL(w.tdb.url);
-  url.hostname = '127.0.0.1';
-  url.port = String(port);
-  const db = connectDatabase(url.toString(), { max: 1 });
-  w.defer(() => db.close());
-  return db;
-}
+const throughProxy = (): Database => proxy.connect();
 
 const keyOf = (key: string, body: unknown = { x: 1 }): IdempotencyKey => ({ tokenUid: 'tok_idem', companyUid: 'co_idem', key, body });
 

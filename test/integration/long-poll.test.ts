@@ -142,13 +142,20 @@ describe('get-request-status long-poll', { timeout: 60_000 }, () => {
     return { count: () => n, restore: () => void (waits.repo = original) };
   };
 
+  /** A long poll of `uid`, once it waits and the hub listens. */
+  const waiting = async (uid: string) => {
+    const answer = t.p.api.get(`/api/v1/get-request-status?request_uid=${uid}&wait=30`, token);
+    await until(() => t.p.ctx.services.requests.waits.hub.size() === 1);
+    await until(listening);
+    // Wrapped: an async function's thenable result would be awaited here, and the answer with it.
+    return { answer };
+  };
+
   it('answers from the row its notification carried, exactly as a read answers, without reading the request again', async () => {
     const [uid] = await submit();
     const rereads = countRereads();
     try {
-      const answer = t.p.api.get(`/api/v1/get-request-status?request_uid=${uid}&wait=30`, token);
-      await until(() => t.p.ctx.services.requests.waits.hub.size() === 1);
-      await until(listening);
+      const { answer } = await waiting(uid as string);
       await t.tdb.database.db.execute(
         sql`update calendar_requests set status = 'error', request_error = 'Not applied after 3 attempts: database unavailable', attempts = 3, days_applied = 1, warnings = '{"2020-01-01": "past"}'::jsonb, started_dttm = now() - interval '2 seconds', finished_dttm = now() where uid = ${uid}`,
       );
@@ -167,9 +174,7 @@ describe('get-request-status long-poll', { timeout: 60_000 }, () => {
     const [uid] = await submit();
     const rereads = countRereads();
     try {
-      const answer = t.p.api.get(`/api/v1/get-request-status?request_uid=${uid}&wait=30`, token);
-      await until(() => t.p.ctx.services.requests.waits.hub.size() === 1);
-      await until(listening);
+      const { answer } = await waiting(uid as string);
       await t.tdb.database.db.execute(
         sql`update calendar_requests set status = 'completed', days_applied = 0, finished_dttm = now(),
               warnings = (select jsonb_object_agg(to_char(date '2020-01-01' + i, 'YYYY-MM-DD'), 'Day ignored - date is in the past') from generate_series(0, 299) i)
