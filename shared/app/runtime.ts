@@ -11,6 +11,7 @@ import { offlineJobs } from '../infra/queue/offline-jobs.js';
 import { jobRegistry } from '../infra/queue/registry.js';
 import { createWebhookJobs } from '../infra/queue/webhook-jobs.js';
 import { createMessageJobs } from '../infra/queue/message-jobs.js';
+import { withLeases } from '../infra/ratelimit/leases.js';
 import { postgresRateLimiter, redisRateLimiter, withLocalFallback, type RateLimiter } from '../infra/ratelimit/rate-limiter.js';
 import type { AppContext } from './context.js';
 import { KeptConnections } from '../platform/outbound-http/index.js';
@@ -91,9 +92,14 @@ export async function createRuntime(config: Config, logger: Logger, overrides: R
   // The limiter's own client errs at once while Redis is away instead of queueing commands.
   const limiterRedis = !overrides.rateLimiter && usesRedis(config) && !offline ? connectRedis(config, 'fail-fast') : undefined;
   limiterRedis?.on('error', () => {});
+  // The per-token allowance is leased a few requests at a time (leases.ts): a request waits for
+  // the shared counter only when this process holds none of its token's.
   const sharedLimiter =
     overrides.rateLimiter ??
-    (limiterRedis ? redisRateLimiter(limiterRedis, config.rateLimit.perMinute, config.queue.prefix) : postgresRateLimiter(database.db, config.rateLimit.perMinute));
+    withLeases(
+      limiterRedis ? redisRateLimiter(limiterRedis, config.rateLimit.perMinute, config.queue.prefix) : postgresRateLimiter(database.db, config.rateLimit.perMinute),
+      config.rateLimit.perMinute,
+    );
   const rateLimiter = withLocalFallback(sharedLimiter, config.rateLimit.perMinute, {
     onError: throttledWarn(logger, 'shared rate limiter unavailable: counted in this process only'),
   });

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useWorld } from '../support/world.js';
-import { memoryRateLimiter, postgresRateLimiter, redisRateLimiter, withLocalFallback, type RateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
+import { withLeases } from '../../shared/infra/ratelimit/leases.js';
+import { memoryRateLimiter, postgresRateLimiter, redisRateLimiter, withLocalFallback, type RateLimiter, type SharedRateLimiter } from '../../shared/infra/ratelimit/rate-limiter.js';
 import { testRedisUrl } from '../support/env.js';
 import { ownRedisServer } from '../support/redis-server.js';
 
@@ -73,6 +74,21 @@ describe.each(backEnds)('%s rate limiter', (_name, make) => {
     c.advance(1000); // one second later: one request's worth (60 per minute) is back
     expect((await one.hit(key)).allowed).toBe(true);
     expect((await one.hit(key)).allowed).toBe(false);
+  });
+});
+
+describe.each(backEnds.slice(0, 2))('%s rate limiter, leased (leases.ts)', (_name, make) => {
+  it('takes several requests\' allowance at once, all or none, and lets two leasing processes through no more than the limit', async () => {
+    const c = clock();
+    const [one, two] = make(100, c.now) as [SharedRateLimiter, SharedRateLimiter];
+    const key = `tok_${randomBytes(4).toString('hex')}`;
+    expect(await one.take(key, 98, 100)).toMatchObject({ taken: true });
+    expect(await two.take(key, 3, 100)).toMatchObject({ taken: false });
+    expect(await two.take(key, 2, 100)).toMatchObject({ taken: true });
+    c.advance(600); // one request's worth back
+    const leased = [withLeases(one, 100, { now: c.now }), withLeases(two, 100, { now: c.now })];
+    const results = await Promise.all([...Array(20)].flatMap(() => leased.map((l) => l.hit(key))));
+    expect(results.filter((r) => r.allowed)).toHaveLength(1);
   });
 });
 

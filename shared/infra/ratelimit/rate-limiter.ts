@@ -30,6 +30,15 @@ export interface RateLimiter {
 
 export const PERIOD_MS = 60_000;
 
+/**
+ * A shared counter that can also take several requests' allowance of a key at once, all or none
+ * (what withLeases, leases.ts, hands out from this process's memory). Answers whether it took them
+ * and the key's TAT after (or, when refused, before) the take, as the counter's clock read it.
+ */
+export interface SharedRateLimiter extends RateLimiter {
+  take(key: string, cells: number, limit?: number): Promise<{ taken: boolean; tat: number; now: number }>;
+}
+
 /** What a key's TAT after (or, when denied, before) this request says. */
 export function gcraResult(allowed: boolean, tat: number, now: number, limit: number): RateLimitResult {
   const interval = PERIOD_MS / limit;
@@ -42,10 +51,13 @@ export function gcraResult(allowed: boolean, tat: number, now: number, limit: nu
   };
 }
 
-/** One key: read the TAT, allow and move it, or deny and leave it. Atomic in Redis (one key: Cluster-safe). */
+/**
+ * One key: read the TAT, allow and move it by ARGV[4] requests' intervals, or deny and leave it.
+ * Atomic in Redis (one key: Cluster-safe).
+ */
 const GCRA_SCRIPT = `
 local now = tonumber(ARGV[1])
-local interval = tonumber(ARGV[2])
+local interval = tonumber(ARGV[2]) * tonumber(ARGV[4])
 local period = tonumber(ARGV[3])
 local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
 if tat < now then tat = now end
@@ -61,21 +73,20 @@ const GCRA_SHA = createHash('sha1').update(GCRA_SCRIPT).digest('hex');
  * enableOfflineQueue false so it errs at once while Redis is away. A failure (down, or full and
  * answering OOM to the write) rejects: withLocalFallback is what counts then.
  */
-export function redisRateLimiter(redis: Redis | Cluster, defaultLimit: number, prefix: string, now: () => number = Date.now): RateLimiter {
-  return {
-    async hit(key, limit = defaultLimit) {
-      const t = now();
-      const args = [1, `${prefix}:rl:${key}`, t, PERIOD_MS / limit, PERIOD_MS] as const;
-      // By its digest: the script's text is sent (and hashed by Redis) only when this Redis does
-      // not hold it yet (a new server, a restart, SCRIPT FLUSH); EVAL then loads it.
-      const reply = await redis.evalsha(GCRA_SHA, ...args).catch((err: unknown) => {
-        if (err instanceof Error && err.message.startsWith('NOSCRIPT')) return redis.eval(GCRA_SCRIPT, ...args);
-        throw err;
-      });
-      const [ok, tat] = reply as [number, string];
-      return gcraResult(ok === 1, Number(tat), t, limit);
-    },
+export function redisRateLimiter(redis: Redis | Cluster, defaultLimit: number, prefix: string, now: () => number = Date.now): SharedRateLimiter {
+  const take: SharedRateLimiter['take'] = async (key, cells, limit = defaultLimit) => {
+    const t = now();
+    const args = [1, `${prefix}:rl:${key}`, t, PERIOD_MS / limit, PERIOD_MS, cells] as const;
+    // By its digest: the script's text is sent (and hashed by Redis) only when this Redis does
+    // not hold it yet (a new server, a restart, SCRIPT FLUSH); EVAL then loads it.
+    const reply = await redis.evalsha(GCRA_SHA, ...args).catch((err: unknown) => {
+      if (err instanceof Error && err.message.startsWith('NOSCRIPT')) return redis.eval(GCRA_SCRIPT, ...args);
+      throw err;
+    });
+    const [ok, tat] = reply as [number, string];
+    return { taken: ok === 1, tat: Number(tat), now: t };
   };
+  return { take, hit: (key, limit = defaultLimit) => take(key, 1, limit).then((r) => gcraResult(r.taken, r.tat, r.now, limit)) };
 }
 
 /**
@@ -83,25 +94,24 @@ export function redisRateLimiter(redis: Redis | Cluster, defaultLimit: number, p
  * whole again are deleted by the `prune-rate-limit-windows` maintenance job (pruneRateLimitWindows),
  * not on the request path.
  */
-export function postgresRateLimiter(db: Db, defaultLimit: number, now: () => number = Date.now): RateLimiter {
-  return {
-    async hit(key, limit = defaultLimit) {
-      const t = now();
-      const interval = PERIOD_MS / limit;
-      // The update applies only when allowed; a denied request returns the TAT as it stands.
-      const rows = await db.execute<{ tat: number; allowed: boolean }>(sql`
-        with moved as (
-          insert into rate_limit_buckets as b (key, tat) values (${key}, ${t + interval})
-          on conflict (key) do update set tat = greatest(b.tat, ${t}) + ${interval}
-            where greatest(b.tat, ${t}) + ${interval} - ${PERIOD_MS} <= ${t}
-          returning tat)
-        select tat, true as allowed from moved
-        union all
-        select tat, false from rate_limit_buckets where key = ${key} and not exists (select 1 from moved)`);
-      const row = rows[0];
-      return gcraResult(row?.allowed ?? true, Number(row?.tat ?? t), t, limit);
-    },
+export function postgresRateLimiter(db: Db, defaultLimit: number, now: () => number = Date.now): SharedRateLimiter {
+  const take: SharedRateLimiter['take'] = async (key, cells, limit = defaultLimit) => {
+    const t = now();
+    const interval = (PERIOD_MS / limit) * cells;
+    // The update applies only when allowed; a denied request returns the TAT as it stands.
+    const rows = await db.execute<{ tat: number; allowed: boolean }>(sql`
+      with moved as (
+        insert into rate_limit_buckets as b (key, tat) values (${key}, ${t + interval})
+        on conflict (key) do update set tat = greatest(b.tat, ${t}) + ${interval}
+          where greatest(b.tat, ${t}) + ${interval} - ${PERIOD_MS} <= ${t}
+        returning tat)
+      select tat, true as allowed from moved
+      union all
+      select tat, false from rate_limit_buckets where key = ${key} and not exists (select 1 from moved)`);
+    const row = rows[0];
+    return { taken: row?.allowed ?? true, tat: Number(row?.tat ?? t), now: t };
   };
+  return { take, hit: (key, limit = defaultLimit) => take(key, 1, limit).then((r) => gcraResult(r.taken, r.tat, r.now, limit)) };
 }
 
 /**
