@@ -1,5 +1,6 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { claimStale } from '../../infra/db/claim-stale.js';
+import { inUids } from '../../infra/db/uid-list.js';
 import { liveTokenSql, TokenNotLiveError, type TokenCheck } from '../auth/index.js';
 import type { Db, Executor } from '../../infra/db/client.js';
 import { messages } from '../../infra/db/schema/index.js';
@@ -204,18 +205,23 @@ export async function markFinished(db: Executor, uid: string, outcome: { status:
  */
 export async function markSentMany(db: Executor, uids: readonly string[]): Promise<Set<string>> {
   if (uids.length === 0) return new Set();
-  const rows = await db.execute<{ uid: string }>(sql`
+  const rows = await db.execute<{ uid: string }>(markSentManySql(uids));
+  return new Set(rows.map((r) => r.uid));
+}
+
+/** markSentMany's statement (the messages found by their uid index: inUids). */
+export function markSentManySql(uids: readonly string[]): SQL {
+  return sql`
     with m as (
       update messages set status = 'completed', message_error = null, finished_at = now()
        where uid in (select uid from messages
-                      where uid in (select jsonb_array_elements_text(${JSON.stringify(uids)}::jsonb))
+                      where ${inUids(sql`uid`, uids)}
                         and status in ('queued', 'processing', 'paused')
                       order by uid for update)
          and status in ('queued', 'processing', 'paused')
       returning company_uid, thread_id, uid
     ), c as (${messageChanges})
-    select uid from m`);
-  return new Set(rows.map((r) => r.uid));
+    select uid from m`;
 }
 
 /** The message sweep's advisory lock (the calendar sweep has its own: REENQUEUE_LOCK_KEY). */

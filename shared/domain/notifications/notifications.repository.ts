@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../infra/db/client.js';
+import { inUids } from '../../infra/db/uid-list.js';
 import { companies, notificationSettings, type NotificationKind, type NotificationMode } from '../../infra/db/schema/index.js';
 
 /*
@@ -73,7 +74,7 @@ export async function markNotification(db: Executor, uid: string, outcome: { sta
 /** Claims given back unsent (the next sweep takes them at once). */
 export async function releaseClaims(db: Executor, uids: readonly string[]): Promise<void> {
   if (uids.length === 0) return;
-  await db.execute(sql`update notifications set claimed_at = null where status = 'pending' and uid in (select jsonb_array_elements_text(${JSON.stringify(uids)}::jsonb))`);
+  await db.execute(sql`update notifications set claimed_at = null where status = 'pending' and ${inUids(sql`uid`, uids)}`);
 }
 
 /**
@@ -118,7 +119,7 @@ export async function makeDigest(
       on conflict (user_uid, kind, event_key) do nothing returning uid`);
     if (!digest) return false;
     await tx.execute(sql`update notifications set status = 'digested', digest_uid = ${digest.uid}
-                          where uid in (select jsonb_array_elements_text(${JSON.stringify(items.map((i) => i.uid))}::jsonb))`);
+                          where ${inUids(sql`uid`, items.map((i) => i.uid))}`);
     return true;
   });
 }
