@@ -143,15 +143,16 @@ export class CalendarService extends BaseService {
     const chunks = chunk(kept, this.config.calendar.chunkDays);
     const chunkWarnings = assignWarnings(chunks, warnings);
     const outcome = await this.requests.submit(
-      async (tx) => {
+      async (tx, alone) => {
         const proposalUid = await s.holdUnder?.(tx, chunks.length);
         const paused = proposalUid !== undefined;
         const guard = by.check ? liveTokenGuard(by.check) : undefined;
-        const opts = { ...(paused ? { status: 'paused' as const, proposalUid } : {}), appUid: by.appUid, guard, userUid: by.userUid };
+        const opts = { ...(paused ? { status: 'paused' as const, proposalUid } : {}), appUid: by.appUid, guard, userUid: by.userUid, ...(alone ? { alone: this.db } : {}) };
         const uids = await this.requests.insert(tx, companyUid, propertyUid, chunks, chunkWarnings, opts);
         return { answer: answer(uids), uids, queue: paused ? [] : uids, oneBatch: true };
       },
-      { key: s.key },
+      // A proposal's hold is a statement of its own: such a store gets a transaction.
+      { key: s.key, oneStatement: s.holdUnder === undefined },
     );
     if (outcome.uids.length > 0) countAcceptedBatch(this.infra.metrics, kept.length, warnings);
     return outcome;

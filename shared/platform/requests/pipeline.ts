@@ -25,6 +25,12 @@ export interface StoredRequests<A> {
 export interface SubmitOptions {
   key?: IdempotencyKey;
   kind?: RequestKind;
+  /**
+   * The store writes one statement: without a key it is sent alone on the pool, committing by
+   * itself (one round trip, not BEGIN / write / COMMIT), and the store is told so (`alone`: its
+   * insert then settles a lost connection itself, InsertOptions.alone).
+   */
+  oneStatement?: boolean;
 }
 
 /** Where a worker's claim of a request left it (`begin`). */
@@ -64,15 +70,17 @@ export class RequestPipeline {
    * queue that cannot be reached does not fail the answer: the requests are durable and the
    * re-enqueue sweep adds them later. A replayed key answers as before and queues nothing.
    */
-  async submit<A>(store: (tx: Executor) => Promise<StoredRequests<A>>, opts: SubmitOptions = {}): Promise<{ answer: A; uids: string[] }> {
+  async submit<A>(store: (tx: Executor, alone: boolean) => Promise<StoredRequests<A>>, opts: SubmitOptions = {}): Promise<{ answer: A; uids: string[] }> {
     let stored: StoredRequests<A> | undefined;
-    const write = async (tx: Executor) => {
-      stored = await store(tx);
+    const write = async (tx: Executor, alone = false) => {
+      stored = await store(tx, alone);
       return stored.answer;
     };
     const { key, kind = 'calendar' } = opts;
-    // Without a key `idempotent` runs the write on the pool: a store of several statements gets its own transaction.
-    const outcome = await idempotent(this.db, this.infra.config.idempotency.ttlHours, key, key ? write : (db) => (db as Db).transaction(write));
+    // Without a key `idempotent` runs the write on the pool: a store of one statement is sent
+    // alone, a store of several gets its own transaction.
+    const unkeyed = opts.oneStatement ? (db: Executor) => write(db, true) : (db: Executor) => (db as Db).transaction((tx) => write(tx));
+    const outcome = await idempotent(this.db, this.infra.config.idempotency.ttlHours, key, key ? write : unkeyed);
     if (outcome.replayed || !stored) return { answer: outcome.answer, uids: [] };
     // No enqueued_at write here: it would cost a second commit per batch. The sweep asks the queue
     // itself whether a job exists before adding it again.

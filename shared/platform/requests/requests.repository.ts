@@ -1,5 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { claimStale } from '../../infra/db/claim-stale.js';
+import { settledWrite, settleLockSql } from '../../infra/db/settled-write.js';
+import { inUids } from '../../infra/db/uid-list.js';
 import type { Db, Executor } from '../../infra/db/client.js';
 import { calendarRequests } from '../../infra/db/schema/index.js';
 import { newUid } from '../../infra/ids.js';
@@ -35,6 +37,11 @@ export interface InsertOptions {
   guard?: InsertGuard;
   /** The console user who made the requests (named by provenance and the Requests page). */
   userUid?: string;
+  /**
+   * The insert is sent alone on this pool (`tx` is the pool: no transaction around it) and settled
+   * if its connection is lost (settledWrite).
+   */
+  alone?: Db;
 }
 
 /**
@@ -53,15 +60,24 @@ export async function insertRequests(
 ): Promise<string[]> {
   if (chunks.length === 0) return [];
   const rows = chunks.map((days, i) => ({ uid: newUid('rq_'), days, warnings: warnings[i] ?? {} }));
-  const inserted = await tx.execute<{ uid: string; seq: number }>(sql`
+  const settleKey = rows[0]!.uid;
+  const insert = () => tx.execute<{ uid: string; seq: number }>(sql`
+    ${opts.alone ? sql`with ${settleLockSql(settleKey)}` : sql``}
     insert into calendar_requests (uid, company_uid, property_uid, days, days_total, warnings, app_uid, kind, status, proposal_uid, user_uid)
     select r.uid, ${companyUid}, ${propertyUid}, r.days, jsonb_array_length(r.days), r.warnings, ${opts.appUid ?? null}::text,
            ${opts.kind ?? 'calendar'}, ${opts.status ?? 'queued'}, ${opts.proposalUid ?? null}::text, ${opts.userUid ?? null}::text
       from rows from (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as (uid text, days jsonb, warnings jsonb))
            with ordinality as r(uid, days, warnings, ord)
-     where ${opts.guard ? opts.guard.where : sql`true`}
+     where ${opts.guard ? opts.guard.where : sql`true`} ${opts.alone ? sql`and (select count(*) from settle) >= 0` : sql``}
      order by r.ord
     returning uid, seq`);
+  // Alone: its connection lost, the rows found under its uids say whether it committed.
+  const found = async (ex: Executor) => {
+    const had = await ex.execute<{ uid: string; seq: number }>(sql`
+      select uid, seq from calendar_requests where ${inUids(sql`uid`, rows.map((r) => r.uid))}`);
+    return had.length > 0 ? had : undefined;
+  };
+  const inserted = opts.alone ? await settledWrite(opts.alone, settleKey, insert, found) : await insert();
   if (opts.guard) {
     if (inserted.length === 0) throw opts.guard.refused();
     opts.guard.stored?.();
