@@ -49,6 +49,16 @@ describe('withLeases: the per-token allowance leased a few requests at a time', 
     expect(await answeredSoon(limiter.hit('tok'))).toMatchObject({ allowed: true, remaining: 998 });
   });
 
+  it('counts a request spent from a lease taken seconds ago as taken now: the remaining count is the shared counter\'s', async () => {
+    const c = clock();
+    const { shared } = counter(1000, c.now);
+    const limiter = withLeases(shared, 1000, { now: c.now });
+    expect(await limiter.hit('tok')).toMatchObject({ allowed: true, remaining: 999 });
+    await settle(); // the next request's worth leased now, at 0 s
+    c.advance(5000); // both have dripped back by now
+    expect(await limiter.hit('tok')).toMatchObject({ allowed: true, remaining: 999 });
+  });
+
   it('answers the remaining count and the refusal exactly as the shared counter would, in one process', async () => {
     const c = clock();
     const { shared } = counter(3, c.now);

@@ -1,4 +1,4 @@
-import { gcraResult, type RateLimiter, type RateLimitResult, type SharedRateLimiter } from './rate-limiter.js';
+import { gcraResult, PERIOD_MS, type RateLimiter, type RateLimitResult, type SharedRateLimiter } from './rate-limiter.js';
 
 /*
  * Leases of the per-token allowance (issue 37: the shared counter's round trip was on every
@@ -51,6 +51,7 @@ export function withLeases(shared: SharedRateLimiter, limit: number, opts: Lease
   const now = opts.now ?? Date.now;
   const held = new Map<string, Held>();
   const cap = Math.max(1, Math.floor(limit * LEASE_SHARE));
+  const interval = PERIOD_MS / limit;
   const size = (h: Held) => Math.min(cap, Math.max(1, Math.ceil(Math.max(h.hits, h.lastHits) / LEASES_PER_SECOND)));
 
   /** Takes a lease of the key (one at a time per key); near the limit, one request's worth. */
@@ -102,8 +103,10 @@ export function withLeases(shared: SharedRateLimiter, limit: number, opts: Lease
         const t = now();
         if (h.cells > 0 && t - h.leasedAt < LEASE_TTL_MS) {
           h.cells -= 1;
-          const r = gcraResult(true, h.tat, t, limit);
-          const answer = { ...r, remaining: r.remaining + h.cells };
+          // Counted as if the requests spent so far had been taken now, and the ones still held
+          // not at all: what the shared counter would say had this process leased nothing (a
+          // lease taken seconds ago has dripped back by now).
+          const answer = gcraResult(true, Math.max(h.tat - h.cells * interval, t + interval), t, limit);
           // The next lease is taken while the last of these are spent; its failure is the next
           // waiting hit's to report (withLocalFallback counts that hit in memory).
           if (h.cells * 2 < size(h)) lease(key, h).catch(() => {});
