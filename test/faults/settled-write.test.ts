@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Executor } from '../../shared/infra/db/client.js';
 import { settledWrite, settleLockSql } from '../../shared/infra/db/settled-write.js';
+import { appendOutbound, threadOfBooking } from '../../shared/domain/messaging/index.js';
 import { insertRequests } from '../../shared/platform/requests/index.js';
+import { createBookingFor } from '../support/messaging.js';
 import { startPgProxy, type PgProxy } from '../support/pg-proxy.js';
 import { createCompany, createProperty } from '../support/factories.js';
 import { useWorld } from '../support/world.js';
@@ -16,7 +18,7 @@ import { useWorld } from '../support/world.js';
  */
 
 const w = useWorld();
-type Cut = 'answer' | 'before-server' | 'while-running';
+type Cut = 'answer' | 'before-server' | 'while-running' | 'answer-with-message';
 let proxy: PgProxy;
 let armed: Cut | undefined;
 let cuts = 0;
@@ -26,6 +28,8 @@ const PROBE = Buffer.from('settled_probe');
 /** The statement the proxy's cut waits for. */
 let MARK = PROBE;
 const INSERTED = Buffer.from('INSERT 0 ');
+/** A new message's uid in an answer (appendOutbound's is its only row). */
+const MESSAGE_UID = Buffer.from('msg_');
 
 beforeAll(async () => {
   proxy = await startPgProxy(w, (client, server, cut) => {
@@ -44,7 +48,7 @@ beforeAll(async () => {
       }
     });
     server.on('data', (d: Buffer) => {
-      if (armed === 'answer' && d.includes(INSERTED)) {
+      if ((armed === 'answer' && d.includes(INSERTED)) || (armed === 'answer-with-message' && d.includes(MESSAGE_UID))) {
         armed = undefined;
         cuts++;
         return cut();
@@ -156,5 +160,22 @@ describe('insertRequests alone (a calendar batch without an Idempotency-Key)', (
       MARK = PROBE;
       await holder;
     }
+  });
+});
+
+describe('appendOutbound alone (a message to a guest without an Idempotency-Key)', () => {
+  it('whose answer was lost after it committed: answered with its uid, the message stored once (a retry of a 503 would send it twice)', async () => {
+    const company = await createCompany(w.tdb.database.db);
+    const booking = (await createBookingFor(w.tdb.database.db, company)).bookingUid;
+    const thread = (await threadOfBooking(w.tdb.database.db, company, { bookingUid: booking }))!.id;
+    const db = proxy.connect();
+    const to = { threadId: thread };
+    await appendOutbound(db.db, company, to, { channel: 'email', text: 'warm-up' }, undefined, db.db); // prepared once
+    const before = cuts;
+    armed = 'answer-with-message';
+    const uid = await appendOutbound(db.db, company, to, { channel: 'email', text: 'the one' }, undefined, db.db);
+    expect(cuts).toBe(before + 1);
+    const rows = await w.tdb.database.sql<{ uid: string }[]>`select uid from messages where thread_id = ${thread} and message_text = 'the one'`;
+    expect(rows.map((r) => r.uid)).toEqual([uid]);
   });
 });

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { claimStale } from '../../infra/db/claim-stale.js';
+import { settledWrite, settleLockSql } from '../../infra/db/settled-write.js';
 import { inUids } from '../../infra/db/uid-list.js';
 import { liveTokenSql, TokenNotLiveError, type TokenCheck } from '../auth/index.js';
 import type { Db, Executor } from '../../infra/db/client.js';
@@ -147,16 +148,17 @@ export async function appendOutbound(
   to: { threadId: number } | { bookingUid: string },
   m: { channel: MessageChannel; text: string; appUid?: string | undefined },
   liveToken?: TokenCheck,
+  alone?: Db,
 ): Promise<string | undefined> {
   const uid = newUid('msg_');
   // A thread's booking exists (message_threads_booking_fk): the thread of the booking is enough.
   const thread = 'threadId' in to ? sql`id = ${to.threadId}` : sql`booking_uid = ${to.bookingUid}`;
   const live = liveToken && !liveToken.confirmed ? liveTokenSql(liveToken.tokenUid) : sql`true`;
-  const [row] = await db.execute<{ uid: string }>(sql`
-    with t as (
+  const append = () => db.execute<{ uid: string }>(sql`
+    with ${alone ? sql`${settleLockSql(uid)},` : sql``} t as (
       update message_threads
          set last_message_dttm = greatest(last_message_dttm, (now() at time zone 'utc')::timestamp(0)), update_dttm = (now() at time zone 'utc')
-       where company_uid = ${companyUid} and ${thread} and ${live}
+       where company_uid = ${companyUid} and ${thread} and ${live} ${alone ? sql`and (select count(*) from settle) >= 0` : sql``}
       returning company_uid, id, host_uid
     ), m as (
       insert into messages (uid, company_uid, thread_id, direction, channel, sender_uid, message_text, message_dttm, files, status, app_uid)
@@ -165,6 +167,13 @@ export async function appendOutbound(
       returning company_uid, thread_id, uid
     ), c as (${messageChanges})
     select uid from m`);
+  // Alone (no key: the statement on the pool), a lost answer is settled by the message's row: a
+  // client's retry of a 503 would send the guest the message twice.
+  const found = async (ex: Executor) => {
+    const had = await ex.execute<{ uid: string }>(sql`select uid from messages where uid = ${uid}`);
+    return had.length > 0 ? had : undefined;
+  };
+  const [row] = alone ? await settledWrite(alone, uid, append, found) : await append();
   if (row && liveToken) liveToken.confirmed = true;
   return row?.uid;
 }

@@ -80,9 +80,10 @@ export class MessagingService extends BaseService {
       return uid;
     };
     // With a key, idempotent() opens the transaction and both tries run in it; without one, the
-    // one statement runs on the pool, and only a thread to open takes a transaction.
+    // one statement runs on the pool (settled by its row if its answer is lost: settled-write.ts),
+    // and only a thread to open takes a transaction.
     const outcome = await idempotent(this.db, this.config.idempotency.ttlHours, key, async (ex) => {
-      const uid = (await this.repo.appendOutbound(ex, companyUid, to, message, by.check)) ?? (await (key ? opening(ex) : this.db.transaction(opening)));
+      const uid = (await this.repo.appendOutbound(ex, companyUid, to, message, by.check, key ? undefined : this.db)) ?? (await (key ? opening(ex) : this.db.transaction(opening)));
       return { data: { message_uid: uid } };
     });
     if (!outcome.replayed) await enqueueAfterCommit(this.logger, 'messages', [outcome.answer.data.message_uid], (uids) => this.infra.jobs.messages.enqueue(uids));
