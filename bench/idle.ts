@@ -26,8 +26,10 @@ const now = () => performance.timeOrigin + performance.now();
 
 const env = await createBenchEnv(PROPERTIES);
 const port = await freePort();
-const api = await startProc('bin/api.ts', serviceEnv(env, port, redisUrl), /API listening/);
-const worker = await startProc('bin/worker.ts', serviceEnv(env, 0, redisUrl), /worker started/);
+// BENCH_API_NODE_ARGS / BENCH_WORKER_NODE_ARGS: extra node flags (e.g. "--cpu-prof --cpu-prof-dir=DIR"), as in run.ts.
+const nodeArgs = (name: string) => (process.env[name] ?? '').split(' ').filter(Boolean);
+const api = await startProc('bin/api.ts', serviceEnv(env, port, redisUrl), /API listening/, 60_000, nodeArgs('BENCH_API_NODE_ARGS'));
+const worker = await startProc('bin/worker.ts', serviceEnv(env, 0, redisUrl), /worker started/, 60_000, nodeArgs('BENCH_WORKER_NODE_ARGS'));
 const client = benchClient(`http://127.0.0.1:${port}`, env.token);
 const stages = ['transaction begins', 'POST answered', 'worker claims', 'apply starts', 'completion answered'] as const;
 const times: number[][] = stages.map(() => []);

@@ -108,6 +108,13 @@ describe('POST /api/v1/set-calendar-batch', () => {
     expect(res.body.data).toEqual({ request_uids: [], warnings: { '2001-01-01': 'Day ignored - can not modify past dates' } });
   });
 
+  it('records the Idempotency-Key of a batch whose every day is skipped: the key with another body is a 409', async () => {
+    const skipped = await post(batch([{ date: '2001-01-01', min_stay: 2 }]), { 'Idempotency-Key': 'key-skipped' });
+    expect(skipped.body.data.request_uids).toEqual([]);
+    const clash = await post(batch([{ date: futureDates(1)[0], min_stay: 2 }]), { 'Idempotency-Key': 'key-skipped' });
+    expect(clash.status).toBe(409);
+  });
+
   it('refuses a batch only for a day without a real date, and names it', async () => {
     const cases: [unknown, string][] = [
       [{ date: '2030-02-30', min_stay: 1 }, 'days[0].date'],

@@ -143,16 +143,17 @@ export class CalendarService extends BaseService {
     const chunks = chunk(kept, this.config.calendar.chunkDays);
     const chunkWarnings = assignWarnings(chunks, warnings);
     const outcome = await this.requests.submit(
-      async (tx, alone) => {
+      async (tx, alone, claim) => {
         const proposalUid = await s.holdUnder?.(tx, chunks.length);
         const paused = proposalUid !== undefined;
         const guard = by.check ? liveTokenGuard(by.check) : undefined;
-        const opts = { ...(paused ? { status: 'paused' as const, proposalUid } : {}), appUid: by.appUid, guard, userUid: by.userUid, ...(alone ? { alone: this.db } : {}) };
+        const opts = { ...(paused ? { status: 'paused' as const, proposalUid } : {}), appUid: by.appUid, guard, userUid: by.userUid, ...(alone ? { alone: this.db } : {}), ...(claim ? { keyed: { claim, answer } } : {}) };
         const uids = await this.requests.insert(tx, companyUid, propertyUid, chunks, chunkWarnings, opts);
         return { answer: answer(uids), uids, queue: paused ? [] : uids, oneBatch: true };
       },
-      // A proposal's hold is a statement of its own: such a store gets a transaction.
-      { key: s.key, oneStatement: s.holdUnder === undefined },
+      // A proposal's hold is a statement of its own: such a store gets a transaction. So does a keyed
+      // batch that stores no request (every day skipped): its key is still recorded with its answer.
+      { key: s.key, oneStatement: s.holdUnder === undefined && (chunks.length > 0 || !s.key) },
     );
     if (outcome.uids.length > 0) countAcceptedBatch(this.infra.metrics, kept.length, warnings);
     return outcome;

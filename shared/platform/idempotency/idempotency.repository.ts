@@ -1,6 +1,5 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../infra/db/client.js';
-
 
 export interface StoredAnswer {
   bodyHash: string;
@@ -38,6 +37,41 @@ export async function claimIdempotencyKey(
   if (!row) throw new Error('idempotency key neither claimed nor found');
   if (row.status === 0) return undefined;
   return { bodyHash: row.body_hash, status: row.status, response: row.response };
+}
+
+/** A key to claim in the statement that writes (claimWithAnswerSql): the key, its body's hash, its TTL. */
+export interface KeyClaim {
+  tokenUid: string;
+  companyUid: string;
+  key: string;
+  bodyHash: string;
+  ttlHours: number;
+}
+
+/**
+ * The key's claim as a CTE named `claim`, for a write of one statement (no transaction around it):
+ * the key is stored with `answer` at once (status 200), only where `where` holds, and the row
+ * answers `body_hash`, `response` and `fresh`. `fresh` is true when this statement claimed the key
+ * (new, or taken over past its TTL): the write must then write, and only then (`exists (select 1
+ * from claim where fresh)`). Otherwise the row is the answer stored by an earlier request, seen
+ * through the conflict's DO UPDATE even when it committed after this statement began (the insert
+ * waited for it), and the write writes nothing.
+ *
+ * `answer` must hold something this call made and no other could, such as the uids of the rows
+ * it writes: `fresh` is the stored answer being this one.
+ */
+export function claimWithAnswerSql(c: KeyClaim, answer: unknown, where: SQL): SQL {
+  const cutoff = sql`now() - make_interval(secs => ${c.ttlHours * 3600})`;
+  const json = JSON.stringify(answer);
+  return sql`claim as (
+    insert into idempotency_keys as k (token_uid, key, company_uid, body_hash, status, response)
+    select ${c.tokenUid}, ${c.key}, ${c.companyUid}, ${c.bodyHash}, 200, ${json}::jsonb where ${where}
+    on conflict (token_uid, key) do update
+       set body_hash = case when k.created_at < ${cutoff} then excluded.body_hash else k.body_hash end,
+           status = case when k.created_at < ${cutoff} then excluded.status else k.status end,
+           response = case when k.created_at < ${cutoff} then excluded.response else k.response end,
+           created_at = case when k.created_at < ${cutoff} then now() else k.created_at end
+    returning k.body_hash, k.response, k.response = ${json}::jsonb as fresh)`;
 }
 
 export async function storeIdempotentAnswer(tx: Executor, tokenUid: string, key: string, status: number, response: unknown) {

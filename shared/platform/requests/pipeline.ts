@@ -5,7 +5,7 @@ import { notFound, shown } from '../../infra/errors.js';
 import type { Infra } from '../../infra/infra.js';
 import { enqueueAfterCommit } from '../../infra/queue/producer.js';
 import { requestJobs, type DurableJobName } from '../../infra/queue/registry.js';
-import { idempotent, type IdempotencyKey } from '../idempotency/index.js';
+import { idempotent, type IdempotencyKey, type KeyClaim } from '../idempotency/index.js';
 import type { RequestWaitsOptions } from '../long-poll/index.js';
 import { markProcessingSql, type RequestRow, type RequestsRepository } from './requests.repository.js';
 import type { RequestKind, RequestStatusView } from './requests.schema.js';
@@ -26,9 +26,10 @@ export interface SubmitOptions {
   key?: IdempotencyKey;
   kind?: RequestKind;
   /**
-   * The store writes one statement: without a key it is sent alone on the pool, committing by
-   * itself (one round trip, not BEGIN / write / COMMIT), and the store is told so (`alone`: its
-   * insert then settles a lost connection itself, InsertOptions.alone).
+   * The store writes one statement: it is sent alone on the pool, committing by itself (one round
+   * trip, not BEGIN / write / COMMIT), and the store is told so (`alone`: its insert then settles a
+   * lost connection itself, InsertOptions.alone). With a key, the store is given its claim, to make
+   * in that statement (`claim`: InsertOptions.keyed).
    */
   oneStatement?: boolean;
 }
@@ -70,17 +71,18 @@ export class RequestPipeline {
    * queue that cannot be reached does not fail the answer: the requests are durable and the
    * re-enqueue sweep adds them later. A replayed key answers as before and queues nothing.
    */
-  async submit<A>(store: (tx: Executor, alone: boolean) => Promise<StoredRequests<A>>, opts: SubmitOptions = {}): Promise<{ answer: A; uids: string[] }> {
+  async submit<A>(store: (tx: Executor, alone: boolean, claim?: KeyClaim) => Promise<StoredRequests<A>>, opts: SubmitOptions = {}): Promise<{ answer: A; uids: string[] }> {
     let stored: StoredRequests<A> | undefined;
-    const write = async (tx: Executor, alone = false) => {
-      stored = await store(tx, alone);
+    const write = async (tx: Executor, alone = false, claim?: KeyClaim) => {
+      stored = await store(tx, alone, claim);
       return stored.answer;
     };
     const { key, kind = 'calendar' } = opts;
     // Without a key `idempotent` runs the write on the pool: a store of one statement is sent
     // alone, a store of several gets its own transaction.
     const unkeyed = opts.oneStatement ? (db: Executor) => write(db, true) : (db: Executor) => (db as Db).transaction((tx) => write(tx));
-    const outcome = await idempotent(this.db, this.infra.config.idempotency.ttlHours, key, key ? write : unkeyed);
+    const claimedInWrite = opts.oneStatement ? (claim: KeyClaim) => write(this.db, true, claim) : undefined;
+    const outcome = await idempotent(this.db, this.infra.config.idempotency.ttlHours, key, key ? write : unkeyed, claimedInWrite);
     if (outcome.replayed || !stored) return { answer: outcome.answer, uids: [] };
     // No enqueued_at write here: it would cost a second commit per batch. The sweep asks the queue
     // itself whether a job exists before adding it again.

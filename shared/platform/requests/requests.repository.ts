@@ -7,6 +7,7 @@ import { calendarRequests } from '../../infra/db/schema/index.js';
 import { newUid } from '../../infra/ids.js';
 import { requestFinishedEventSql } from '../outbox/index.js';
 import { finalRequestStatuses, type RequestKind } from './requests.schema.js';
+import { claimWithAnswerSql, KeyFound, type KeyClaim } from '../idempotency/index.js';
 
 /*
  * The durable request rows (`calendar_requests`, every kind): stored before the answer, claimed by
@@ -42,6 +43,12 @@ export interface InsertOptions {
    * if its connection is lost (settledWrite).
    */
   alone?: Db;
+  /**
+   * With `alone`: the Idempotency-Key claimed in the insert's own statement, stored with the answer
+   * `answer(uids)` (the new requests' uids, in submission order). A key answered before: nothing is
+   * stored and KeyFound is thrown with that answer (idempotent() replays it).
+   */
+  keyed?: { claim: KeyClaim; answer: (uids: string[]) => unknown };
 }
 
 /**
@@ -61,23 +68,37 @@ export async function insertRequests(
   if (chunks.length === 0) return [];
   const rows = chunks.map((days, i) => ({ uid: newUid('rq_'), days, warnings: warnings[i] ?? {} }));
   const settleKey = rows[0]!.uid;
-  const insert = () => tx.execute<{ uid: string; seq: number }>(sql`
-    ${opts.alone ? sql`with ${settleLockSql(settleKey)}` : sql``}
+  const guard = opts.guard ? opts.guard.where : sql`true`;
+  const keyed = opts.alone ? opts.keyed : undefined;
+  const ctes = [...(opts.alone ? [settleLockSql(settleKey)] : []), ...(keyed ? [claimWithAnswerSql(keyed.claim, keyed.answer(rows.map((r) => r.uid)), guard)] : [])];
+  const insertSql = sql`
     insert into calendar_requests (uid, company_uid, property_uid, days, days_total, warnings, app_uid, kind, status, proposal_uid, user_uid)
     select r.uid, ${companyUid}, ${propertyUid}, r.days, jsonb_array_length(r.days), r.warnings, ${opts.appUid ?? null}::text,
            ${opts.kind ?? 'calendar'}, ${opts.status ?? 'queued'}, ${opts.proposalUid ?? null}::text, ${opts.userUid ?? null}::text
       from rows from (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as (uid text, days jsonb, warnings jsonb))
            with ordinality as r(uid, days, warnings, ord)
-     where ${opts.guard ? opts.guard.where : sql`true`} ${opts.alone ? sql`and (select count(*) from settle) >= 0` : sql``}
+     where ${guard} ${opts.alone ? sql`and (select count(*) from settle) >= 0` : sql``} ${keyed ? sql`and exists (select 1 from claim where fresh)` : sql``}
      order by r.ord
-    returning uid, seq`);
-  // Alone: its connection lost, the rows found under its uids say whether it committed.
+    returning uid, seq`;
+  // Keyed: the inserted rows, or else the key's earlier answer as one row of its own.
+  const insert = () =>
+    tx.execute<{ uid: string; seq: number; body_hash?: string | null; response?: unknown }>(
+      keyed
+        ? sql`with ${sql.join(ctes, sql`, `)}, ins as (${insertSql})
+              select uid, seq, null::text as body_hash, null::jsonb as response from ins
+              union all select null, null, body_hash, response from claim where not fresh`
+        : sql`${ctes.length > 0 ? sql`with ${sql.join(ctes, sql`, `)}` : sql``} ${insertSql}`,
+    );
+  // Alone: its connection lost, the rows found under its uids say whether it committed (with its key, if keyed: one statement).
   const found = async (ex: Executor) => {
     const had = await ex.execute<{ uid: string; seq: number }>(sql`
       select uid, seq from calendar_requests where ${inUids(sql`uid`, rows.map((r) => r.uid))}`);
     return had.length > 0 ? had : undefined;
   };
-  const inserted = opts.alone ? await settledWrite(opts.alone, settleKey, insert, found) : await insert();
+  const answered = opts.alone ? await settledWrite(opts.alone, settleKey, insert, found) : await insert();
+  const earlier = answered.find((r) => r.uid === null);
+  if (earlier) throw new KeyFound({ bodyHash: earlier.body_hash as string, response: earlier.response });
+  const inserted = answered as readonly { uid: string; seq: number }[];
   if (opts.guard) {
     if (inserted.length === 0) throw opts.guard.refused();
     opts.guard.stored?.();
