@@ -69,7 +69,9 @@ export async function insertRequests(
   const rows = chunks.map((days, i) => ({ uid: newUid('rq_'), days, warnings: warnings[i] ?? {} }));
   const settleKey = rows[0]!.uid;
   const guard = opts.guard ? opts.guard.where : sql`true`;
-  const keyed = opts.alone ? opts.keyed : undefined;
+  // A key is claimed only by the statement sent alone; elsewhere the caller's transaction claims it.
+  if (opts.keyed && !opts.alone) throw new Error('insertRequests: a keyed insert must be sent alone (InsertOptions.alone)');
+  const keyed = opts.keyed;
   const ctes = [...(opts.alone ? [settleLockSql(settleKey)] : []), ...(keyed ? [claimWithAnswerSql(keyed.claim, keyed.answer(rows.map((r) => r.uid)), guard)] : [])];
   const insertSql = sql`
     insert into calendar_requests (uid, company_uid, property_uid, days, days_total, warnings, app_uid, kind, status, proposal_uid, user_uid)
