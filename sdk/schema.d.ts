@@ -1405,7 +1405,7 @@ export interface components {
         RequestStatus: {
             request_uid: string;
             /**
-             * @description queued, processing, completed, error; paused while an operator has paused the queue or while a proposal awaits the manager's review; disabled for a proposal the manager rejected or that expired (final, never applied)
+             * @description queued, processing, completed, error; paused while an operator has paused the queue or while a proposal awaits the manager's review; disabled for a proposal the manager rejected or that expired (final, never applied). A calendar request applied at once goes from queued to completed in one step; one held up on a lock shows processing while it waits
              * @enum {string}
              */
             request_status: "queued" | "processing" | "completed" | "error" | "paused" | "disabled";
@@ -1418,6 +1418,7 @@ export interface components {
             warnings: {
                 [key: string]: string;
             };
+            /** @description The worker's runs of it: 1 for a request applied the first time */
             attempts: number;
             /** @description UTC, YYYY-MM-DD HH:MM:SS */
             created_dttm: string;

@@ -29,7 +29,7 @@ export function durableRows({ services, metrics }: AppContext): Record<DurableRo
       label: 'calendar requests',
       claimLost: (limit) => services.requests.claimStale(limit),
       async recordFailure(uid, reason, attempts) {
-        await services.webhooks.queue([await services.requests.fail(uid, describeFailure(reason, attempts))]);
+        await services.webhooks.queue([await services.requests.fail(uid, describeFailure(reason, attempts), attempts)]);
       },
       counted(readded, markedError) {
         metrics.calendarRequestsReenqueued.inc(readded);

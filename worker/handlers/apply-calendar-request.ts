@@ -63,7 +63,7 @@ export function failRequest(deps: AppContext) {
   const { requests, webhooks } = deps.services;
   return async (job: { id?: string }, reason: string, attempts: number): Promise<void> => {
     if (!job.id) return;
-    const eventUid = await requests.fail(job.id, describeFailure(reason, attempts));
+    const eventUid = await requests.fail(job.id, describeFailure(reason, attempts), attempts);
     deps.metrics.calendarRequestsFinished.labels('error').inc();
     await webhooks.queue([eventUid]);
   };

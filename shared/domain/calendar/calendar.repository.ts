@@ -83,16 +83,20 @@ export function appliedOutcomes(rows: readonly Record<string, unknown>[]): Map<s
  * one of them; every request is completed with its own count, warnings and finished event, and
  * the days they changed make one change-feed record.
  */
-export function applyRequestSql(uids: string, pastMessage: string, recordChanges = true): SQL {
+export function applyRequestSql(uids: string, pastMessage: string, recordChanges = true, claiming = false): SQL {
+  // Claiming (issue 37: the worker's claim in its apply, one statement): a lock waited for longer
+  // than CLAIM_LOCK_WAIT ends the statement (lock_not_available), and the worker claims first
+  // (RequestPipeline.claimAndApply), so a request held up shows `processing` while it waits.
+  const claimWait = claiming ? sql`lock_wait as (select set_config('lock_timeout', ${CLAIM_LOCK_WAIT}, true) as v), ` : sql``;
   return sql`
-    with stay_lock as (
+    with ${claimWait}stay_lock as (
       -- The property's stay lock (stay.ts), taken before the request rows and any day are locked
       -- (a one-time filter of req): a booking judges the calendar as this apply leaves it, or as
       -- it was before, never halfway. Held until this statement commits. Only requests that may
       -- forbid a stay take it (RESTRICTS_DAY_SQL): ones that only price, note or open cannot
       -- make a committed booking break a rule, and a pricing tool's batches never wait for bookings.
       select ${stayLockSql(sql`r.property_uid`)} from calendar_requests r
-       where r.uid = any(string_to_array(${uids}, ',')) and exists (select 1 from jsonb_array_elements(r.days) d where ${sql.raw(RESTRICTS_DAY_SQL)})
+       where ${claiming ? sql`(select v from lock_wait) is not null and ` : sql``}r.uid = any(string_to_array(${uids}, ',')) and exists (select 1 from jsonb_array_elements(r.days) d where ${sql.raw(RESTRICTS_DAY_SQL)})
     ), req as (
       select r.uid, r.seq, r.company_uid, r.property_uid, r.days,
              (now() at time zone p.time_zone)::date as today
@@ -145,6 +149,7 @@ export function applyRequestSql(uids: string, pastMessage: string, recordChanges
     ), ${requestFinishedEventSql(sql`req`)}
     update calendar_requests r
        set status = 'completed', days_applied = o.applied,
+           ${claiming ? sql`attempts = r.attempts + 1, started_dttm = coalesce(r.started_dttm, now()),` : sql``}
            warnings = r.warnings || o.past,
            finished_dttm = now(), request_error = null,
            -- Bounded storage: the days now live in calendar_days; the request keeps its outcome only.
@@ -154,16 +159,28 @@ export function applyRequestSql(uids: string, pastMessage: string, recordChanges
     returning r.uid, r.days_applied, o.past, (select e.uid from event e where e.uid = 'ev_' || r.uid) as event_uid, (select count(*) from change) as changes`;
 }
 
-/** What the calendar service reads and writes, as one object: a test passes a fake. */
-/** applyRequestSql compiled once per setting of the change feed (the worker sends it for every job). */
-const applyQueries = {
-  withChanges: compiledOnce((uids: string, pastMessage: string) => applyRequestSql(uids, pastMessage, true)),
-  withoutChanges: compiledOnce((uids: string, pastMessage: string) => applyRequestSql(uids, pastMessage, false)),
-};
-/** applyRequestSql for these requests (the same property's, of one batch), compiled once. */
-export function applyRequestQuery(uids: readonly string[], pastMessage: string, recordChanges: boolean): Query {
-  return (recordChanges ? applyQueries.withChanges : applyQueries.withoutChanges)(uids.join(','), pastMessage);
+/**
+ * How long a claiming apply waits for a lock (the property's stay lock, a day another apply is
+ * writing, a row a test holds) before it gives way to the claim-then-apply path: about ten
+ * applies of a year's batch, so only a request really held up pays the second path.
+ */
+export const CLAIM_LOCK_WAIT = '250ms';
+
+/** applyRequestSql compiled once per setting of the change feed and of the claim (the worker sends it for every job). */
+const applyQueries = [false, true].map((recordChanges) =>
+  [false, true].map((claiming) => compiledOnce((uids: string, pastMessage: string) => applyRequestSql(uids, pastMessage, recordChanges, claiming))),
+);
+/**
+ * applyRequestSql for these requests (the same property's, of one batch), compiled once;
+ * `claiming`: the one that also counts the attempt and stamps the start (the claim in the apply).
+ */
+export function applyRequestQuery(uids: readonly string[], pastMessage: string, recordChanges: boolean, claiming = false): Query {
+  const build = applyQueries[recordChanges ? 1 : 0]?.[claiming ? 1 : 0];
+  if (!build) throw new Error('applyRequestQuery: no statement');
+  return build(uids.join(','), pastMessage);
 }
+
+/** What the calendar service reads and writes, as one object: a test passes a fake. */
 
 export const calendarRepository = {
   readCalendarView,

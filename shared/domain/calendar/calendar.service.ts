@@ -176,8 +176,9 @@ export class CalendarService extends BaseService {
   }
 
   /**
-   * Worker: marks the request processing (counting the attempt), then applies it in one statement
-   * (see calendar.repository.ts applyRequestSql, compiled once: RequestPipeline.beginAnd).
+   * Worker: applies the request in one statement that also counts the attempt and stamps its
+   * start (see calendar.repository.ts applyRequestSql, compiled once: RequestPipeline.claimAndApply;
+   * held up on a lock, it is marked processing first and then applied).
    * `siblings`: the other requests of its batch, queued with it in one job, claimed and applied
    * in the same statement (their outcomes in `siblings` of the answer). A request already final is
    * left alone, so a retry or a duplicate job changes nothing.
@@ -186,7 +187,8 @@ export class CalendarService extends BaseService {
     const uids = [requestUid, ...siblings];
     let claimed;
     try {
-      claimed = await this.requests.beginAnd(uids, this.repo.applyRequestQuery(uids, WARNING_PAST, this.config.changes.enabled));
+      const feed = this.config.changes.enabled;
+      claimed = await this.requests.claimAndApply(uids, this.repo.applyRequestQuery(uids, WARNING_PAST, feed, true), this.repo.applyRequestQuery(uids, WARNING_PAST, feed));
     } catch (err) {
       // Two of them writing one date (never from one batch, whose dates are distinct): each alone.
       if (siblings.length === 0 || (err as { code?: string }).code !== '21000') throw err;

@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../infra/db/client.js';
 import { compiledOnce, runQuery, type Query } from '../../infra/db/compiled.js';
 import { notFound, shown } from '../../infra/errors.js';
@@ -136,9 +136,33 @@ export class RequestPipeline {
     return { begun: begunAs(marked.find((m) => m.uid === uids[0]) as { status: string } | undefined), rows };
   }
 
-  /** Worker: the request failed for good; answers the webhook event written with it, if any. */
-  fail(requestUid: string, message: string): Promise<string | undefined> {
-    return this.repo.markError(this.db, requestUid, message);
+  /**
+   * The job's claim in its apply (issue 37: one statement and one round trip a job, not two):
+   * `claiming`, the kind's apply that also counts the attempt and stamps the start, is sent alone.
+   * When it waits on a lock past its limit (lock_not_available: a request held up by another
+   * apply, a booking's stay lock, a held row), it gives way to `beginAnd(uids, apply)`, so a request
+   * held up shows `processing` while it waits, as it did with the claim first. A request the
+   * statement did not complete is read back: gone (missing), or already final.
+   */
+  async claimAndApply(uids: readonly string[], claiming: Query, apply: Query): Promise<{ begun: Begun; rows: Record<string, unknown>[] }> {
+    let rows: Record<string, unknown>[];
+    try {
+      rows = await runQuery(this.infra.database, claiming);
+    } catch (err) {
+      if ((err as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw err;
+      return this.beginAnd(uids, apply);
+    }
+    if (rows.some((r) => r.uid === uids[0])) return { begun: { status: 'processing' }, rows };
+    const [found] = await runQuery(this.infra.database, statusQuery(uids[0] ?? ''));
+    const begun = begunAs(found as { status: string } | undefined);
+    // Not final, yet not applied (its property gone under it): a retry, never a silent completion.
+    if (found?.status === 'queued' || found?.status === 'processing') throw new Error(`request ${uids[0]} was not applied (still ${found.status})`);
+    return { begun, rows };
+  }
+
+  /** Worker: the request failed for good after `attempts` runs; answers the webhook event written with it, if any. */
+  fail(requestUid: string, message: string, attempts = 0): Promise<string | undefined> {
+    return this.repo.markError(this.db, requestUid, message, attempts);
   }
 
   /** The re-enqueue sweep's claim: requests whose job may be lost (see claimStaleRequests), each with its kind's job. */
@@ -153,6 +177,9 @@ export class RequestPipeline {
 }
 
 const markProcessingQuery = compiledOnce(markProcessingSql);
+const statusQuery = compiledOnce((uid: string) => sql`select status from calendar_requests where uid = ${uid}`);
+/** Postgres's lock_not_available: a lock not granted within lock_timeout. */
+const LOCK_NOT_AVAILABLE = '55P03';
 
 function begunAs(marked: { status: string } | undefined): Begun {
   if (!marked) return { status: 'missing' };

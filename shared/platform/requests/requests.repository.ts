@@ -140,13 +140,15 @@ export function markProcessingSql(uids: string): SQL {
 }
 
 /**
- * Final failure: the request will not be retried. Never overrides a completed request. Answers the
+ * Final failure: the request will not be retried. Never overrides a completed request. `attempts`:
+ * the runs its job made (a claiming apply that failed counted none in the row). Answers the
  * webhook event written with it, if any.
  */
-export async function markError(db: Executor, uid: string, message: string): Promise<string | undefined> {
+export async function markError(db: Executor, uid: string, message: string, attempts = 0): Promise<string | undefined> {
   const rows = await db.execute<{ event_uid: string | null }>(sql`
     with req as (
-      update calendar_requests set status = 'error', request_error = ${message.slice(0, 2000)}, finished_dttm = now()
+      update calendar_requests set status = 'error', request_error = ${message.slice(0, 2000)}, finished_dttm = now(),
+             attempts = greatest(attempts, ${attempts}::int)
        where uid = ${uid} and status in ('queued', 'processing')
       returning uid
     ), ${requestFinishedEventSql(sql`req`)}

@@ -17,14 +17,15 @@ export const requestStatusSchema = z.object({
     .enum(requestStatuses)
     .describe(
       'queued, processing, completed, error; paused while an operator has paused the queue or while a proposal awaits the ' +
-        "manager's review; disabled for a proposal the manager rejected or that expired (final, never applied)",
+        "manager's review; disabled for a proposal the manager rejected or that expired (final, never applied). A calendar " +
+        'request applied at once goes from queued to completed in one step; one held up on a lock shows processing while it waits',
     ),
   request_error: z.string().optional().describe('Present only when request_status is error'),
   property_uid: z.string(),
   days_total: z.number().int().describe('Days of the request; for a listing-status request, the listings it changes'),
   days_applied: z.number().int().nullable(),
   warnings: z.record(z.string(), z.string()),
-  attempts: z.number().int(),
+  attempts: z.number().int().describe("The worker's runs of it: 1 for a request applied the first time"),
   created_dttm: utcDateTime,
   started_dttm: utcDateTime.nullable(),
   finished_dttm: utcDateTime.nullable(),
