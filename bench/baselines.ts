@@ -79,7 +79,7 @@ export async function idleLatency(env: BenchEnv, apiUrl: string, runs: number, p
   const times: number[] = [];
   for (let r = -warmUp; r < runs; r++) {
     const t0 = performance.now();
-    const done = await submitAndWait(client, { property_uid: env.propertyUids[r % properties] as string, days: futureDays(30, 400, r) });
+    const done = await submitAndWait(client, { property_uid: env.propertyUids[(r + warmUp) % properties] as string, days: futureDays(30, 400, r) });
     if (done.statuses.some((s) => s.request_status !== 'completed')) throw new Error(`a request did not complete: ${JSON.stringify(done.statuses)}`);
     if (r >= 0) times.push(performance.now() - t0);
   }
