@@ -7,7 +7,6 @@ import { stayLockSql } from './stay.js';
 import { CALENDAR_DAYS_ON_CONFLICT, CHANGED_BY } from './calendar.upsert.js';
 import { recordChangesSql } from '../changes/index.js';
 import { requestFinishedEventSql } from '../../platform/outbox/index.js';
-import { notFinalSql } from '../../platform/requests/index.js';
 
 /*
  * The calendar's part of the request pipeline (shared/platform/requests stores, claims, fails and
@@ -102,7 +101,7 @@ export function applyRequestSql(uids: string, pastMessage: string, recordChanges
       select r.uid, r.seq, r.company_uid, r.property_uid, r.days,
              (now() at time zone p.time_zone)::date as today
         from calendar_requests r join properties p on p.uid = r.property_uid
-       where r.uid = any(string_to_array(${uids}, ',')) and ${notFinalSql(sql`r.status`)} and (select count(*) from stay_lock) >= 0
+       where r.uid = any(string_to_array(${uids}, ',')) and r.status in ('queued', 'processing') and (select count(*) from stay_lock) >= 0
        order by r.seq
          for update of r
     ), day as (

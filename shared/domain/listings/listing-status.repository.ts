@@ -2,7 +2,6 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { listings } from '../../infra/db/schema/index.js';
 import { requestFinishedEventSql } from '../../platform/outbox/index.js';
-import { notFinalSql } from '../../platform/requests/index.js';
 import { recordChangesSql } from '../changes/index.js';
 
 /** The listings a set-listing-status request names: one listing (with its property), or every listing of a property. */
@@ -33,7 +32,7 @@ export async function applyListingStatusRequest(db: Db, uid: string): Promise<Li
     with req as (
       select r.uid, r.seq, r.company_uid, r.days, pg_advisory_xact_lock(hashtext(r.property_uid)) as locked
         from calendar_requests r
-       where r.uid = ${uid} and r.kind = 'listing_status' and ${notFinalSql(sql`r.status`)}
+       where r.uid = ${uid} and r.kind = 'listing_status' and r.status in ('queued', 'processing')
          for update of r
     ), item as (
       select req.company_uid, req.seq, i.listing_uid, i.status

@@ -52,16 +52,6 @@ export interface InsertOptions {
 }
 
 /**
- * A request not final yet (queued or processing), for a statement that finds its requests by uid.
- * An expression of `status`, not the bare `status in (...)`: that form matches the predicate of
- * calendar_requests_pending_idx, and the planner then answers the lookup by reading that whole
- * partial index, whose every entry (a dead one too, until a vacuum) is a request once queued. In a
- * bench run with autovacuum off an apply read about 1,600 of them, more with every request applied
- * (issue 37). Found by uid, the rows come from the primary key, whatever the index holds.
- */
-export const notFinalSql = (status: SQL) => sql`coalesce(${status}, '') in ('queued', 'processing')`;
-
-/**
  * Stores each chunk as one request (`queued`, or `paused`: a proposal's) in one statement; uids
  * come back in submission (sequence) order. The chunks travel as one JSON parameter: building a
  * drizzle VALUES list with a jsonb value per row cost more CPU than the rest of the accept path.
@@ -141,7 +131,7 @@ export function markProcessingSql(uids: string): SQL {
       update calendar_requests
          set status = 'processing', attempts = attempts + 1, started_dttm = coalesce(started_dttm, now())
         from (select set_config('synchronous_commit', 'off', true)) as async_commit
-       where uid = any(string_to_array(${uids}, ',')) and ${notFinalSql(sql`status`)}
+       where uid = any(string_to_array(${uids}, ',')) and status in ('queued', 'processing')
       returning uid, status
     )
     select r.uid, coalesce(m.status, r.status) as status
@@ -159,7 +149,7 @@ export async function markError(db: Executor, uid: string, message: string, atte
     with req as (
       update calendar_requests set status = 'error', request_error = ${message.slice(0, 2000)}, finished_dttm = now(),
              attempts = greatest(attempts, ${attempts}::int)
-       where uid = ${uid} and ${notFinalSql(sql`status`)}
+       where uid = ${uid} and status in ('queued', 'processing')
       returning uid
     ), ${requestFinishedEventSql(sql`req`)}
     select (select uid from event) as event_uid`);
