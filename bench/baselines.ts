@@ -86,3 +86,14 @@ export async function idleLatency(env: BenchEnv, apiUrl: string, runs: number, p
   times.sort((a, b) => a - b);
   return { p50: times[Math.floor(runs / 2)] ?? NaN, p90: times[Math.floor(runs * 0.9)] ?? NaN };
 }
+
+/**
+ * (e) once the load's aftermath is over: the first (e) run starts right after (i), while the
+ * checkpointer and the background writer still flush its pages. A checkpoint, a second's pause,
+ * 20 batches untimed, then 200 timed (more samples for a p90).
+ */
+export async function quietIdleLatency(env: BenchEnv, apiUrl: string, properties: number) {
+  await env.database.sql`checkpoint`;
+  await new Promise((r) => setTimeout(r, 1000));
+  return idleLatency(env, apiUrl, 200, properties, 20);
+}
