@@ -181,7 +181,6 @@ export function applyRequestQuery(uids: readonly string[], pastMessage: string, 
 }
 
 /** What the calendar service reads and writes, as one object: a test passes a fake. */
-
 export const calendarRepository = {
   readCalendarView,
   applyRequest,
