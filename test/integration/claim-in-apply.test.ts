@@ -38,7 +38,8 @@ describe("the worker's claim in its apply", () => {
     try {
       const outcome = await w.p.ctx.services.calendar.apply(uid);
       expect(outcome).toMatchObject({ status: 'completed', daysApplied: 30 });
-      expect(sent).toHaveBeenCalledTimes(1);
+      // The statements about requests only: another part of the process may query the pool meanwhile.
+      expect(sent.mock.calls.filter(([text]) => String(text).includes('calendar_requests'))).toHaveLength(1);
     } finally {
       sent.mockRestore();
     }
