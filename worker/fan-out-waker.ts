@@ -28,7 +28,7 @@ export interface FanOutWaker {
 }
 
 /** The coalescing of wake-ups into passes, apart from where they come from (unit-tested). */
-export function createFanOutWaker(pass: () => Promise<unknown>, logger: Pick<Logger, 'warn'>, minGapMs = FAN_OUT_MIN_GAP_MS): FanOutWaker {
+export function createFanOutWaker(pass: () => Promise<unknown>, logger: Pick<Logger, 'warn'>, minGapMs = FAN_OUT_MIN_GAP_MS, failed = 'woken webhook fan-out failed'): FanOutWaker {
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
@@ -42,7 +42,7 @@ export function createFanOutWaker(pass: () => Promise<unknown>, logger: Pick<Log
       if (stopped) return;
       last = Date.now();
       // A failed pass is the scheduled job's to make up for; the next wake-up tries again.
-      await pass().catch((err: unknown) => logger.warn({ err }, 'woken webhook fan-out failed'));
+      await pass().catch((err: unknown) => logger.warn({ err }, failed));
     } while (again);
   };
   return {
@@ -75,20 +75,28 @@ type ListenSql = Pick<AppContext['database']['sql'], 'listen'>;
  */
 export function startFanOutWaker(ctx: Pick<AppContext, 'services' | 'logger'> & { database: { sql: ListenSql } }, relistenMs = RELISTEN_CHECK_MS): { ready: Promise<void>; stop(): Promise<void> } {
   const waker = createFanOutWaker(() => ctx.services.webhooks.fanOut(() => ctx.services.changes.stamp()), ctx.logger);
+  return listenAndWake(ctx.database.sql, CHANGES_RECORDED_CHANNEL, waker, ctx.logger, 'LISTEN for recorded changes failed: webhook events wait for the scheduled fan-out', relistenMs);
+}
+
+/**
+ * Wakes `waker` on every notification of `channel` (and when the LISTEN is in place, after a
+ * reconnect too), keeping the LISTEN in place as startFanOutWaker says; `failed` is logged when it
+ * cannot be. stop(): no wake-up after it; resolves when the running pass has ended.
+ */
+export function listenAndWake(sql: ListenSql, channel: string, waker: FanOutWaker, logger: Pick<Logger, 'warn'>, failed: string, relistenMs = RELISTEN_CHECK_MS): { ready: Promise<void>; stop(): Promise<void> } {
   const wake = () => waker.wake();
-  const sql = ctx.database.sql;
   let listener: { unlisten(): Promise<void> } | undefined;
   let pending: Promise<void> | undefined;
   let stopped = false;
   const listen = () =>
     (pending ??= sql
-      .listen(CHANGES_RECORDED_CHANNEL, wake, wake)
+      .listen(channel, wake, wake)
       .then(
         (l) => {
           listener = l;
           if (stopped) void l.unlisten().catch(() => {});
         },
-        (err: unknown) => ctx.logger.warn({ err }, 'LISTEN for recorded changes failed: webhook events wait for the scheduled fan-out'),
+        (err: unknown) => logger.warn({ err }, failed),
       )
       .finally(() => {
         pending = undefined;
@@ -96,7 +104,7 @@ export function startFanOutWaker(ctx: Pick<AppContext, 'services' | 'logger'> & 
   const ready = listen();
   const keep = setInterval(() => {
     const channels = (sql.listen as unknown as { channels?: Record<string, unknown> }).channels;
-    if (listener && channels && !(CHANGES_RECORDED_CHANNEL in channels)) listener = undefined;
+    if (listener && channels && !(channel in channels)) listener = undefined;
     if (!listener) void listen();
   }, relistenMs);
   keep.unref();

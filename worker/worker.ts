@@ -7,6 +7,7 @@ import { cappedBackoffStrategy, jobRegistry, registeredQueues, type JobName, typ
 import { TimeoutError, withTimeout } from '../shared/infra/timeout.js';
 import { startFanOutWaker } from './fan-out-waker.js';
 import { jobHandlers } from './handlers.js';
+import { startMessagePump } from './message-pump.js';
 import { assertEveryJobHandled, runJob, type JobHandler, type JobHandlers } from './job-handler.js';
 import { startReenqueueSweep } from './reenqueue-sweep.js';
 import { startScheduleKeeper } from './schedule-keeper.js';
@@ -20,7 +21,7 @@ export interface RunningWorker {
    * Stops taking jobs and lets the ones in flight finish, for at most SHUTDOWN_TIMEOUT_MS; a job
    * still running then is left to BullMQ's stall detection (its lock expires and another worker
    * runs it again, which is safe: handlers are idempotent). Stops the re-enqueue sweep, the
-   * schedule keeper and the woken fan-out.
+   * schedule keeper, the woken fan-out and the message pump (its sends in flight too).
    */
   close(): Promise<void>;
 }
@@ -48,7 +49,8 @@ function processorFor(registry: JobRegistry, handlers: JobHandlers, ctx: AppCont
 /**
  * Starts one BullMQ Worker per registered queue (each with its own concurrency), declares the
  * registry's job schedulers (and keeps them declared: schedule-keeper.ts), and starts the
- * re-enqueue sweep and the fan-out woken by recorded changes (fan-out-waker.ts). Refuses to start
+ * re-enqueue sweep, the fan-out woken by recorded changes (fan-out-waker.ts) and the message pump
+ * (message-pump.ts). Refuses to start
  * if a registered job has no handler.
  */
 export async function startWorker(ctx: AppContext, conn: QueueConnection, handlers: JobHandlers = jobHandlers(ctx)): Promise<RunningWorker> {
@@ -92,6 +94,7 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection, handle
   const sweep = startReenqueueSweep(ctx, registry);
   const schedules = startScheduleKeeper(ctx, queues, registry);
   const fanOutWaker = startFanOutWaker(ctx);
+  const pump = startMessagePump(ctx);
   ctx.logger.info({ queues: registeredQueues(registry), backend: conn.kind }, 'worker started');
   flushLog(ctx.logger);
 
@@ -103,13 +106,14 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection, handle
       schedules.stop();
       const sweepStopped = sweep.stop();
       const wakerStopped = fanOutWaker.stop();
-      const stopped = closeAll().then(() => false);
+      const stopped = Promise.all([closeAll(), pump.stop()]).then(() => false);
       const timedOut = await withTimeout(stopped, ctx.config.shutdownTimeoutMs, 'worker close').catch((err: unknown) => {
         if (err instanceof TimeoutError) return true;
         throw err;
       });
       if (timedOut) {
         const running = [...inFlight.values()];
+        if (pump.inFlight() > 0) ctx.logger.warn({ messages: pump.inFlight() }, 'messages still sending at the shutdown timeout: left to the re-enqueue sweep');
         ctx.logger.warn(
           { jobs: [...inFlight.keys()], requestUids: running.map((c) => c.requestUid).filter((u) => u !== undefined), timeoutMs: ctx.config.shutdownTimeoutMs },
           'jobs still running at the shutdown timeout: left for another worker to retry',

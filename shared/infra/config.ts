@@ -140,6 +140,11 @@ const envSchema = z.object({
    * slots). Twice the SMTP connections: while one job talks SMTP, another records its outcome.
    */
   MESSAGE_CONCURRENCY: int(16, 1),
+  /**
+   * How often a worker's message pump looks for messages to send without being woken (a lost
+   * notification, a queue resumed after a pause). Each stored message wakes it at its commit.
+   */
+  MESSAGE_POLL_MS: int(1000, 10),
   /** First retry delay of a transient send failure; each further one doubles, until MESSAGE_MAX_AGE_MS. */
   MESSAGE_BACKOFF_MS: int(10_000, 1),
   /** The longest wait between two send attempts (the doubling stops there). */
@@ -233,6 +238,7 @@ function shape(env: Env) {
     },
     messaging: {
       concurrency: env.MESSAGE_CONCURRENCY,
+      pollMs: env.MESSAGE_POLL_MS,
       backoff: { delayMs: env.MESSAGE_BACKOFF_MS, maxMs: Math.max(env.MESSAGE_BACKOFF_MS, env.MESSAGE_BACKOFF_MAX_MS) },
       maxAgeMs: env.MESSAGE_MAX_AGE_MS,
       timeoutMs: env.MESSAGE_TIMEOUT_MS,

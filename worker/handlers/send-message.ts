@@ -4,9 +4,11 @@ import { INVALID_PAYLOAD } from '../../shared/infra/queue/job-failure.js';
 import type { JobHandler } from '../job-handler.js';
 
 /**
- * Sends one outbound message through its channel (docs/api.md "Channels"). A transient failure
- * throws, so BullMQ runs it again with the registry's backoff; on the last attempt, or for a
- * permanent failure, the message ends `error` with the reason. Idempotent: a message already final
+ * Sends one outbound message through its channel (docs/api.md "Channels"): a message the message
+ * pump (worker/message-pump.ts) handed over after its first attempt (a retry, a deferred send), or
+ * one the re-enqueue sweep found unfinished. A transient failure throws, so BullMQ runs it again
+ * with the registry's backoff; on the last attempt (the job's, or the message's own count with the
+ * pump's attempt), or for a permanent failure, the message ends `error` with the reason. Idempotent: a message already final
  * is left alone. A crash between the channel's acceptance and the recording sends it again on the
  * retry, with the same Message-ID / X-Message-Id for the receiver to drop.
  */

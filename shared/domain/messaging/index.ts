@@ -1,10 +1,10 @@
 /*
- * messaging: threads with guests, messages to them (sent by the send-message job), their statuses,
+ * messaging: threads with guests, messages to them (sent by the workers' message pumps), their statuses,
  * and guest replies from channel connectors. The public surface of the noun.
  *   messaging.schema.ts     the wire: get-threads (iGMS camelCase), message-booking-guest, message-status
  *   messaging.wire.ts       get-threads' one filter, rows as the wire shows them
  *   threads.repository.ts   threads: a page, their messages, the thread of a booking
- *   messages.repository.ts  messages: append, status moves, the sweep's claim
+ *   messages.repository.ts  messages: append, the pump's claim, status moves, the sweep's claim
  *   messaging.service.ts    MessagingService
  *   messaging.inbound.ts    guest replies POSTed by connectors: signature, dedupe, append
  *   messaging.objects.ts    threads and messages as the change feed shows them

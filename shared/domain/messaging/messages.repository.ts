@@ -58,6 +58,8 @@ export async function findFinishedMessageUids(db: Db, companyUid: string, uids: 
 export interface Outgoing {
   uid: string;
   status: string;
+  /** Attempts counted so far, this one included. */
+  attempts: number;
   companyUid: string;
   channel: MessageChannel;
   messageText: string;
@@ -71,6 +73,40 @@ export interface Outgoing {
   guestName: string | null;
   guestEmails: string[];
   hostName: string | null;
+}
+
+/** Notified at the commit of every statement that stores a message to send (drizzle/0032): the workers' message pumps listen. */
+export const MESSAGES_QUEUED_CHANNEL = 'messages_queued';
+
+/** What sending a message needs, read beside the claim's `m` (its thread, booking, guest and host). */
+const outgoingSelect = sql`
+    select m.uid, m.status, m.attempts, m.company_uid, m.channel, m.message_text, to_char(m.message_dttm, 'YYYY-MM-DD HH24:MI:SS') as message_dttm,
+           m.thread_id, m.id as message_id, t.platform_type, b.reservation_code, b.booking_uid, t.guest_uid,
+           g.name as guest_name, g.emails as guest_emails, h.name as host_name
+      from m join message_threads t on t.company_uid = m.company_uid and t.id = m.thread_id
+             join bookings b on b.company_uid = t.company_uid and b.booking_uid = t.booking_uid
+             join guests g on g.company_uid = t.company_uid and g.uid = t.guest_uid
+             join hosts h on h.company_uid = t.company_uid and h.uid = t.host_uid`;
+
+function outgoingOf(row: Record<string, unknown>): Outgoing {
+  return {
+    uid: row.uid as string,
+    status: row.status as string,
+    attempts: Number(row.attempts),
+    companyUid: row.company_uid as string,
+    channel: row.channel as MessageChannel,
+    messageText: row.message_text as string,
+    messageDttm: row.message_dttm as string,
+    threadId: Number(row.thread_id),
+    messageId: Number(row.message_id),
+    platformType: row.platform_type as string,
+    reservationCode: row.reservation_code as string,
+    bookingUid: row.booking_uid as string,
+    guestUid: row.guest_uid as string,
+    guestName: row.guest_name as string | null,
+    guestEmails: row.guest_emails as string[],
+    hostName: row.host_name as string | null,
+  };
 }
 
 /**
@@ -91,31 +127,34 @@ export async function markSending(db: Db, uid: string): Promise<Outgoing | undef
        where uid = ${uid} and direction = 'outbound'
       returning *
     )
-    select m.uid, m.status, m.company_uid, m.channel, m.message_text, to_char(m.message_dttm, 'YYYY-MM-DD HH24:MI:SS') as message_dttm,
-           m.thread_id, m.id as message_id, t.platform_type, b.reservation_code, b.booking_uid, t.guest_uid,
-           g.name as guest_name, g.emails as guest_emails, h.name as host_name
-      from m join message_threads t on t.company_uid = m.company_uid and t.id = m.thread_id
-             join bookings b on b.company_uid = t.company_uid and b.booking_uid = t.booking_uid
-             join guests g on g.company_uid = t.company_uid and g.uid = t.guest_uid
-             join hosts h on h.company_uid = t.company_uid and h.uid = t.host_uid`);
-  if (!row) return undefined;
-  return {
-    uid: row.uid as string,
-    status: row.status as string,
-    companyUid: row.company_uid as string,
-    channel: row.channel as MessageChannel,
-    messageText: row.message_text as string,
-    messageDttm: row.message_dttm as string,
-    threadId: Number(row.thread_id),
-    messageId: Number(row.message_id),
-    platformType: row.platform_type as string,
-    reservationCode: row.reservation_code as string,
-    bookingUid: row.booking_uid as string,
-    guestUid: row.guest_uid as string,
-    guestName: row.guest_name as string | null,
-    guestEmails: row.guest_emails as string[],
-    hostName: row.host_name as string | null,
-  };
+    ${outgoingSelect}`);
+  return row ? outgoingOf(row) : undefined;
+}
+
+/**
+ * The message pump's claim (worker/message-pump.ts): up to `limit` messages never started and never
+ * handed to the queue (`started_at` and `enqueued_at` null: a message the sweep re-added, or one
+ * the pump handed over for a retry, is the queue's), oldest first, queued -> processing with the
+ * attempt counted, in one statement, with what sending each needs. Rows another claim holds are
+ * skipped, so several workers claim apart. Committed without waiting for the WAL flush (markSending).
+ */
+export async function claimUnsent(db: Db, limit: number): Promise<Outgoing[]> {
+  const rows = await db.execute<Record<string, unknown>>(sql`
+    with picked as materialized (
+      select id from messages
+       where status = 'queued' and started_at is null and enqueued_at is null and direction = 'outbound'
+       order by id limit ${limit}
+       for update skip locked
+    ), m as (
+      update messages
+         set status = 'processing', attempts = attempts + 1, started_at = now()
+        from picked, (select set_config('synchronous_commit', 'off', true)) as async_commit
+       where messages.id = picked.id
+      returning messages.*
+    )
+    ${outgoingSelect}
+     order by m.id`);
+  return rows.map(outgoingOf);
 }
 
 /** Nothing was sent (the connector was busy or its circuit open): back to queued, the attempt not counted. */

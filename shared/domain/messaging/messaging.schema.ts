@@ -11,7 +11,7 @@ import { platformTypes } from '../bookings/index.js';
  *
  * Vocabulary
  * - thread:    the conversation with one booking's guest (one per booking); integer threadId.
- * - message:   one text of a thread, outbound (host -> guest, sent by a send-message job) or
+ * - message:   one text of a thread, outbound (host -> guest, sent by a worker) or
  *              inbound (a guest's reply a connector POSTs); integer messageId on the wire, and a
  *              uid (msg_...) that message-status takes and that goes out as Message-ID.
  * - channel:   how an outbound message travels: `platform` (the booking platform's connector) or

@@ -1,4 +1,4 @@
-import { enqueueAfterCommit } from '../../infra/queue/producer.js';
+import { attemptsToSpan } from '../../infra/queue/registry.js';
 import type { Executor } from '../../infra/db/client.js';
 import type { Infra } from '../../infra/infra.js';
 import { notFound, shown } from '../../infra/errors.js';
@@ -11,6 +11,7 @@ import { BaseService } from '../service.js';
 import type { MessagingRepository } from './messaging.repository.js';
 import { newWebhookSecret, type KeptConnections } from '../../platform/outbound-http/index.js';
 import { createChannels, type Channels, type SendOutcome } from './messaging.channels.js';
+import type { Outgoing } from './messages.repository.js';
 import { appendInbound, inboundSigners, type InboundMessageAnswer, type InboundMessageBody } from './messaging.inbound.js';
 import type { GetThreadsQuery, MessageBookingGuestAnswer, MessageBookingGuestBody, MessageStatusView, ThreadsPage } from './messaging.schema.js';
 import { threadFilterOf, threadsPage } from './messaging.wire.js';
@@ -58,8 +59,9 @@ export class MessagingService extends BaseService {
 
   /**
    * POST /message-booking-guest: the message is stored `queued` in its thread (thread_id wins over
-   * booking_uid; a booking's first message opens its thread), committed, and only then queued. A
-   * queue that cannot be reached does not fail the answer: the re-enqueue sweep adds it later.
+   * booking_uid; a booking's first message opens its thread) and committed; the commit wakes the
+   * workers' message pumps, which claim it from Postgres. No queue is asked on the way: a queue
+   * that cannot be reached does not slow or fail the answer.
    * A thread that exists takes the message in one statement (appendOutbound); otherwise the thread
    * is opened (or the answer is a 404) in a transaction. `by.check`: the token came from the cache
    * (auth/token-check.ts), and the message is stored only while it is live.
@@ -86,7 +88,9 @@ export class MessagingService extends BaseService {
       const uid = (await this.repo.appendOutbound(ex, companyUid, to, message, by.check, key ? undefined : this.db)) ?? (await (key ? opening(ex) : this.db.transaction(opening)));
       return { data: { message_uid: uid } };
     });
-    if (!outcome.replayed) await enqueueAfterCommit(this.logger, 'messages', [outcome.answer.data.message_uid], (uids) => this.infra.jobs.messages.enqueue(uids));
+    // No job is queued here: the insert's commit notifies the workers' message pumps
+    // (drizzle/0032), which claim it from Postgres (worker/message-pump.ts); the sweep covers a
+    // message no pump took.
     return outcome.answer;
   }
 
@@ -132,33 +136,60 @@ export class MessagingService extends BaseService {
   }
 
   /**
-   * Worker: one send attempt. Marks the message processing, sends it through its channel, records
-   * the outcome (with its change-feed records, one statement; a sent message with those of the
-   * process's other jobs that are sent meanwhile: groupCommit). A message already final is left
-   * alone (a duplicate job, or a retry after the outcome was recorded). `lastAttempt`: a transient
-   * failure then ends the message in `error`.
+   * Worker: one send attempt of a send-message job. Marks the message processing (counting the
+   * attempt) and sends it (sendClaimed). A message already final is left alone (a duplicate job, or
+   * a retry after the outcome was recorded). `lastAttempt`: the job's last; the message's own count
+   * of attempts (the pump's included) ends it too.
    */
   async deliver(messageUid: string, lastAttempt: boolean): Promise<DeliverResult> {
     const m = await this.repo.markSending(this.db, messageUid);
     if (!m) return { outcome: 'skipped', reason: 'message missing' };
     if (m.status !== 'processing') return { outcome: 'skipped', reason: `already ${m.status}` };
+    return this.sendClaimed(m, lastAttempt);
+  }
+
+  /** The message pump's claim: up to `limit` messages never started, now `processing` (claimUnsent). */
+  claimUnsent(limit: number): Promise<Outgoing[]> {
+    return this.repo.claimUnsent(this.db, limit);
+  }
+
+  /**
+   * Sends a message claimed `processing` through its channel and records the outcome (with its
+   * change-feed records, one statement; a sent message with those of the process's other sends
+   * that finish meanwhile: groupCommit). A transient failure on the message's last attempt
+   * (`lastAttempt`, or its attempts counted reaching what MESSAGE_MAX_AGE_MS spans) ends it in `error`.
+   */
+  async sendClaimed(m: Outgoing, lastAttempt = false): Promise<DeliverResult> {
     this.channels ??= createChannels(this.config, undefined, this.connections);
     const sent: SendOutcome = m.channel === 'email' ? await this.channels.email(m) : await this.channels.platform(m, await this.repo.findConnector(this.db, m.companyUid, m.platformType));
     if (sent.kind === 'deferred') {
-      await this.repo.markDeferred(this.db, messageUid);
+      await this.repo.markDeferred(this.db, m.uid);
       return { outcome: 'deferred', until: sent.until };
     }
     if (sent.kind === 'sent') {
       // With the other jobs' sent messages that finish meanwhile: one statement and one commit.
       this.markSent ??= groupCommit((uids) => this.repo.markSentMany(this.db, uids));
-      await this.markSent(messageUid);
+      await this.markSent(m.uid);
       return { outcome: 'completed' };
     }
-    if (sent.kind === 'failed' || lastAttempt) {
-      await this.repo.markFinished(this.db, messageUid, { status: 'error', error: sent.error });
+    if (sent.kind === 'failed' || lastAttempt || m.attempts >= this.attemptsAllowed) {
+      await this.repo.markFinished(this.db, m.uid, { status: 'error', error: sent.error });
       return { outcome: 'error', error: sent.error };
     }
     return { outcome: 'retry', error: sent.error };
+  }
+
+  /** Attempts a message gets: as many as span MESSAGE_MAX_AGE_MS with the capped backoff (the send-message job's). */
+  get attemptsAllowed(): number {
+    return attemptsToSpan(this.config.messaging.backoff, this.config.messaging.maxAgeMs);
+  }
+
+  /**
+   * The message pump's hand-over to the queue: the send-message job of a message it tried once,
+   * to run in `delayMs` (a retry's backoff, a busy connector's deferral).
+   */
+  handOver(messageUid: string, delayMs: number): Promise<void> {
+    return this.infra.jobs.messages.later(messageUid, delayMs);
   }
 
   /** Worker: the job failed for good (its attempts ran out, or the queue gave up on it). */

@@ -2,13 +2,19 @@ import { withTimeout } from '../timeout.js';
 import { cachedFlag } from './cached-flag.js';
 import { PAUSED_MAX_AGE_MS } from './calendar-jobs.js';
 import type { QueueConnection } from './connection.js';
-import { keyedJobs, type KeyedJobs } from './producer.js';
+import { addJobs, jobOf, keyedJobs, type KeyedJobs } from './producer.js';
 import type { JobRegistry } from './registry.js';
 
 /** The producer side of the messages queue: message-booking-guest and the re-enqueue sweep. */
 export interface MessageJobs extends KeyedJobs<'messages'> {
   /** One send-message job per message uid, jobId = uid, so adding one twice is a no-op. */
   enqueue(messageUids: readonly string[]): Promise<void>;
+  /**
+   * The message pump's hand-over (worker/message-pump.ts): the send-message job of a message the
+   * pump tried once and that must wait (a transient failure's backoff, a busy connector's deferral),
+   * run in `delayMs`. A job of that uid already in the queue makes it a no-op, as `enqueue`.
+   */
+  later(messageUid: string, delayMs: number): Promise<void>;
   isPaused(): Promise<boolean>;
 }
 
@@ -20,6 +26,8 @@ export function createMessageJobs(conn: QueueConnection, registry: JobRegistry, 
   return {
     ...keyed,
     enqueue: (messageUids) => keyed.add(messageUids, 'send-message'),
+    later: (messageUid, delayMs) =>
+      withTimeout(addJobs(keyed.queue, [jobOf(registry, 'send-message', { messageUid }, { jobId: messageUid, delay: Math.max(0, Math.round(delayMs)) })]), timeoutMs, 'messages enqueue'),
     isPaused: () => paused.get(),
   };
 }

@@ -18,6 +18,9 @@ export function offlineJobs(logger: Logger): CalendarJobs & WebhookJobs & Messag
     async add(uids) {
       if (uids.length > 0) logger.debug({ uids }, 'no queue connection: the re-enqueue sweep will queue these');
     },
+    async later(uid) {
+      logger.debug({ uid }, 'no queue connection: the re-enqueue sweep will queue this');
+    },
     jobState: noQueue,
     failedReason: noQueue,
     remove: noQueue,

@@ -84,6 +84,8 @@ export const messages = pgTable(
     uniqueIndex('messages_uid_idx').on(t.uid),
     index('messages_thread_idx').on(t.companyUid, t.threadId, t.id),
     index('messages_unfinished_idx').on(t.createdAt).where(sql`status in ('queued', 'processing')`),
+    /** The message pump's claim (claimUnsent): never started, never handed to the queue. */
+    index('messages_unsent_idx').on(t.id).where(sql`status = 'queued' and started_at is null and enqueued_at is null`),
     tenantFk('messages_thread_fk', t.companyUid, t.threadId, messageThreads, messageThreads.id),
   ],
 );
