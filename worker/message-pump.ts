@@ -52,10 +52,16 @@ export function startMessagePump(ctx: AppContext): MessagePump {
     else if (result.outcome === 'deferred') await messaging.handOver(m.uid, result.until - Date.now());
     else if (result.outcome === 'error') ctx.logger.warn({ error: result.error }, 'message failed for good');
   };
+  // Timed as the send-message job's attempts are (pops_job_duration_seconds{job="send-message"}):
+  // a dashboard sees every attempt, the pump's and the queue's.
+  const outcomeOf = (r: DeliverResult) => (r.outcome === 'retry' ? 'failed' : r.outcome === 'deferred' ? 'deferred' : 'completed');
   const send = (m: Outgoing) =>
     withLogContext({ messageUid: m.uid }, async () => {
+      const done = ctx.metrics.jobDuration.startTimer({ job: 'send-message' });
       try {
-        await settle(m, await messaging.sendClaimed(m));
+        const result = await messaging.sendClaimed(m);
+        done({ outcome: outcomeOf(result) });
+        await settle(m, result);
       } catch (err) {
         // The message stays `processing` (or `queued`, deferred); the sweep adds its job later.
         ctx.logger.warn({ err }, 'message send failed; the re-enqueue sweep will queue it');

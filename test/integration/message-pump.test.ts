@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { claimUnsent } from '../../shared/domain/messaging/index.js';
 import { createCompany, createToken } from '../support/factories.js';
 import { createBookingFor } from '../support/messaging.js';
+import { sample } from '../support/ops.fixture.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { useWorld } from '../support/world.js';
 
@@ -71,13 +72,22 @@ describe('the message pump', () => {
     expect(await jobState(uid)).toBe('unknown');
   });
 
-  it('hands a transient failure to the queue, whose retries count on from the pump’s attempt', async () => {
+  it('hands a transient failure to the queue, whose retries count on from the pump’s attempt (each timed as a send-message attempt)', async () => {
     smtp.answers.push(451, 451);
     const uid = await send('Retry me');
-    await t.p.startWorkers(1, woken());
-    expect(await statusOf(uid, 10)).toBe('completed');
-    expect(await jobState(uid)).toBe('completed');
-    expect(await row(uid)).toMatchObject({ status: 'completed', attempts: 3 });
+    const ctx = await t.runtime({ env: woken(), queue: t.p.queue.conn });
+    const worker = await t.startWorker(ctx, t.p.queue.conn);
+    try {
+      expect(await statusOf(uid, 10)).toBe('completed');
+      expect(await jobState(uid)).toBe('completed');
+      expect(await row(uid)).toMatchObject({ status: 'completed', attempts: 3 });
+      // The pump's failed attempt, the job's failed one, the job's last.
+      const text = await ctx.metrics.registry.metrics();
+      expect(sample(text, 'pops_job_duration_seconds_count', { job: 'send-message', outcome: 'failed' })).toBe(2);
+      expect(sample(text, 'pops_job_duration_seconds_count', { job: 'send-message', outcome: 'completed' })).toBe(1);
+    } finally {
+      await worker.close();
+    }
   });
 
   it('ends a message in error when its attempts, the pump’s included, reach what MESSAGE_MAX_AGE_MS spans', async () => {
