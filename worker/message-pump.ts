@@ -43,6 +43,7 @@ export function startMessagePump(ctx: AppContext): MessagePump {
   const { messaging } = ctx.services;
   const { concurrency, pollMs, backoff } = ctx.config.messaging;
   const sending = new Set<Promise<void>>();
+  /** There may be more to claim than the slots took: a send that ends wakes the pump again. */
   let more = false;
   let stopped = false;
 
