@@ -23,8 +23,10 @@ import { createFanOutWaker, listenAndWake } from './fan-out-waker.js';
  *
  * Passes: one at each notification (coalesced: one pass after the running one takes all that
  * committed meanwhile, at least PUMP_MIN_GAP_MS after the last began), one every MESSAGE_POLL_MS,
- * one when the LISTEN is (again) in place, and one when a send ends while the last claim had
- * filled every free slot or a notification found none free.
+ * one when the LISTEN is (again) in place, and one when a slot is freed while the last claim had
+ * filled every free slot or a notification found none free. A send holds its slot until its
+ * channel has answered; its recording (group-committed with the others') holds none, so a slow
+ * commit never keeps the next message from its channel.
  */
 
 /** The least time from the start of one woken pass to the start of the next (a flood's claims take several messages each). */
@@ -46,6 +48,8 @@ export function startMessagePump(ctx: AppContext): MessagePump {
   /** There may be more to claim than the slots took: a send that ends wakes the pump again. */
   let more = false;
   let stopped = false;
+  /** Slots taken: a send's slot is free once its channel has answered (its recording, group-committed, holds none). */
+  let busy = 0;
 
   /** What the pump does with one attempt's outcome: what must wait goes to the queue. */
   const settle = async (m: Outgoing, result: DeliverResult) => {
@@ -56,11 +60,11 @@ export function startMessagePump(ctx: AppContext): MessagePump {
   // Timed as the send-message job's attempts are (pops_job_duration_seconds{job="send-message"}):
   // a dashboard sees every attempt, the pump's and the queue's.
   const outcomeOf = (r: DeliverResult) => (r.outcome === 'retry' ? 'failed' : r.outcome === 'deferred' ? 'deferred' : 'completed');
-  const send = (m: Outgoing) =>
+  const send = (m: Outgoing, freeSlot: () => void) =>
     withLogContext({ messageUid: m.uid }, async () => {
       const done = ctx.metrics.jobDuration.startTimer({ job: 'send-message' });
       try {
-        const result = await messaging.sendClaimed(m);
+        const result = await messaging.sendClaimed(m, false, () => freeSlot());
         done({ outcome: outcomeOf(result) });
         await settle(m, result);
       } catch (err) {
@@ -71,7 +75,7 @@ export function startMessagePump(ctx: AppContext): MessagePump {
 
   const pass = async () => {
     if (stopped || (await ctx.jobs.messages.isPaused().catch(() => false))) return;
-    const free = concurrency - sending.size;
+    const free = concurrency - busy;
     if (free <= 0) {
       more = true;
       return;
@@ -79,9 +83,17 @@ export function startMessagePump(ctx: AppContext): MessagePump {
     const claimed = await messaging.claimUnsent(free);
     more = claimed.length === free;
     for (const m of claimed) {
-      const p: Promise<void> = send(m).finally(() => {
-        sending.delete(p);
+      busy++;
+      let freed = false;
+      const freeSlot = () => {
+        if (freed) return;
+        freed = true;
+        busy--;
         if (more && !stopped) waker.wake();
+      };
+      const p: Promise<void> = send(m, freeSlot).finally(() => {
+        sending.delete(p);
+        freeSlot();
       });
       sending.add(p);
     }

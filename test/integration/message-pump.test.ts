@@ -125,6 +125,19 @@ describe('the message pump', () => {
     }
   });
 
+  it('frees a send’s slot once its channel has answered, not when its recording commits', async () => {
+    const uids = [await send('Slot one'), await send('Slot two')];
+    const received = () => uids.filter((u) => smtp.received.some((m) => m.includes(`Message-ID: <${u}@property-ops>`))).length;
+    // The sent message's recording (its change-feed rows) waits on the table held here; the claim
+    // records none. With one slot, the second message goes out only if the first's slot is free.
+    await t.tdb.database.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table changes in share mode`);
+      await t.p.startWorkers(1, { ...woken(), MESSAGE_CONCURRENCY: '1' });
+      await expect.poll(received, { timeout: 10_000 }).toBe(2);
+    });
+    for (const uid of uids) expect(await statusOf(uid, 10)).toBe('completed');
+  });
+
   it('claims the oldest messages never started, several in one statement, each once', async () => {
     const uids = [await send('a'), await send('b'), await send('c')];
     const db = t.tdb.database.db;

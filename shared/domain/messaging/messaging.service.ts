@@ -158,10 +158,13 @@ export class MessagingService extends BaseService {
    * change-feed records, one statement; a sent message with those of the process's other sends
    * that finish meanwhile: groupCommit). A transient failure on the message's last attempt
    * (`lastAttempt`, or its attempts counted reaching what MESSAGE_MAX_AGE_MS spans) ends it in `error`.
+   * `onChannelDone`: called once the channel has answered, before the outcome is recorded (the
+   * message pump frees the send's slot then).
    */
-  async sendClaimed(m: Outgoing, lastAttempt = false): Promise<DeliverResult> {
+  async sendClaimed(m: Outgoing, lastAttempt = false, onChannelDone?: () => void): Promise<DeliverResult> {
     this.channels ??= createChannels(this.config, undefined, this.connections);
     const sent: SendOutcome = m.channel === 'email' ? await this.channels.email(m) : await this.channels.platform(m, await this.repo.findConnector(this.db, m.companyUid, m.platformType));
+    onChannelDone?.();
     if (sent.kind === 'deferred') {
       await this.repo.markDeferred(this.db, m.uid);
       return { outcome: 'deferred', until: sent.until };
