@@ -48,6 +48,8 @@ export function startMessagePump(ctx: AppContext): MessagePump {
   /** There may be more to claim than the slots took: a send that ends wakes the pump again. */
   let more = false;
   let stopped = false;
+  /** The last claim failed (logged once until one succeeds). */
+  let claimFailing = false;
   /** Slots taken: a send's slot is free once its channel has answered (its recording, group-committed, holds none). */
   let busy = 0;
 
@@ -80,7 +82,17 @@ export function startMessagePump(ctx: AppContext): MessagePump {
       more = true;
       return;
     }
-    const claimed = await messaging.claimUnsent(free);
+    let claimed: Outgoing[];
+    try {
+      claimed = await messaging.claimUnsent(free);
+    } catch (err) {
+      // Postgres away: said once, not at every poll; the messages wait in their rows.
+      if (!claimFailing) ctx.logger.warn({ err }, 'message pump cannot claim messages; it keeps trying every MESSAGE_POLL_MS');
+      claimFailing = true;
+      return;
+    }
+    if (claimFailing) ctx.logger.info('message pump claims messages again');
+    claimFailing = false;
     more = claimed.length === free;
     for (const m of claimed) {
       busy++;
