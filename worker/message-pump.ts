@@ -55,7 +55,8 @@ export function startMessagePump(ctx: AppContext): MessagePump {
 
   /** What the pump does with one attempt's outcome: what must wait goes to the queue. */
   const settle = async (m: Outgoing, result: DeliverResult) => {
-    if (result.outcome === 'retry') await messaging.handOver(m.uid, retryDelayMs(backoff, 0));
+    // A retry waits the first delay, and the job's own retries double on from the second.
+    if (result.outcome === 'retry') await messaging.handOver(m.uid, retryDelayMs(backoff, 0), retryDelayMs(backoff, 1));
     else if (result.outcome === 'deferred') await messaging.handOver(m.uid, result.until - Date.now());
     else if (result.outcome === 'error') ctx.logger.warn({ error: result.error }, 'message failed for good');
   };

@@ -81,6 +81,8 @@ describe('the message pump', () => {
       expect(await statusOf(uid, 10)).toBe('completed');
       expect(await jobState(uid)).toBe('completed');
       expect(await row(uid)).toMatchObject({ status: 'completed', attempts: 3 });
+      // Waited the first delay (50 ms) after the pump's attempt; the job's own retries go on from 100 ms.
+      expect((await t.p.ctx.jobs.messages.queue.getJob(uid))?.opts.backoff).toEqual({ type: 'capped', delay: 100 });
       // The pump's failed attempt, the job's failed one, the job's last.
       const text = await ctx.metrics.registry.metrics();
       expect(sample(text, 'pops_job_duration_seconds_count', { job: 'send-message', outcome: 'failed' })).toBe(2);

@@ -31,6 +31,15 @@ describe('capped retry backoff of deliveries and sends', () => {
     expect(() => strategy(1, CAPPED_BACKOFF, undefined, { name: 'apply-calendar-request' })).toThrow(/no backoff strategy/);
   });
 
+  it('starts from a job’s own first delay when it has one, under the definition’s cap (the message pump’s hand-over)', () => {
+    const config = loadConfig({ MESSAGE_BACKOFF_MS: '100', MESSAGE_BACKOFF_MAX_MS: '800' });
+    const strategy = cappedBackoffStrategy(jobRegistry(config));
+    const handedOver = { name: 'send-message', opts: { backoff: { type: CAPPED_BACKOFF, delay: 200 } } };
+    expect([1, 2, 3, 4].map((n) => strategy(n, CAPPED_BACKOFF, undefined, handedOver))).toEqual([200, 400, 800, 800]);
+    const queued = { name: 'send-message', opts: jobRegistry(config).jobs['send-message'].options };
+    expect([1, 2, 3].map((n) => strategy(n, CAPPED_BACKOFF, undefined, queued))).toEqual([100, 200, 400]);
+  });
+
   it('never sets a cap below the first delay', () => {
     const config = loadConfig({ WEBHOOK_BACKOFF_MS: '5000', WEBHOOK_BACKOFF_MAX_MS: '1000' });
     expect(config.webhooks.backoff).toEqual({ delayMs: 5000, maxMs: 5000 });

@@ -189,10 +189,11 @@ export class MessagingService extends BaseService {
 
   /**
    * The message pump's hand-over to the queue: the send-message job of a message it tried once,
-   * to run in `delayMs` (a retry's backoff, a busy connector's deferral).
+   * to run in `delayMs` (a retry's backoff, a busy connector's deferral). `firstRetryMs`: the job's
+   * own first retry delay, so that its retries double on from the pump's (a retry's hand-over).
    */
-  handOver(messageUid: string, delayMs: number): Promise<void> {
-    return this.infra.jobs.messages.later(messageUid, delayMs);
+  handOver(messageUid: string, delayMs: number, firstRetryMs?: number): Promise<void> {
+    return this.infra.jobs.messages.later(messageUid, delayMs, firstRetryMs);
   }
 
   /** Worker: the job failed for good (its attempts ran out, or the queue gave up on it). */

@@ -3,7 +3,7 @@ import { cachedFlag } from './cached-flag.js';
 import { PAUSED_MAX_AGE_MS } from './calendar-jobs.js';
 import type { QueueConnection } from './connection.js';
 import { addJobs, jobOf, keyedJobs, type KeyedJobs } from './producer.js';
-import type { JobRegistry } from './registry.js';
+import { CAPPED_BACKOFF, type JobRegistry } from './registry.js';
 
 /** The producer side of the messages queue: message-booking-guest and the re-enqueue sweep. */
 export interface MessageJobs extends KeyedJobs<'messages'> {
@@ -12,9 +12,10 @@ export interface MessageJobs extends KeyedJobs<'messages'> {
   /**
    * The message pump's hand-over (worker/message-pump.ts): the send-message job of a message the
    * pump tried once and that must wait (a transient failure's backoff, a busy connector's deferral),
-   * run in `delayMs`. A job of that uid already in the queue makes it a no-op, as `enqueue`.
+   * run in `delayMs`; `firstRetryMs`, when given, is the job's own first retry delay (its retries
+   * go on doubling from the pump's). A job of that uid already in the queue makes it a no-op, as `enqueue`.
    */
-  later(messageUid: string, delayMs: number): Promise<void>;
+  later(messageUid: string, delayMs: number, firstRetryMs?: number): Promise<void>;
   isPaused(): Promise<boolean>;
 }
 
@@ -26,8 +27,11 @@ export function createMessageJobs(conn: QueueConnection, registry: JobRegistry, 
   return {
     ...keyed,
     enqueue: (messageUids) => keyed.add(messageUids, 'send-message'),
-    later: (messageUid, delayMs) =>
-      withTimeout(addJobs(keyed.queue, [jobOf(registry, 'send-message', { messageUid }, { jobId: messageUid, delay: Math.max(0, Math.round(delayMs)) })]), timeoutMs, 'messages enqueue'),
+    later: (messageUid, delayMs, firstRetryMs) => {
+      const backoff = firstRetryMs === undefined ? {} : { backoff: { type: CAPPED_BACKOFF, delay: firstRetryMs } };
+      const job = jobOf(registry, 'send-message', { messageUid }, { jobId: messageUid, delay: Math.max(0, Math.round(delayMs)), ...backoff });
+      return withTimeout(addJobs(keyed.queue, [job]), timeoutMs, 'messages enqueue');
+    },
     isPaused: () => paused.get(),
   };
 }

@@ -72,12 +72,19 @@ export function attemptsToSpan(b: CappedBackoff, maxAgeMs: number): number {
 
 export const CAPPED_BACKOFF = 'capped';
 
-/** The worker's backoff strategy for jobs whose backoff type is `capped` (BullMQ: attemptsMade >= 1). */
+/**
+ * The worker's backoff strategy for jobs whose backoff type is `capped` (BullMQ: attemptsMade >= 1).
+ * A job's own `backoff.delay` is its first retry's delay (the registry gives every job the
+ * definition's; the message pump's hand-over gives the next one after the pump's attempt), doubled
+ * from there up to the definition's cap.
+ */
 export function cappedBackoffStrategy(registry: JobRegistry) {
-  return (attemptsMade: number, type: string | undefined, _err: Error | undefined, job: { name: string } | undefined): number => {
+  return (attemptsMade: number, type: string | undefined, _err: Error | undefined, job: { name: string; opts?: { backoff?: number | { delay?: number } } } | undefined): number => {
     const definition = job ? (registry.jobs as Record<string, { backoff?: CappedBackoff }>)[job.name] : undefined;
     if (type !== CAPPED_BACKOFF || !definition?.backoff) throw new Error(`no backoff strategy ${String(type)} for job ${job?.name ?? '?'}`);
-    return retryDelayMs(definition.backoff, attemptsMade - 1);
+    const own = job?.opts?.backoff;
+    const first = typeof own === 'object' && own.delay !== undefined ? own.delay : definition.backoff.delayMs;
+    return retryDelayMs({ delayMs: first, maxMs: definition.backoff.maxMs }, attemptsMade - 1);
   };
 }
 
