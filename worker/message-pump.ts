@@ -66,14 +66,18 @@ export function startMessagePump(ctx: AppContext): MessagePump {
   const send = (m: Outgoing, freeSlot: () => void) =>
     withLogContext({ messageUid: m.uid }, async () => {
       const done = ctx.metrics.jobDuration.startTimer({ job: 'send-message' });
+      let result: DeliverResult;
       try {
-        const result = await messaging.sendClaimed(m, false, () => freeSlot());
-        done({ outcome: outcomeOf(result) });
-        await settle(m, result);
+        result = await messaging.sendClaimed(m, false, () => freeSlot());
       } catch (err) {
-        // The message stays `processing` (or `queued`, deferred); the sweep adds its job later.
+        // Its outcome not recorded (Postgres away): the message stays `processing`; the sweep adds its job later.
+        done({ outcome: 'failed' });
         ctx.logger.warn({ err }, 'message send failed; the re-enqueue sweep will queue it');
+        return;
       }
+      done({ outcome: outcomeOf(result) });
+      // The queue not answering: the message stays `processing` (or `queued`, deferred); the sweep adds its job later.
+      await settle(m, result).catch((err: unknown) => ctx.logger.warn({ err }, 'message hand-over to the queue failed; the re-enqueue sweep will queue it'));
     });
 
   const pass = async () => {
