@@ -7,6 +7,7 @@ import { cappedBackoffStrategy, jobRegistry, registeredQueues, type JobName, typ
 import { TimeoutError, withTimeout } from '../shared/infra/timeout.js';
 import { startFanOutWaker } from './fan-out-waker.js';
 import { jobHandlers } from './handlers.js';
+import { startCalendarPump } from './calendar-pump.js';
 import { startMessagePump } from './message-pump.js';
 import { assertEveryJobHandled, runJob, type JobHandler, type JobHandlers } from './job-handler.js';
 import { startReenqueueSweep } from './reenqueue-sweep.js';
@@ -21,7 +22,8 @@ export interface RunningWorker {
    * Stops taking jobs and lets the ones in flight finish, for at most SHUTDOWN_TIMEOUT_MS; a job
    * still running then is left to BullMQ's stall detection (its lock expires and another worker
    * runs it again, which is safe: handlers are idempotent). Stops the re-enqueue sweep, the
-   * schedule keeper, the woken fan-out and the message pump (its sends in flight too).
+   * schedule keeper, the woken fan-out, the message pump (its sends in flight too) and the
+   * calendar pump (its statements in flight too).
    */
   close(): Promise<void>;
 }
@@ -95,6 +97,7 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection, handle
   const schedules = startScheduleKeeper(ctx, queues, registry);
   const fanOutWaker = startFanOutWaker(ctx);
   const pump = startMessagePump(ctx);
+  const calendarPump = ctx.config.calendar.pump ? startCalendarPump(ctx) : undefined;
   ctx.logger.info({ queues: registeredQueues(registry), backend: conn.kind }, 'worker started');
   flushLog(ctx.logger);
 
@@ -106,7 +109,7 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection, handle
       schedules.stop();
       const sweepStopped = sweep.stop();
       const wakerStopped = fanOutWaker.stop();
-      const stopped = Promise.all([closeAll(), pump.stop()]).then(() => false);
+      const stopped = Promise.all([closeAll(), pump.stop(), calendarPump?.stop()]).then(() => false);
       const timedOut = await withTimeout(stopped, ctx.config.shutdownTimeoutMs, 'worker close').catch((err: unknown) => {
         if (err instanceof TimeoutError) return true;
         throw err;
@@ -114,6 +117,7 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection, handle
       if (timedOut) {
         const running = [...inFlight.values()];
         if (pump.inFlight() > 0) ctx.logger.warn({ messages: pump.inFlight() }, 'messages still sending at the shutdown timeout: left to the re-enqueue sweep');
+        if ((calendarPump?.inFlight() ?? 0) > 0) ctx.logger.warn({ batches: calendarPump?.inFlight() }, 'calendar batches still applying at the shutdown timeout: rolled back with the connection, left to the next pump');
         ctx.logger.warn(
           { jobs: [...inFlight.keys()], requestUids: running.map((c) => c.requestUid).filter((u) => u !== undefined), timeoutMs: ctx.config.shutdownTimeoutMs },
           'jobs still running at the shutdown timeout: left for another worker to retry',

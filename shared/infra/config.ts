@@ -64,6 +64,15 @@ const envSchema = z.object({
   CALENDAR_MAX_DAYS: int(1000, 1),
   CALENDAR_CHUNK_DAYS: int(100, 1),
   WORKER_CONCURRENCY: int(8, 1),
+  /**
+   * The calendar pump (issue 37; worker/calendar-pump.ts): `on`, a calendar batch is not queued by
+   * the API; its insert wakes the workers' pumps at commit, which claim and apply it in one
+   * statement. `off`: one queue job per batch, as before (the job path also takes what the pump
+   * hands over: retries, batches held up on a lock). Read by the API and the workers alike.
+   */
+  CALENDAR_PUMP: z.enum(['on', 'off']).default('on'),
+  /** How often a worker's calendar pump looks for batches without being woken (a lost notification, a queue resumed after a pause). */
+  CALENDAR_POLL_MS: int(1000, 10),
   JOB_ATTEMPTS: int(8, 1),
   JOB_BACKOFF_MS: int(1000, 1),
   JOB_LOCK_MS: int(30_000, 100),
@@ -217,7 +226,7 @@ function shape(env: Env) {
       reenqueueAfterMs: env.REENQUEUE_AFTER_MS,
       scheduleCheckMs: env.SCHEDULE_CHECK_MS,
     },
-    calendar: { maxDays: env.CALENDAR_MAX_DAYS, chunkDays: env.CALENDAR_CHUNK_DAYS },
+    calendar: { maxDays: env.CALENDAR_MAX_DAYS, chunkDays: env.CALENDAR_CHUNK_DAYS, pump: env.CALENDAR_PUMP === 'on', pollMs: env.CALENDAR_POLL_MS },
     webhooks: {
       concurrency: env.WEBHOOK_CONCURRENCY,
       backoff: { delayMs: env.WEBHOOK_BACKOFF_MS, maxMs: Math.max(env.WEBHOOK_BACKOFF_MS, env.WEBHOOK_BACKOFF_MAX_MS) },

@@ -9,7 +9,8 @@ import { createProperty } from '../support/factories.js';
  * request's, carrying the others; the worker claims and applies them in one statement, and each
  * still ends as its own request with its own count and finished event.
  */
-const w = useWorld({ queue: 'redis', seed: true });
+// The job path (CALENDAR_PUMP off): what the calendar pump hands over, retries and the sweep's jobs.
+const w = useWorld({ queue: 'redis', seed: true, env: { CALENDAR_PUMP: 'off' } });
 
 const submit = async (property: string, days: object[]) => {
   const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: property, days }, w.token);

@@ -7,7 +7,9 @@ import { lockProperty } from '../support/locks.js';
 import { until } from '../support/ops.fixture.js';
 import { fastQueueEnv, futureDates, waitForFinal } from '../support/pipeline.js';
 
-const w = useWorld({ queue: 'redis', seed: true });
+// The job path (CALENDAR_PUMP off): the calendar pump hands what it cannot apply to it; the pump
+// under kill -9 is the fault suite's (test/faults) and calendar-pump.test.ts's.
+const w = useWorld({ queue: 'redis', seed: true, env: { CALENDAR_PUMP: 'off' } });
 
 const submit = async (days: object[]) => {
   const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: w.property, days }, w.token);

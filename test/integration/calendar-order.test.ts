@@ -135,7 +135,10 @@ describe.each(['redis', 'cluster', 'postgres'] as const)('submission order on th
     }
   });
 
+  // The job path (CALENDAR_PUMP off in the workers): what the calendar pump hands over, retries and
+  // the sweep's jobs run in any order, and must keep the submission order per field all the same.
   it('ends the same when the jobs run newest first', async () => {
+    await w.p.stopWorkers();
     const propertyUid = await createProperty(w.tdb.database.db, w.company);
     const dates = futureDates(20, 40);
     const batches = makeBatches(dates, 11);
@@ -158,6 +161,7 @@ describe.each(['redis', 'cluster', 'postgres'] as const)('submission order on th
     const jobs = createCalendarJobs(w.p.queue.conn, jobRegistry(testConfig()));
     for (const uid of [...uids].reverse()) await jobs.enqueue([uid]);
     await jobs.close();
+    await w.p.startWorkers(4, { CALENDAR_PUMP: 'off' });
     const statuses = await waitForFinal(w.p.api, w.token, uids);
     await lockConn`select pg_advisory_unlock(724310002)`;
     lockConn.release();
@@ -203,7 +207,7 @@ describe.each(['redis', 'cluster', 'postgres'] as const)('submission order on th
 
   // The racing test above only sees an ordering bug when the race happens to reorder jobs. Here the
   // order is forced: every batch is accepted while no worker runs, the jobs are queued newest first,
-  // and one worker taking one job at a time applies them in exactly that order.
+  // and one worker taking one job at a time (its calendar pump off) applies them in exactly that order.
   it('ends every field as the last submitted batch set it when the jobs are applied strictly newest first', async () => {
     await w.p.stopWorkers();
     const propertyUid = await createProperty(w.tdb.database.db, w.company);
@@ -223,7 +227,7 @@ describe.each(['redis', 'cluster', 'postgres'] as const)('submission order on th
     }
     const newestFirst = [...uids].reverse();
     for (const uid of newestFirst) await original.enqueue([uid]);
-    await w.p.startWorkers(1, { WORKER_CONCURRENCY: '1' });
+    await w.p.startWorkers(1, { WORKER_CONCURRENCY: '1', CALENDAR_PUMP: 'off' });
     const statuses = await waitForFinal(w.p.api, w.token, uids);
     expect(new Set(statuses.map((s) => s.request_status))).toEqual(new Set(['completed']));
     const applied = await w.tdb.database.sql<{ uid: string }[]>`select uid from calendar_requests where uid = any(${uids}) order by finished_dttm`;

@@ -26,7 +26,8 @@ describe('/admin/queues without ADMIN_TOKEN', () => {
 });
 
 describe.each(['redis', 'postgres'] as const)('/admin/queues with ADMIN_TOKEN, queue on %s', (kind) => {
-  const pw = useWorld({ queue: kind, env: { ADMIN_TOKEN: ADMIN } });
+  // Calendar jobs to show: the job path (CALENDAR_PUMP off).
+  const pw = useWorld({ queue: kind, env: { ADMIN_TOKEN: ADMIN, CALENDAR_PUMP: 'off' } });
   let p: Pipeline;
   beforeAll(async () => {
     p = pw.p;

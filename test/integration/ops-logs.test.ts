@@ -29,7 +29,8 @@ let lockToken: string;
 
 beforeAll(async () => {
   queue = t.queue('redis');
-  const env = { ...fastQueueEnv, ADMIN_TOKEN: ADMIN };
+  // Calendar jobs and their enqueue: the job path (CALENDAR_PUMP off; the pump's lines: calendar-pump.test.ts).
+  const env = { ...fastQueueEnv, ADMIN_TOKEN: ADMIN, CALENDAR_PUMP: 'off' };
   apiLogs = captureLogs();
   jobLogs = captureLogs();
   api = await t.startApi({ env, logger: apiLogs.logger, queue: queue.conn });
@@ -57,7 +58,7 @@ describe('request logs', () => {
   it('put the client X-Request-Id on every line of the request, services included, and echo it', async () => {
     // A queue that cannot take the job makes the service log a warning inside the request.
     const down = await t.startApi({
-      env: fastQueueEnv,
+      env: { ...fastQueueEnv, CALENDAR_PUMP: 'off' },
       logger: apiLogs.logger, jobs: { calendar: { ...api.ctx.jobs.calendar, enqueue: () => Promise.reject(new Error('queue down')) } },
     });
     try {

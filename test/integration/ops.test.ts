@@ -7,7 +7,8 @@ import { useWorld } from '../support/world.js';
 import { futureDates, waitForFinal } from '../support/pipeline.js';
 import { labelValues, sample, until } from '../support/ops.fixture.js';
 
-const w = useWorld({ queue: 'redis', env: { HEALTH_TIMEOUT_MS: '300' }, seed: true });
+// Queue depth and job metrics of calendar jobs: the job path (CALENDAR_PUMP off).
+const w = useWorld({ queue: 'redis', env: { HEALTH_TIMEOUT_MS: '300', CALENDAR_PUMP: 'off' }, seed: true });
 
 const scrape = async () => {
   const res = await fetch(`${w.p.api.baseUrl}/metrics`);

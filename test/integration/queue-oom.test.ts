@@ -24,7 +24,8 @@ let jobs: CalendarJobs;
 let api: TestApi;
 let token: string;
 let property: string;
-const env = { RATE_LIMIT_PER_MINUTE: '3' };
+// The calendar's enqueue after commit: the job path (CALENDAR_PUMP off; the pump queues no calendar job).
+const env = { RATE_LIMIT_PER_MINUTE: '3', CALENDAR_PUMP: 'off' };
 
 beforeAll(async () => {
   server = await ownRedisServer({ maxmemory: '4mb' });

@@ -13,7 +13,8 @@ import { futureDates, waitForFinal } from '../support/pipeline.js';
  * The accept / apply / order tests run on it too, as the 'cluster' kind of calendar-pipeline and
  * calendar-order; this file holds what only a cluster has: slots and nodes.
  */
-const t = useWorld({ queue: 'cluster' });
+// Calendar jobs in the cluster: the job path (CALENDAR_PUMP off).
+const t = useWorld({ queue: 'cluster', env: { CALENDAR_PUMP: 'off' } });
 let token: string;
 let propertyUid: string;
 const nodeClient = (port: number) => new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1 });

@@ -27,7 +27,8 @@ interface Inserted {
 }
 
 function world(opts: FakeInfraOptions & { timeZone?: string } = {}) {
-  const { infra, enqueued } = fakeInfra({ env: { CALENDAR_CHUNK_DAYS: '2', ...opts.env }, ...(opts.enqueue ? { enqueue: opts.enqueue } : {}) });
+  // The job path unless a test says otherwise: the calendar pump (CALENDAR_PUMP on) queues no job.
+  const { infra, enqueued } = fakeInfra({ env: { CALENDAR_CHUNK_DAYS: '2', CALENDAR_PUMP: 'off', ...opts.env }, ...(opts.enqueue ? { enqueue: opts.enqueue } : {}) });
   const inserted: Inserted[] = [];
   const propertyRepo = strictFake<PropertyRepository>('propertyRepository', {
     findProperty: async (_db, companyUid, propertyUid) => (companyUid === 'co_1' && propertyUid === 'pr_1' ? { uid: 'pr_1', timeZone: opts.timeZone ?? 'UTC' } : undefined),
@@ -69,6 +70,14 @@ describe('CalendarService.submit (fake repositories)', () => {
     expect(w.inserted[0]!.warnings).toEqual([{ [yesterday]: WARNING_PAST }, {}]);
     expect(w.inserted[0]).toMatchObject({ companyUid: 'co_1', propertyUid: 'pr_1', appUid: 'ap_1' });
     expect(w.enqueued).toEqual([['cr_1', 'cr_2']]);
+  });
+
+  it('queues no job with the calendar pump on (the default): the insert wakes the pumps at its commit', async () => {
+    const w = world({ env: { CALENDAR_PUMP: 'on' } });
+    const answer = await w.calendar.submitBatch('co_1', body([1, 2, 3].map((i) => ({ date: dayAfter(localDate('UTC'), i), min_stay: 2 }))), by);
+    expect(answer.data.request_uids).toEqual(['cr_1', 'cr_2']);
+    expect(w.inserted).toHaveLength(1);
+    expect(w.enqueued).toEqual([]);
   });
 
   it('judges "past" in the property zone', async () => {

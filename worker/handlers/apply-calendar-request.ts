@@ -1,6 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import { describeFailure, REQUEST_MISSING } from '../../shared/platform/requests/index.js';
 import type { AppContext } from '../../shared/app/context.js';
+import type { ApplyOutcome } from '../../shared/domain/calendar/index.js';
 import { INVALID_PAYLOAD } from '../../shared/infra/queue/job-failure.js';
 import type { JobHandler } from '../job-handler.js';
 
@@ -12,11 +13,7 @@ import type { JobHandler } from '../job-handler.js';
  */
 export function applyCalendarRequestHandler(deps: AppContext): JobHandler<'apply-calendar-request'> {
   const { calendar, webhooks } = deps.services;
-  const recordCompleted = (o: { daysApplied: number; pastWarnings: Record<string, unknown> }) => {
-    deps.metrics.calendarDaysApplied.inc(o.daysApplied);
-    deps.metrics.calendarDaysSkipped.labels('past').inc(Object.keys(o.pastWarnings).length);
-    deps.metrics.calendarRequestsFinished.labels('completed').inc();
-  };
+  const recordCompleted = (o: ApplyOutcome) => countCompleted(deps.metrics, o);
   return {
     logAs: 'calendar request',
     logContext: requestLogContext,
@@ -39,6 +36,13 @@ export function applyCalendarRequestHandler(deps: AppContext): JobHandler<'apply
     },
     failedForGood: failRequest(deps),
   };
+}
+
+/** A calendar request completed, in the metrics (the job's and the calendar pump's alike). */
+export function countCompleted(metrics: AppContext['metrics'], o: Pick<ApplyOutcome, 'daysApplied' | 'pastWarnings'>): void {
+  metrics.calendarDaysApplied.inc(o.daysApplied);
+  metrics.calendarDaysSkipped.labels('past').inc(Object.keys(o.pastWarnings).length);
+  metrics.calendarRequestsFinished.labels('completed').inc();
 }
 
 /** jobId = request uid: every line of the job names the request a client polls. */

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../infra/db/client.js';
-import { compiledOnce, type Query } from '../../infra/db/compiled.js';
+import type { Database, Db } from '../../infra/db/client.js';
+import { compiledOnce, runQuery, type Query } from '../../infra/db/compiled.js';
 import type { Warnings } from './calendar.rules.js';
 import { readCalendarView } from './calendar.view.js';
 import { stayLockSql } from './stay.js';
@@ -88,20 +88,89 @@ export function applyRequestSql(uids: string, pastMessage: string, recordChanges
   // than CLAIM_LOCK_WAIT ends the statement (lock_not_available), and the worker claims first
   // (RequestPipeline.claimAndApply), so a request held up shows `processing` while it waits.
   const claimWait = claiming ? sql`lock_wait as (select set_config('lock_timeout', ${CLAIM_LOCK_WAIT}, true) as v), ` : sql``;
+  const named = sql`r.uid = any(string_to_array(${uids}, ','))`;
+  return sql`with ${claimWait}${applyCtes(named, pastMessage, recordChanges, claiming)}
+    ${completeSql(claiming)}`;
+}
+
+/**
+ * The calendar pump's statement (issue 37; worker/calendar-pump.ts): claims the oldest batch no
+ * one has started nor handed to the queue (its first chunk, rows another pump holds skipped; every
+ * chunk of the batch: the requests of one property stored by one statement) and applies it as
+ * the job's claiming apply does, waiting at most CLAIM_LOCK_WAIT for a lock. One row per request
+ * of the batch: `applied` false for one it did not complete (its property gone: the pump hands it
+ * to the queue, whose retries end it `error`). No row: nothing to claim.
+ */
+export function applyNextSql(pastMessage: string, waitingCap: string, recordChanges = true): SQL {
   return sql`
-    with ${claimWait}stay_lock as (
+    with lock_wait as (select set_config('lock_timeout', ${CLAIM_LOCK_WAIT}, true) as v), ${nextBatchSql(sql`(select v from lock_wait) is not null`)},
+    ${applyCtes(sql`r.uid in (select uid from batch)`, pastMessage, recordChanges, true)},
+    done as (${completeSql(true)}),
+    -- How many other batches wait (their first chunks, started by no one as this statement began;
+    -- at most waitingCap, the pump's slots): the pump goes on, and runs more loops beside it.
+    waiting as (
+      select count(*) as waiting from (
+        select 1 from calendar_requests m
+         where m.status = 'queued' and m.kind = 'calendar' and m.started_dttm is null and m.enqueued_at is null
+           and m.uid <> all(array(select uid from batch))
+           and not exists (select 1 from calendar_requests e where e.property_uid = m.property_uid and e.created_dttm = m.created_dttm
+                             and e.seq < m.seq and e.status = 'queued')
+         limit ${waitingCap}::int) w
+    )
+    select uid, true as applied, days_applied, past, event_uid, changes, (select waiting from waiting) from done
+    union all
+    select b.uid, false, null, null, null, null, (select waiting from waiting) from batch b where not exists (select 1 from done d where d.uid = b.uid)`;
+}
+
+/**
+ * The CTEs `picked` and `batch`: the oldest calendar batch never started nor handed to the queue
+ * (its first chunk claimed, `for update skip locked`: a batch another pump holds is passed over,
+ * and so is a later chunk of it), and the uids of all its chunks. `when`: a condition the pick
+ * also needs (the lock time-out set first).
+ */
+function nextBatchSql(when: SQL): SQL {
+  return sql`picked as materialized (
+      select f.property_uid, f.created_dttm from calendar_requests f
+       where ${when} and f.status = 'queued' and f.kind = 'calendar' and f.started_dttm is null and f.enqueued_at is null
+         and not exists (select 1 from calendar_requests e where e.property_uid = f.property_uid and e.created_dttm = f.created_dttm
+                           and e.seq < f.seq and e.status in ('queued', 'processing'))
+       order by f.seq limit 1
+         for update skip locked
+    ), batch as materialized (
+      -- By its insert's time (calendar_requests_pending_idx), not a walk of every batch waiting.
+      select r.uid from calendar_requests r
+       where r.created_dttm = (select created_dttm from picked) and r.property_uid = (select property_uid from picked)
+         and r.status = 'queued' and r.kind = 'calendar' and r.started_dttm is null and r.enqueued_at is null
+    )`;
+}
+
+/**
+ * The pump's hand-over of a batch it could not apply (a lock held past CLAIM_LOCK_WAIT, an error):
+ * the oldest batch as applyNextSql picks it, marked handed to the queue (`enqueued_at`), so no pump
+ * takes it again; the caller queues its job. Answers its uids, oldest first.
+ */
+export function handOverNextSql(): SQL {
+  return sql`
+    with ${nextBatchSql(sql`true`)}
+    update calendar_requests r set enqueued_at = now() from batch b where r.uid = b.uid
+    returning r.uid, r.seq`;
+}
+
+/** The apply's CTEs after the claim's lock time-out, for the requests `r` that `target` names. */
+function applyCtes(target: SQL, pastMessage: string, recordChanges: boolean, claiming: boolean): SQL {
+  return sql`stay_lock as (
       -- The property's stay lock (stay.ts), taken before the request rows and any day are locked
       -- (a one-time filter of req): a booking judges the calendar as this apply leaves it, or as
       -- it was before, never halfway. Held until this statement commits. Only requests that may
       -- forbid a stay take it (RESTRICTS_DAY_SQL): ones that only price, note or open cannot
       -- make a committed booking break a rule, and a pricing tool's batches never wait for bookings.
       select ${stayLockSql(sql`r.property_uid`)} from calendar_requests r
-       where ${claiming ? sql`(select v from lock_wait) is not null and ` : sql``}r.uid = any(string_to_array(${uids}, ',')) and exists (select 1 from jsonb_array_elements(r.days) d where ${sql.raw(RESTRICTS_DAY_SQL)})
+       where ${claiming ? sql`(select v from lock_wait) is not null and ` : sql``}${target} and exists (select 1 from jsonb_array_elements(r.days) d where ${sql.raw(RESTRICTS_DAY_SQL)})
     ), req as (
       select r.uid, r.seq, r.company_uid, r.property_uid, r.days,
              (now() at time zone p.time_zone)::date as today
         from calendar_requests r join properties p on p.uid = r.property_uid
-       where r.uid = any(string_to_array(${uids}, ',')) and r.status in ('queued', 'processing') and (select count(*) from stay_lock) >= 0
+       where ${target} and r.status in ('queued', 'processing') and (select count(*) from stay_lock) >= 0
        order by r.seq
          for update of r
     ), day as (
@@ -146,7 +215,12 @@ export function applyRequestSql(uids: string, pastMessage: string, recordChanges
              coalesce(jsonb_object_agg(to_char(day.date, 'YYYY-MM-DD'), ${pastMessage}::text) filter (where day.date < day.today), '{}'::jsonb) as past
         from req left join day on day.uid = req.uid
        group by req.uid
-    ), ${requestFinishedEventSql(sql`req`)}
+    ), ${requestFinishedEventSql(sql`req`)}`;
+}
+
+/** The apply's last part: each request completed with its outcome, and answered. */
+function completeSql(claiming: boolean): SQL {
+  return sql`
     update calendar_requests r
        set status = 'completed', days_applied = o.applied,
            ${claiming ? sql`attempts = r.attempts + 1, started_dttm = coalesce(r.started_dttm, now()),` : sql``}
@@ -180,11 +254,47 @@ export function applyRequestQuery(uids: readonly string[], pastMessage: string, 
   return build(uids.join(','), pastMessage);
 }
 
+/** applyNextSql compiled once per setting of the change feed (the pump sends it for every batch). */
+const applyNextQueries = [false, true].map((recordChanges) => compiledOnce((pastMessage: string, waitingCap: string) => applyNextSql(pastMessage, waitingCap, recordChanges)));
+/** applyNextSql, compiled once. */
+export function applyNextQuery(pastMessage: string, waitingCap: number, recordChanges: boolean): Query {
+  return (applyNextQueries[recordChanges ? 1 : 0] as (pastMessage: string, waitingCap: string) => Query)(pastMessage, String(waitingCap));
+}
+const handOverNextQuery = compiledOnce(() => handOverNextSql());
+
+/** What a pump's statement answered: the requests of the batch it claimed (none: nothing to claim). */
+export interface NextApplied {
+  /** Each request it completed, by uid. */
+  applied: Map<string, ApplyOutcome>;
+  /** Requests of the batch it claimed and did not complete (their property gone). */
+  unapplied: string[];
+  /** Other batches waiting, not started, when the statement began (at most the cap it was given). */
+  waiting: number;
+}
+
+/** The pump's claim and apply of the oldest batch not started (applyNextSql), counting up to `waitingCap` others waiting. */
+export async function applyNext(database: Database, pastMessage: string, waitingCap: number, recordChanges: boolean): Promise<NextApplied> {
+  const rows = await runQuery(database, applyNextQuery(pastMessage, waitingCap, recordChanges));
+  return {
+    applied: appliedOutcomes(rows.filter((r) => r.applied === true)),
+    unapplied: rows.filter((r) => r.applied !== true).map((r) => r.uid as string),
+    waiting: Math.max(0, ...rows.map((r) => Number(r.waiting ?? 0))),
+  };
+}
+
+/** Marks the oldest batch not started as handed to the queue (handOverNextSql); answers its uids, oldest first. */
+export async function handOverNext(database: Database): Promise<string[]> {
+  const rows = await runQuery(database, handOverNextQuery());
+  return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map((r) => r.uid as string);
+}
+
 /** What the calendar service reads and writes, as one object: a test passes a fake. */
 export const calendarRepository = {
   readCalendarView,
   applyRequest,
   applyRequestQuery,
   appliedOutcomes,
+  applyNext,
+  handOverNext,
 };
 export type CalendarRepository = typeof calendarRepository;

@@ -7,7 +7,7 @@ import { unknownProperty, type PropertiesService } from '../properties/index.js'
 import { BaseService } from '../service.js';
 import { type AvailabilityDay, type SetAvailabilityAnswer, type SetAvailabilityBody } from './availability.schema.js';
 import { WARNING_PAST, type RequestDay } from './calendar.days.js';
-import type { ApplyOutcome, CalendarRepository } from './calendar.repository.js';
+import type { ApplyOutcome, CalendarRepository, NextApplied } from './calendar.repository.js';
 import { rangeDays, type SetCalendarDataAnswer, type SetCalendarDataBody } from './calendar-range.schema.js';
 import type { Executor } from '../../infra/db/client.js';
 import { applyDayRules, assignWarnings, chunk, type Warnings } from './calendar.rules.js';
@@ -173,6 +173,30 @@ export class CalendarService extends BaseService {
     // The range always holds a date, so no row means the property is not the company's.
     if (rows.length === 0) throw unknownProperty(property_uid);
     return rows.map((r) => calendarDayToWire(property_uid, r));
+  }
+
+  /**
+   * The calendar pump (worker/calendar-pump.ts): claims and applies the oldest batch no one has
+   * started nor handed to the queue, in one statement (calendar.repository.ts applyNextSql).
+   * Answers what it claimed (and how many other batches wait, up to `waitingCap`), or undefined
+   * when there was nothing to claim. Throws what the statement threw (lock_not_available: a lock
+   * held past CLAIM_LOCK_WAIT; nothing was claimed).
+   */
+  async applyNext(waitingCap: number): Promise<NextApplied | undefined> {
+    const next = await this.repo.applyNext(this.infra.database, WARNING_PAST, waitingCap, this.config.changes.enabled);
+    return next.applied.size + next.unapplied.length > 0 ? next : undefined;
+  }
+
+  /**
+   * The pump's hand-over to the queue: `uids` (a batch it claimed and could not complete), or else
+   * the oldest batch not started (after a statement that failed: held up on a lock past
+   * CLAIM_LOCK_WAIT, or an error), marked handed over first (no pump takes it again) and queued as
+   * one job, whose claim waits for locks and whose retries end it. Answers the uids handed over.
+   */
+  async handOver(uids?: readonly string[]): Promise<string[]> {
+    const handed = uids ? await this.requests.markHandedOver(uids) : await this.repo.handOverNext(this.infra.database);
+    if (handed.length > 0) await this.infra.jobs.calendar.enqueue(handed, 'apply-calendar-request', { oneBatch: true });
+    return handed;
   }
 
   /**

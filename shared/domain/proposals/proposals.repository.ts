@@ -126,7 +126,9 @@ export async function reviewRequests(tx: Executor, proposalUid: string, dates: r
            -- A disabled request keeps the count it was proposed with (days_applied stays null).
            days_total = case when n.new_seq is null then r.days_total else jsonb_array_length(n.kept) end,
            warnings = r.warnings || n.dropped,
-           finished_dttm = case when n.new_seq is null then now() end
+           finished_dttm = case when n.new_seq is null then now() end,
+           -- An approved request is queued as a job after the commit: no calendar pump takes it.
+           enqueued_at = case when n.new_seq is null then r.enqueued_at else now() end
       from numbered n
      where r.uid = n.uid
     returning r.uid, r.status, r.seq`);

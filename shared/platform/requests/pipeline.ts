@@ -87,6 +87,8 @@ export class RequestPipeline {
     // No enqueued_at write here: it would cost a second commit per batch. The sweep asks the queue
     // itself whether a job exists before adding it again.
     const oneBatch = stored.oneBatch === true && kind === 'calendar';
+    // The calendar pump's (CALENDAR_PUMP on): the insert woke the workers' pumps at its commit.
+    if (oneBatch && this.infra.config.calendar.pump) return { answer: outcome.answer, uids: stored.uids };
     await enqueueAfterCommit(this.infra.logger, 'requests', stored.queue, (uids) => this.infra.jobs.calendar.enqueue(uids, requestJobs[kind], { oneBatch }));
     return { answer: outcome.answer, uids: stored.uids };
   }
@@ -158,6 +160,15 @@ export class RequestPipeline {
     // Not final, yet not applied (its property gone under it): a retry, never a silent completion.
     if (found?.status === 'queued' || found?.status === 'processing') throw new Error(`request ${uids[0]} was not applied (still ${found.status})`);
     return { begun, rows };
+  }
+
+  /**
+   * The calendar pump's hand-over (CalendarService.handOver): these requests, still queued or
+   * processing, marked handed to the queue (`enqueued_at`: no pump takes them again, and the sweep
+   * adds their job again if it is lost). Answers those marked, oldest first.
+   */
+  async markHandedOver(uids: readonly string[]): Promise<string[]> {
+    return this.repo.markHandedOver(this.db, uids);
   }
 
   /** Worker: the request failed for good after `attempts` runs; answers the webhook event written with it, if any. */

@@ -184,6 +184,19 @@ export function claimStaleRequests(db: Executor, olderThanMs: number, limit: num
   return claimStale<StaleRequest>(db, { table: 'calendar_requests', lockKey: REENQUEUE_LOCK_KEY, touched: ['created_dttm', 'started_dttm', 'enqueued_at'], orderBy: 'seq', also: ['kind'] }, olderThanMs, limit);
 }
 
+/** Requests still queued or processing, marked handed to the queue (RequestPipeline.markHandedOver); answers them, oldest first. */
+export async function markHandedOver(db: Executor, uids: readonly string[]): Promise<string[]> {
+  if (uids.length === 0) return [];
+  const rows = await db.execute<{ uid: string; seq: number }>(sql`
+    update calendar_requests set enqueued_at = now()
+     where ${inUids(sql`uid`, uids)} and status in ('queued', 'processing')
+    returning uid, seq`);
+  return [...rows].sort((a, b) => Number(a.seq) - Number(b.seq)).map((r) => r.uid);
+}
+
+/** Notified at the commit of a stored calendar batch to apply (drizzle/0033): wakes the workers' calendar pumps. */
+export const REQUESTS_QUEUED_CHANNEL = 'requests_queued';
+
 /** What the pipeline reads and writes, as one object: a test passes a fake. */
 export const requestsRepository = {
   insertRequests,
@@ -192,5 +205,6 @@ export const requestsRepository = {
   markProcessing,
   markError,
   claimStaleRequests,
+  markHandedOver,
 };
 export type RequestsRepository = typeof requestsRepository;

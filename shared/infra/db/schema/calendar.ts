@@ -97,6 +97,10 @@ export const calendarRequests = pgTable(
     index('calendar_requests_pending_idx')
       .on(t.createdDttm)
       .where(sql`status in ('queued', 'processing')`),
+    // The calendar pump's claim (drizzle/0033): batches never started nor handed to the queue, oldest first.
+    index('calendar_requests_unstarted_idx')
+      .on(t.seq)
+      .where(sql`status = 'queued' and kind = 'calendar' and started_dttm is null and enqueued_at is null`),
     // Retention: the prune finds the oldest finished requests without scanning live ones.
     index('calendar_requests_finished_idx')
       .on(t.finishedDttm)

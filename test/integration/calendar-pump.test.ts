@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProperty } from '../support/factories.js';
+import { lockProperty } from '../support/locks.js';
+import { sample, until } from '../support/ops.fixture.js';
+import { futureDates } from '../support/pipeline.js';
+import { useWorld } from '../support/world.js';
+
+/*
+ * The calendar pump (worker/calendar-pump.ts, issue 37): a calendar batch is not queued by the
+ * API; its commit wakes the workers' pumps, one of which claims and applies it in one statement.
+ * What it cannot apply goes to the queue as the batch's job.
+ */
+
+// Chunks of 10 days: a 25-day batch is 3 requests, applied together.
+const w = useWorld({ queue: 'redis', seed: true, env: { CALENDAR_CHUNK_DAYS: '10' } });
+
+/** A worker that never looks on its own: only a notification (or its LISTEN coming up) wakes its pump; the sweep leaves every batch alone. */
+const woken = { CALENDAR_POLL_MS: '600000', REENQUEUE_AFTER_MS: '600000', CALENDAR_CHUNK_DAYS: '10' };
+
+afterEach(async () => {
+  await w.p.stopWorkers();
+});
+
+async function submit(property: string, days: object[]): Promise<string[]> {
+  const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: property, days }, w.token);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data.request_uids as string[];
+}
+const priced = (n: number, offset: number, price = 120) => futureDates(n, offset).map((date) => ({ date, price, currency: 'EUR' }));
+const statuses = async (uids: string[], wait = 10) => {
+  const res = await w.p.api.get(`/api/v1/get-request-status?request_uids=${uids.join(',')}&wait=${wait}`, w.token);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return (res.body.data as Array<{ request_status: string }>).map((s) => s.request_status);
+};
+const rows = async (uids: string[]) =>
+  w.tdb.database.sql<{ uid: string; status: string; attempts: number; started: boolean; enqueued: boolean; finished: string | null }[]>`
+    select uid, status, attempts, started_dttm is not null as started, enqueued_at is not null as enqueued, finished_dttm::text as finished
+      from calendar_requests where uid = any(${uids}) order by seq`;
+const jobState = (uid: string) => w.p.ctx.jobs.calendar.jobState(uid);
+
+describe('the calendar pump', () => {
+  it('applies a batch no job was queued for, all its chunks in one statement, when its worker starts', async () => {
+    const property = await createProperty(w.tdb.database.db, w.company);
+    const uids = await submit(property, priced(25, 10));
+    expect(uids).toHaveLength(3);
+    expect(await jobState(uids[0]!)).toBe('unknown');
+    await w.p.startWorkers(1, woken);
+    expect(await statuses(uids)).toEqual(['completed', 'completed', 'completed']);
+    const done = await rows(uids);
+    expect(done.map((r) => [r.status, r.attempts, r.started, r.enqueued])).toEqual(Array(3).fill(['completed', 1, true, false]));
+    // One statement: one commit time for the three.
+    expect(new Set(done.map((r) => r.finished)).size).toBe(1);
+    expect(await jobState(uids[0]!)).toBe('unknown');
+    const [day] = await w.tdb.database.sql<{ price: string }[]>`select price::text from calendar_days where property_uid = ${property} and date = ${futureDates(1, 34)[0]!}`;
+    expect(day?.price).toBe('120.00');
+  });
+
+  it('is woken by the commit of a batch stored while it runs (it never looks on its own here), and times it as the job does', async () => {
+    const property = await createProperty(w.tdb.database.db, w.company);
+    const ctx = await w.runtime({ env: woken, queue: w.p.queue.conn });
+    const worker = await w.startWorker(ctx, w.p.queue.conn);
+    try {
+      // Its LISTEN is in place once a batch sent after it started is through.
+      expect(await statuses(await submit(property, priced(3, 40)))).toEqual(['completed']);
+      const uids = await submit(property, priced(12, 50));
+      expect(await statuses(uids)).toEqual(['completed', 'completed']);
+      expect(await jobState(uids[0]!)).toBe('unknown');
+      const text = await ctx.metrics.registry.metrics();
+      expect(sample(text, 'pops_job_duration_seconds_count', { job: 'apply-calendar-request', outcome: 'completed' })).toBe(2);
+      expect(sample(text, 'pops_calendar_days_applied_total')).toBe(15);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('hands a batch held up on a lock past its limit to the queue, whose job shows it processing while it waits', async () => {
+    const property = await createProperty(w.tdb.database.db, w.company);
+    const uids = await submit(property, priced(15, 70));
+    // Writing a day checks the foreign key to the property: the pump's statement waits for this lock.
+    const release = await lockProperty(w.tdb.url, property);
+    try {
+      await w.p.startWorkers(1, woken);
+      await until('the held batch handed to the queue and shown processing', async () => (await rows(uids)).every((r) => r.status === 'processing' && r.enqueued), 10_000);
+      expect(await jobState(uids[0]!)).toBe('active');
+    } finally {
+      await release();
+    }
+    expect(await statuses(uids)).toEqual(['completed', 'completed']);
+    expect((await rows(uids)).map((r) => r.attempts)).toEqual([1, 1]);
+  });
+
+  it('leaves a batch handed to the queue (or the sweep) to the queue', async () => {
+    const property = await createProperty(w.tdb.database.db, w.company);
+    const [handed] = await submit(property, priced(2, 90));
+    await w.tdb.database.sql`update calendar_requests set enqueued_at = now() where uid = ${handed!}`;
+    await w.p.startWorkers(1, { ...woken, CALENDAR_POLL_MS: '20' });
+    expect(await statuses(await submit(property, priced(2, 95)))).toEqual(['completed']);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await rows([handed!]))[0]).toMatchObject({ status: 'queued', started: false });
+  });
+
+  it('claims nothing while the calendar queue is paused, and applies once it is resumed', async () => {
+    const property = await createProperty(w.tdb.database.db, w.company);
+    const queue = w.p.ctx.jobs.calendar.queue;
+    await queue.pause();
+    try {
+      await w.p.startWorkers(1, { ...woken, CALENDAR_POLL_MS: '50' });
+      const uids = await submit(property, priced(4, 100));
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await rows(uids))[0]).toMatchObject({ status: 'queued', started: false });
+      await queue.resume();
+      expect(await statuses(uids)).toEqual(['completed']);
+    } finally {
+      await queue.resume();
+    }
+  });
+
+  it('applies every batch once over two workers, each batch in submission order per field', async () => {
+    const property = await createProperty(w.tdb.database.db, w.company);
+    const others = await Promise.all([1, 2, 3].map(() => createProperty(w.tdb.database.db, w.company)));
+    await w.p.startWorkers(2, { CALENDAR_CHUNK_DAYS: '10' });
+    // 30 batches of one property, each writing the same 20 days with a higher price; others between.
+    const all: string[] = [];
+    for (let i = 1; i <= 30; i++) {
+      all.push(...(await submit(property, priced(20, 120, 100 + i))));
+      all.push(...(await submit(others[i % 3]!, priced(5, 150, i))));
+    }
+    await until('every batch applied', async () => (await rows(all)).every((r) => r.status === 'completed'), 20_000);
+    expect((await rows(all)).every((r) => r.attempts === 1 && !r.enqueued)).toBe(true);
+    const prices = await w.tdb.database.sql<{ price: string }[]>`select distinct price::text from calendar_days where property_uid = ${property}`;
+    expect(prices.map((p) => p.price)).toEqual(['130.00']);
+  });
+});
