@@ -1038,7 +1038,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics of this process
-         * @description Prometheus text format (prom-client). pops_http_requests_total and pops_http_request_duration_seconds by route template, method, status; pops_calendar_days_accepted_total, pops_calendar_days_applied_total, pops_calendar_days_skipped_total{reason=past|no_currency|nothing}, pops_calendar_requests_finished_total{status}, pops_calendar_requests_reenqueued_total, pops_job_duration_seconds{job,outcome}, pops_queue_jobs{queue,state} (waiting, active, delayed, failed; read at scrape time, bounded by HEALTH_TIMEOUT_MS) and pops_queue_up, plus the Node.js process metrics. Worker processes serve the same on their own METRICS_PORT.
+         * @description Prometheus text format (prom-client). pops_http_requests_total and pops_http_request_duration_seconds by route template, method, status; pops_calendar_days_accepted_total, pops_calendar_days_applied_total, pops_calendar_days_skipped_total{reason=past|no_currency|nothing}, pops_calendar_requests_finished_total{status}, pops_calendar_requests_reenqueued_total, pops_calendar_requests_waiting (stored, not yet started: the calendar pumps' backlog, read from Postgres at scrape time), pops_job_duration_seconds{job,outcome}, pops_queue_jobs{queue,state} (waiting, active, delayed, failed; read at scrape time, bounded by HEALTH_TIMEOUT_MS) and pops_queue_up, plus the Node.js process metrics. Worker processes serve the same on their own METRICS_PORT.
          */
         get: operations["metrics"];
         put?: never;

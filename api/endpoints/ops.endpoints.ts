@@ -3,6 +3,7 @@ import { AppError, ErrorCode } from '../../shared/infra/errors.js';
 import { liveness, livenessSchema, readinessSchema, type Readiness } from '../../shared/infra/health/health.schema.js';
 import { checkReadiness } from '../../shared/infra/health/readiness.js';
 import { renderMetrics } from '../../shared/infra/metrics/queue-metrics.js';
+import { withTimeout } from '../../shared/infra/timeout.js';
 import { renderDocsPage } from '../openapi/docs-page.js';
 import type { OpenApi } from '../openapi/openapi.types.js';
 import { named } from '../openapi/extend-zod.js';
@@ -85,11 +86,17 @@ export const metrics = defineEndpoint({
     'Prometheus text format (prom-client). pops_http_requests_total and pops_http_request_duration_seconds by route ' +
     'template, method, status; pops_calendar_days_accepted_total, pops_calendar_days_applied_total, ' +
     'pops_calendar_days_skipped_total{reason=past|no_currency|nothing}, pops_calendar_requests_finished_total{status}, ' +
-    'pops_calendar_requests_reenqueued_total, pops_job_duration_seconds{job,outcome}, pops_queue_jobs{queue,state} ' +
+    'pops_calendar_requests_reenqueued_total, pops_calendar_requests_waiting (stored, not yet started: the calendar pumps\' ' +
+      'backlog, read from Postgres at scrape time), pops_job_duration_seconds{job,outcome}, pops_queue_jobs{queue,state} ' +
     '(waiting, active, delayed, failed; read at scrape time, bounded by HEALTH_TIMEOUT_MS) and pops_queue_up, plus the ' +
     'Node.js process metrics. Worker processes serve the same on their own METRICS_PORT.',
   answer: { description: 'The metrics', schema: z.string(), contentType: 'text/plain; version=0.0.4; charset=utf-8', example: metricsExample },
   async handle(ctx) {
+    // The pumps' backlog is in no queue: read from Postgres, bounded like the queue's counts (a scrape answers regardless).
+    await withTimeout(ctx.services.requests.waiting(), ctx.config.healthTimeoutMs, 'requests waiting').then(
+      (n) => ctx.metrics.calendarRequestsWaiting.set(n),
+      () => {},
+    );
     const { contentType, body } = await renderMetrics(ctx.metrics, [ctx.jobs.calendar.queue, ctx.jobs.webhooks.queue], ctx.config.healthTimeoutMs, {
       queue: ctx.jobs.calendar.queue.name,
       failing: () => ctx.jobs.calendar.enqueueFailing(),

@@ -55,6 +55,16 @@ describe('the calendar pump', () => {
     expect(day?.price).toBe('120.00');
   });
 
+  it('shows its backlog in the API\'s metrics (the requests no pump has started: they are in no queue)', async () => {
+    const property = await createProperty(w.tdb.database.db, w.company);
+    const waiting = async () => sample(await (await fetch(`${w.p.api.baseUrl}/metrics`)).text(), 'pops_calendar_requests_waiting');
+    const uids = await submit(property, priced(25, 200));
+    expect(await waiting()).toBe(3);
+    await w.p.startWorkers(1, woken);
+    expect(await statuses(uids)).toEqual(['completed', 'completed', 'completed']);
+    expect(await waiting()).toBe(0);
+  });
+
   it('is woken by the commit of a batch stored while it runs (it never looks on its own here), and times it as the job does', async () => {
     const property = await createProperty(w.tdb.database.db, w.company);
     const ctx = await w.runtime({ env: woken, queue: w.p.queue.conn });

@@ -50,13 +50,17 @@ export function createMetrics() {
     '1 while the last attempt of this process to add jobs failed (a Redis that is full answers reads but refuses writes), else 0',
     ['queue'],
   );
+  const calendarRequestsWaiting = gauge(
+    'pops_calendar_requests_waiting',
+    'Calendar requests stored and not yet started, read from Postgres at scrape time (the calendar pumps\' backlog: with CALENDAR_PUMP on they are in no queue)',
+  );
   const longPollWaiters = gauge('pops_long_poll_waiters', 'get-request-status calls holding their answer (wait=N) in this process');
 
   // Series that exist from the first scrape, so rate() and alerts see a 0 rather than nothing.
   for (const reason of skipReasons) calendarDaysSkipped.labels(reason).inc(0);
   for (const status of ['completed', 'error']) calendarRequestsFinished.labels(status).inc(0);
 
-  return { registry, httpRequests, httpRequestDuration, calendarDaysAccepted, calendarDaysSkipped, calendarDaysApplied, calendarRequestsFinished, calendarRequestsReenqueued, jobDuration, queueJobs, queueUp, queueEnqueueFailing, longPollWaiters };
+  return { registry, httpRequests, httpRequestDuration, calendarDaysAccepted, calendarDaysSkipped, calendarDaysApplied, calendarRequestsFinished, calendarRequestsReenqueued, jobDuration, queueJobs, queueUp, queueEnqueueFailing, calendarRequestsWaiting, longPollWaiters };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -171,6 +171,11 @@ export class RequestPipeline {
     return this.repo.markHandedOver(this.db, uids);
   }
 
+  /** Calendar requests stored and not yet started (nor handed to the queue): the calendar pumps' backlog. */
+  waiting(): Promise<number> {
+    return this.repo.countUnstartedRequests(this.db);
+  }
+
   /** Worker: the request failed for good after `attempts` runs; answers the webhook event written with it, if any. */
   fail(requestUid: string, message: string, attempts = 0): Promise<string | undefined> {
     return this.repo.markError(this.db, requestUid, message, attempts);

@@ -194,6 +194,14 @@ export async function markHandedOver(db: Executor, uids: readonly string[]): Pro
   return [...rows].sort((a, b) => Number(a.seq) - Number(b.seq)).map((r) => r.uid);
 }
 
+/** Calendar requests stored and not started, nor handed to the queue: the calendar pumps' backlog (calendar_requests_unstarted_idx). */
+export async function countUnstartedRequests(db: Executor): Promise<number> {
+  const [row] = await db.execute<{ n: number }>(sql`
+    select count(*)::int as n from calendar_requests
+     where status = 'queued' and kind = 'calendar' and started_dttm is null and enqueued_at is null`);
+  return Number(row?.n ?? 0);
+}
+
 /** Notified at the commit of a stored calendar batch to apply (drizzle/0033): wakes the workers' calendar pumps. */
 export const REQUESTS_QUEUED_CHANNEL = 'requests_queued';
 
@@ -206,5 +214,6 @@ export const requestsRepository = {
   markError,
   claimStaleRequests,
   markHandedOver,
+  countUnstartedRequests,
 };
 export type RequestsRepository = typeof requestsRepository;
