@@ -6,9 +6,9 @@ import { listenAndWake } from './fan-out-waker.js';
 import { countCompleted } from './handlers/apply-calendar-request.js';
 
 /*
- * The calendar pump (issue 37: end-to-end days at 0.9 of the floor, an idle batch applied at once).
- * With CALENDAR_PUMP on, a calendar batch is not queued by the API: its insert notifies
- * REQUESTS_QUEUED_CHANNEL at commit (drizzle/0033), and every worker process's pump, listening,
+ * The calendar pump (issue 37: an idle batch applied at once; CALENDAR_PUMP, off by default: see
+ * shared/infra/config.ts for what it costs). With CALENDAR_PUMP on, a calendar batch is not queued by the API: its insert notifies
+ * REQUESTS_QUEUED_CHANNEL at commit (InsertOptions.wake), and every worker process's pump, listening,
  * claims and applies the oldest batch no one has started, in ONE statement (CalendarService.applyNext:
  * the job's claiming apply, its requests picked by the statement itself, `for update skip locked`).
  * Per batch that is no queue round trip on the accept, none to fetch or complete a job, and no
@@ -18,8 +18,8 @@ import { countCompleted } from './handlers/apply-calendar-request.js';
  * a loop when none runs. A loop applies batch after batch while its statement says others wait
  * (it counts them), and starts one more loop beside it each time more wait than loops run, up to
  * WORKER_CONCURRENCY: a flood is applied that many at a time, an idle batch by one statement, and
- * few statements find nothing. A loop that found nothing ends, unless a wake-up came while its
- * statement ran.
+ * few statements find nothing. A loop whose statement saw nothing more to claim ends, unless a
+ * wake-up came while it ran and it claimed a batch (or no other loop of the process runs).
  *
  * What the pump cannot apply goes to the queue as the batch's job (CalendarService.handOver,
  * marked `enqueued_at` first, so no pump takes it again): a batch held up on a lock past
@@ -79,8 +79,8 @@ export function startCalendarPump(ctx: AppContext): CalendarPump {
     }
   };
 
-  /** One statement: answers how many other batches wait (0: none, or nothing claimed). */
-  const step = async (): Promise<number> => {
+  /** One statement: answers whether it claimed a batch (or handed one over) and how many other batches wait. */
+  const step = async (): Promise<{ claimed: boolean; waiting: number }> => {
     const timer = ctx.metrics.jobDuration.startTimer({ job: 'apply-calendar-request' });
     let next: NextApplied | undefined;
     try {
@@ -91,30 +91,38 @@ export function startCalendarPump(ctx: AppContext): CalendarPump {
         // Postgres away: said once, not at every wake-up; the batches wait in their rows.
         if (!failing) ctx.logger.warn({ err }, 'calendar pump cannot claim batches; it keeps trying every CALENDAR_POLL_MS');
         failing = true;
-        return 0;
+        return { claimed: false, waiting: 0 };
       }
       // Held up on a lock past CLAIM_LOCK_WAIT, or failed: the batch goes to the queue's job.
       // Nothing handed over (nothing waits, or the hand-over failed): the loop ends, not spins.
-      return (await handOver(undefined, (err as { code: string }).code === '55P03' ? 'held up on a lock' : 'its statement failed', err)) ? 1 : 0;
+      const handed = await handOver(undefined, (err as { code: string }).code === '55P03' ? 'held up on a lock' : 'its statement failed', err);
+      return { claimed: handed, waiting: handed ? 1 : 0 };
     }
     if (failing) ctx.logger.info('calendar pump claims batches again');
     failing = false;
-    if (!next) return 0;
+    if (!next) return { claimed: false, waiting: 0 };
     timer({ outcome: 'completed' });
     await recorded(next);
-    return next.waiting;
+    return { claimed: true, waiting: next.waiting };
   };
 
   const loop = async () => {
     for (;;) {
       if (stopped || (await ctx.jobs.calendar.isPaused().catch(() => false))) return;
       const seen = wakes;
-      const waiting = await step();
+      const { claimed, waiting } = await step();
       // This loop takes one of them; one more loop beside it while more wait than loops run (so
       // several workers told of the same batches do not each start a loop for every one).
       if (waiting > 0) {
         if (loops.size < Math.min(slots, waiting)) start();
-      } else if (wakes === seen || failing) return;
+        continue;
+      }
+      // Nothing more seen by its statement. A batch committed while it ran (a wake-up meanwhile)
+      // is looked for once more: by this loop if it claimed one, else only if no other loop of
+      // this process runs (each of which looks again itself). A loop that found nothing in a
+      // flood would otherwise go on sending statements that find nothing.
+      const woken = wakes !== seen && !failing;
+      if (!woken || (!claimed && loops.size > 1)) return;
     }
   };
   const start = () => {

@@ -72,7 +72,7 @@ describe('CalendarService.submit (fake repositories)', () => {
     expect(w.enqueued).toEqual([['cr_1', 'cr_2']]);
   });
 
-  it('queues no job with the calendar pump on (the default): the insert wakes the pumps at its commit', async () => {
+  it('queues no job with the calendar pump on: the insert wakes the pumps at its commit', async () => {
     const w = world({ env: { CALENDAR_PUMP: 'on' } });
     const answer = await w.calendar.submitBatch('co_1', body([1, 2, 3].map((i) => ({ date: dayAfter(localDate('UTC'), i), min_stay: 2 }))), by);
     expect(answer.data.request_uids).toEqual(['cr_1', 'cr_2']);

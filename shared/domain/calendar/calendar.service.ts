@@ -2,7 +2,7 @@ import type { Infra } from '../../infra/infra.js';
 import { liveTokenGuard, type TokenCheck } from '../auth/index.js';
 import { countAcceptedBatch } from './calendar.metrics.js';
 import type { IdempotencyKey } from '../../platform/idempotency/index.js';
-import type { RequestPipeline } from '../../platform/requests/index.js';
+import { REQUESTS_QUEUED_CHANNEL, type RequestPipeline } from '../../platform/requests/index.js';
 import { unknownProperty, type PropertiesService } from '../properties/index.js';
 import { BaseService } from '../service.js';
 import { type AvailabilityDay, type SetAvailabilityAnswer, type SetAvailabilityBody } from './availability.schema.js';
@@ -147,7 +147,9 @@ export class CalendarService extends BaseService {
         const proposalUid = await s.holdUnder?.(tx, chunks.length);
         const paused = proposalUid !== undefined;
         const guard = by.check ? liveTokenGuard(by.check) : undefined;
-        const opts = { ...(paused ? { status: 'paused' as const, proposalUid } : {}), appUid: by.appUid, guard, userUid: by.userUid, ...(alone ? { alone: this.db } : {}), ...(claim ? { keyed: { claim, answer } } : {}) };
+        // The calendar pump's wake-up, sent by the insert at its commit (the API queues no job then).
+        const wake = !paused && this.config.calendar.pump ? { wake: REQUESTS_QUEUED_CHANNEL } : {};
+        const opts = { ...(paused ? { status: 'paused' as const, proposalUid } : {}), appUid: by.appUid, guard, userUid: by.userUid, ...wake, ...(alone ? { alone: this.db } : {}), ...(claim ? { keyed: { claim, answer } } : {}) };
         const uids = await this.requests.insert(tx, companyUid, propertyUid, chunks, chunkWarnings, opts);
         return { answer: answer(uids), uids, queue: paused ? [] : uids, oneBatch: true };
       },

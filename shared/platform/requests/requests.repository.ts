@@ -49,6 +49,13 @@ export interface InsertOptions {
    * stored and KeyFound is thrown with that answer (idempotent() replays it).
    */
   keyed?: { claim: KeyClaim; answer: (uids: string[]) => unknown };
+  /**
+   * A channel the statement notifies (at its commit) when it stored a request: the calendar pump's
+   * wake-up (REQUESTS_QUEUED_CHANNEL). Sent by the insert itself, no round trip of its own, and
+   * only where a pump listens (CALENDAR_PUMP on): every notification wakes every listening
+   * connection of the database.
+   */
+  wake?: string;
 }
 
 /**
@@ -82,14 +89,19 @@ export async function insertRequests(
      where ${guard} ${opts.alone ? sql`and (select count(*) from settle) >= 0` : sql``} ${keyed ? sql`and exists (select 1 from claim where fresh)` : sql``}
      order by r.ord
     returning uid, seq`;
+  // The wake-up: one notification when any row was stored (the CTE is read by the answer, so it runs).
+  const woke = opts.wake ? sql`, woke as (select pg_notify(${opts.wake}, '') from (select 1 from ins limit 1) stored)` : sql``;
+  const storedRows = sql`select uid, seq from ins${opts.wake ? sql` where (select count(*) from woke) >= 0` : sql``}`;
   // Keyed: the inserted rows, or else the key's earlier answer as one row of its own.
   const insert = () =>
     tx.execute<{ uid: string; seq: number; body_hash?: string | null; response?: unknown }>(
       keyed
-        ? sql`with ${sql.join(ctes, sql`, `)}, ins as (${insertSql})
-              select uid, seq, null::text as body_hash, null::jsonb as response from ins
+        ? sql`with ${sql.join(ctes, sql`, `)}, ins as (${insertSql})${woke}
+              select uid, seq, null::text as body_hash, null::jsonb as response from (${storedRows}) i
               union all select null, null, body_hash, response from claim where not fresh`
-        : sql`${ctes.length > 0 ? sql`with ${sql.join(ctes, sql`, `)}` : sql``} ${insertSql}`,
+        : opts.wake
+          ? sql`with ${ctes.length > 0 ? sql`${sql.join(ctes, sql`, `)}, ` : sql``}ins as (${insertSql})${woke} ${storedRows}`
+          : sql`${ctes.length > 0 ? sql`with ${sql.join(ctes, sql`, `)}` : sql``} ${insertSql}`,
     );
   // Alone: its connection lost, the rows found under its uids say whether it committed (with its key, if keyed: one statement).
   const found = async (ex: Executor) => {
@@ -202,7 +214,7 @@ export async function countUnstartedRequests(db: Executor): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** Notified at the commit of a stored calendar batch to apply (drizzle/0033): wakes the workers' calendar pumps. */
+/** Notified at the commit of a stored calendar batch to apply (by the insert itself: InsertOptions.wake): wakes the workers' calendar pumps. */
 export const REQUESTS_QUEUED_CHANNEL = 'requests_queued';
 
 /** What the pipeline reads and writes, as one object: a test passes a fake. */
