@@ -2,7 +2,7 @@ import type { AppContext } from '../shared/app/context.js';
 import type { NextApplied } from '../shared/domain/calendar/index.js';
 import { withLogContext } from '../shared/infra/logger.js';
 import { REQUESTS_QUEUED_CHANNEL } from '../shared/platform/requests/index.js';
-import { listenAndWake } from './fan-out-waker.js';
+import { listenAndPoll } from './fan-out-waker.js';
 import { countCompleted } from './handlers/apply-calendar-request.js';
 
 /*
@@ -145,15 +145,13 @@ export function startCalendarPump(ctx: AppContext): CalendarPump {
       await Promise.all([...loops]);
     },
   };
-  const listening = listenAndWake(ctx.database.sql, REQUESTS_QUEUED_CHANNEL, waker, ctx.logger, 'LISTEN for stored calendar batches failed: the calendar pump looks every CALENDAR_POLL_MS');
-  const poll = setInterval(wake, ctx.config.calendar.pollMs);
-  poll.unref();
+  const failed = 'LISTEN for stored calendar batches failed: the calendar pump looks every CALENDAR_POLL_MS';
+  const listening = listenAndPoll(ctx.database.sql, REQUESTS_QUEUED_CHANNEL, waker, ctx.logger, failed, ctx.config.calendar.pollMs);
   return {
     ready: listening.ready,
     inFlight: () => loops.size,
     async stop() {
       stopped = true;
-      clearInterval(poll);
       await listening.stop();
     },
   };

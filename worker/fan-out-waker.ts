@@ -120,3 +120,21 @@ export function listenAndWake(sql: ListenSql, channel: string, waker: FanOutWake
     },
   };
 }
+
+/**
+ * A pump's wake-ups (the message pump, the calendar pump): every notification of `channel` (as
+ * listenAndWake) and every `pollMs`, for what a lost notification or a resumed queue left.
+ * stop(): no wake-up after it; resolves when the LISTEN is released and the waker has stopped.
+ */
+export function listenAndPoll(sql: ListenSql, channel: string, waker: FanOutWaker, logger: Pick<Logger, 'warn'>, failed: string, pollMs: number): { ready: Promise<void>; stop(): Promise<void> } {
+  const listening = listenAndWake(sql, channel, waker, logger, failed);
+  const poll = setInterval(() => waker.wake(), pollMs);
+  poll.unref();
+  return {
+    ready: listening.ready,
+    async stop() {
+      clearInterval(poll);
+      await listening.stop();
+    },
+  };
+}

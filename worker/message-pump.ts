@@ -2,7 +2,7 @@ import type { AppContext } from '../shared/app/context.js';
 import { MESSAGES_QUEUED_CHANNEL, type DeliverResult, type Outgoing } from '../shared/domain/messaging/index.js';
 import { withLogContext } from '../shared/infra/logger.js';
 import { retryDelayMs } from '../shared/infra/queue/registry.js';
-import { createFanOutWaker, listenAndWake } from './fan-out-waker.js';
+import { createFanOutWaker, listenAndPoll } from './fan-out-waker.js';
 
 /*
  * The message pump (issue 37: messages at 0.4 of a bare SMTP loop, accept -> completed p50 20 ms).
@@ -116,15 +116,12 @@ export function startMessagePump(ctx: AppContext): MessagePump {
     }
   };
   const waker = createFanOutWaker(pass, ctx.logger, PUMP_MIN_GAP_MS, 'message pump pass failed');
-  const listening = listenAndWake(ctx.database.sql, MESSAGES_QUEUED_CHANNEL, waker, ctx.logger, 'LISTEN for stored messages failed: the message pump looks every MESSAGE_POLL_MS');
-  const poll = setInterval(() => waker.wake(), pollMs);
-  poll.unref();
+  const listening = listenAndPoll(ctx.database.sql, MESSAGES_QUEUED_CHANNEL, waker, ctx.logger, 'LISTEN for stored messages failed: the message pump looks every MESSAGE_POLL_MS', pollMs);
   return {
     ready: listening.ready,
     inFlight: () => sending.size,
     async stop() {
       stopped = true;
-      clearInterval(poll);
       await listening.stop();
       await Promise.all([...sending]);
     },
