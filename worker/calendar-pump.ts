@@ -7,10 +7,11 @@ import { countCompleted } from './handlers/apply-calendar-request.js';
 
 /*
  * The calendar pump (issue 37: an idle batch applied at once; CALENDAR_PUMP, off by default: see
- * shared/infra/config.ts for what it costs). With CALENDAR_PUMP on, a calendar batch is not queued by the API: its insert notifies
- * REQUESTS_QUEUED_CHANNEL at commit (InsertOptions.wake), and every worker process's pump, listening,
- * claims and applies the oldest batch no one has started, in ONE statement (CalendarService.applyNext:
- * the job's claiming apply, its requests picked by the statement itself, `for update skip locked`).
+ * shared/infra/config.ts for what it costs). With CALENDAR_PUMP on, a calendar batch is not
+ * queued by the API: its insert notifies REQUESTS_QUEUED_CHANNEL at commit (InsertOptions.wake),
+ * and every worker process's pump, listening, claims and applies the oldest batch no one has
+ * started, in ONE statement (CalendarService.applyNext: the job's claiming apply, its requests
+ * picked by the statement itself, `for update skip locked`).
  * Per batch that is no queue round trip on the accept, none to fetch or complete a job, and no
  * statement of its own to claim it.
  *
@@ -25,7 +26,9 @@ import { countCompleted } from './handlers/apply-calendar-request.js';
  * marked `enqueued_at` first, so no pump takes it again): a batch held up on a lock past
  * CLAIM_LOCK_WAIT (the job's claim then shows it `processing` while it waits), a statement that
  * failed (the job's retries, and its end in `error`), requests it claimed and did not complete
- * (their property gone). A pump killed mid-statement leaves nothing claimed: its transaction is
+ * (their property gone). A failed statement claimed nothing, so what goes is the oldest batch not
+ * started when the hand-over runs: the one that failed, unless another pump took it meanwhile
+ * (then a later batch takes the job path, applied all the same). A pump killed mid-statement leaves nothing claimed: its transaction is
  * rolled back and the batch waits for the next pump. A batch no pump took within REENQUEUE_AFTER_MS
  * (no worker running, the queue paused) is queued by the re-enqueue sweep. A paused calendar queue
  * pauses the pump too.

@@ -83,6 +83,22 @@ describe('the calendar pump', () => {
     }
   });
 
+  it('is woken by a batch stored with an Idempotency-Key too (the key claimed in the same statement), and a replay stores and wakes nothing', async () => {
+    const property = await createProperty(w.tdb.database.db, w.company);
+    await w.p.startWorkers(1, woken);
+    expect(await statuses(await submit(property, priced(2, 230)))).toEqual(['completed']);
+    const body = { property_uid: property, days: priced(12, 240) };
+    const headers = { 'Idempotency-Key': 'pump-keyed-1' };
+    const first = await w.p.api.post('/api/v1/set-calendar-batch', body, w.token, headers);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const uids = first.body.data.request_uids as string[];
+    expect(uids).toHaveLength(2);
+    expect(await statuses(uids)).toEqual(['completed', 'completed']);
+    const again = await w.p.api.post('/api/v1/set-calendar-batch', body, w.token, headers);
+    expect(again.body.data.request_uids).toEqual(uids);
+    expect((await rows(uids)).map((r) => r.attempts)).toEqual([1, 1]);
+  });
+
   it('hands a batch held up on a lock past its limit to the queue, whose job shows it processing while it waits', async () => {
     const property = await createProperty(w.tdb.database.db, w.company);
     const uids = await submit(property, priced(15, 70));
