@@ -3,7 +3,7 @@ import { insertRequests } from '../shared/platform/requests/index.js';
 import { connectDatabase } from '../shared/infra/db/client.js';
 import { submitAndWait } from '../sdk/index.js';
 import { benchClient } from './lib/load.js';
-import { futureDays, type BenchEnv } from './lib/setup.js';
+import { futureDays, pgCpuSince, pgCpuSnapshot, type BenchEnv } from './lib/setup.js';
 
 /*
  * The pipeline's baselines: (a) the raw upsert, (a2) the floor of this design, (e) the idle latency.
@@ -39,9 +39,14 @@ export async function rawUnnest(env: BenchEnv, properties: number, days: number)
  * worker applies them, one connection per worker, no HTTP, no queue. Each connection takes the
  * next property, stores its batches and applies them in order.
  */
-export async function floorRun(env: BenchEnv, opts: { properties: number; days: number; batches: number; connections: number; seed: number; chunkDays?: number }): Promise<{ daysPerSec: number; days: number; secs: number }> {
+export async function floorRun(
+  env: BenchEnv,
+  opts: { properties: number; days: number; batches: number; connections: number; seed: number; chunkDays?: number },
+): Promise<{ daysPerSec: number; days: number; secs: number; pgUsPerDay: number }> {
   const dbs = Array.from({ length: opts.connections }, () => connectDatabase(env.url, { max: 1, applicationName: 'pops-bench-floor' }));
   try {
+    // Connected before the clock and the CPU count start: a backend's start-up is not the floor's.
+    await Promise.all(dbs.map((d) => d.sql`select 1`));
     // The days as the accept reads them (same validation output), built before the clock starts.
     const perProperty = env.propertyUids.slice(0, opts.properties).map((p, i) => ({
       p,
@@ -49,6 +54,7 @@ export async function floorRun(env: BenchEnv, opts: { properties: number; days: 
     }));
     let next = 0;
     let days = 0;
+    const pg0 = await pgCpuSnapshot(env.database.sql);
     const t0 = performance.now();
     await Promise.all(
       dbs.map(async ({ db }) => {
@@ -63,7 +69,7 @@ export async function floorRun(env: BenchEnv, opts: { properties: number; days: 
       }),
     );
     const secs = (performance.now() - t0) / 1000;
-    return { daysPerSec: days / secs, days, secs };
+    return { daysPerSec: days / secs, days, secs, pgUsPerDay: ((await pgCpuSince(env.database.sql, pg0)) * 1e6) / days };
   } finally {
     await Promise.all(dbs.map((d) => d.close()));
   }

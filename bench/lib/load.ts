@@ -20,8 +20,12 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 export const benchClient = (baseUrl: string, token: string): PropertyOpsClient => createPropertyOpsClient({ baseUrl, token, retry: false });
 
 /** One calendar batch accepted (set-calendar-batch): its request uids; any refusal throws. */
-export async function submitBatch(client: PropertyOpsClient, body: SetCalendarBatchBody, idempotencyKey?: string): Promise<string[]> {
-  const answer = await client.POST('/api/v1/set-calendar-batch', { body, ...(idempotencyKey ? { params: { header: { 'Idempotency-Key': idempotencyKey } } } : {}) });
+export async function submitBatch(client: PropertyOpsClient, body: SetCalendarBatchBody, idempotencyKey?: string, bodySerializer?: (body: unknown) => string): Promise<string[]> {
+  const answer = await client.POST('/api/v1/set-calendar-batch', {
+    body,
+    ...(bodySerializer ? { bodySerializer } : {}),
+    ...(idempotencyKey ? { params: { header: { 'Idempotency-Key': idempotencyKey } } } : {}),
+  });
   return dataOf(answer).data.request_uids;
 }
 
