@@ -1,14 +1,15 @@
 import type { AppContext } from '../shared/app/context.js';
-import type { NextApplied } from '../shared/domain/calendar/index.js';
-import { withLogContext } from '../shared/infra/logger.js';
 import { REQUESTS_QUEUED_CHANNEL } from '../shared/platform/requests/index.js';
 import { listenAndPoll } from './fan-out-waker.js';
-import { countCompleted } from './handlers/apply-calendar-request.js';
+import { startListPump } from './calendar-list-pump.js';
+import { pumpStep, type CalendarPump } from './calendar-pump-step.js';
+import { pumpModeOf } from '../shared/infra/queue/calendar-ready-list.js';
 
 /*
- * The calendar pump (issue 37: an idle batch applied at once; CALENDAR_PUMP, off by default: see
- * shared/infra/config.ts for what it costs). With CALENDAR_PUMP on, a calendar batch is not
- * queued by the API: its insert notifies REQUESTS_QUEUED_CHANNEL at commit (InsertOptions.wake),
+ * The calendar pump (issue 37: an idle batch applied at once; CALENDAR_PUMP, shared/infra/config.ts).
+ * Where the queue is on Redis (the default, `auto`) it is the ready list: calendar-list-pump.ts.
+ * This file is its NOTIFY form (`notify`, or `on` without Redis): a calendar batch is not
+ * queued by the API; its insert notifies REQUESTS_QUEUED_CHANNEL at commit (InsertOptions.wake),
  * and every worker process's pump, listening, claims and applies the oldest batch no one has
  * started, in ONE statement (CalendarService.applyNext: the job's claiming apply, its requests
  * picked by the statement itself, `for update skip locked`).
@@ -34,80 +35,16 @@ import { countCompleted } from './handlers/apply-calendar-request.js';
  * pauses the pump too.
  */
 
-export interface CalendarPump {
-  /** Resolves once the first LISTEN is in place (or has failed and been logged). */
-  ready: Promise<void>;
-  /** No claim after this; resolves when the statements in flight have ended. */
-  stop(): Promise<void>;
-  /** Loops running now (each a statement in flight, or about to be). */
-  inFlight(): number;
-}
-
-/** Postgres error codes (SQLSTATE, 5 characters) are what a statement that failed on the server carries. */
-const isServerError = (err: unknown) => typeof (err as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((err as { code: string }).code);
-
 export function startCalendarPump(ctx: AppContext): CalendarPump {
-  const { calendar, webhooks } = ctx.services;
+  const ready = ctx.jobs.calendar.ready;
+  if (pumpModeOf(ctx) === 'list' && ready) return startListPump(ctx, ready, pumpStep(ctx, { lookOnly: true }));
+  const pump = pumpStep(ctx);
+  const { step } = pump;
   const slots = ctx.config.queue.concurrency;
   const loops = new Set<Promise<void>>();
   let stopped = false;
   /** Wake-ups so far: a loop that found nothing goes on when one came while its statement ran. */
   let wakes = 0;
-  /** The last statement failed without reaching Postgres (logged once until one succeeds). */
-  let failing = false;
-
-  const recorded = async (next: NextApplied) => {
-    const outcomes = [...next.applied.values()];
-    for (const o of outcomes) countCompleted(ctx.metrics, o);
-    const uids = [...next.applied.keys()];
-    if (uids.length > 0) {
-      const daysApplied = outcomes.reduce((n, o) => n + o.daysApplied, 0);
-      const skippedPast = outcomes.reduce((n, o) => n + Object.keys(o.pastWarnings).length, 0);
-      withLogContext({ requestUid: uids[0] }, () => ctx.logger.info({ daysApplied, skippedPast, ...(uids.length > 1 ? { siblings: uids.length - 1 } : {}) }, 'calendar request applied'));
-    }
-    // After the commit that wrote the webhook events; if the queue cannot take them now, the sweep will.
-    await webhooks.queue(outcomes.map((o) => o.eventUid));
-    if (next.unapplied.length > 0) await handOver(next.unapplied, 'claimed but not applied');
-  };
-
-  /** Hands requests (or the oldest batch not started) to the queue; a failure is left to the sweep. Answers whether any went. */
-  const handOver = async (uids: readonly string[] | undefined, why: string, err?: unknown) => {
-    try {
-      const handed = await calendar.handOver(uids);
-      if (handed.length > 0) ctx.logger.warn({ err, requestUids: handed }, `calendar pump: batch handed to the queue (${why})`);
-      return handed.length > 0;
-    } catch (e) {
-      ctx.logger.warn({ err: e, cause: err }, 'calendar pump: hand-over to the queue failed; the re-enqueue sweep will queue the batch');
-      return false;
-    }
-  };
-
-  /** One statement: answers whether it claimed a batch (or handed one over) and how many other batches wait. */
-  const step = async (): Promise<{ claimed: boolean; waiting: number }> => {
-    const timer = ctx.metrics.jobDuration.startTimer({ job: 'apply-calendar-request' });
-    let next: NextApplied | undefined;
-    try {
-      next = await calendar.applyNext(slots);
-    } catch (err) {
-      timer({ outcome: 'failed' });
-      if (!isServerError(err)) {
-        // Postgres away: said once, not at every wake-up; the batches wait in their rows.
-        if (!failing) ctx.logger.warn({ err }, 'calendar pump cannot claim batches; it keeps trying every CALENDAR_POLL_MS');
-        failing = true;
-        return { claimed: false, waiting: 0 };
-      }
-      // Held up on a lock past CLAIM_LOCK_WAIT, or failed: the batch goes to the queue's job.
-      // Nothing handed over (nothing waits, or the hand-over failed): the loop ends, not spins.
-      const handed = await handOver(undefined, (err as { code: string }).code === '55P03' ? 'held up on a lock' : 'its statement failed', err);
-      return { claimed: handed, waiting: handed ? 1 : 0 };
-    }
-    if (failing) ctx.logger.info('calendar pump claims batches again');
-    failing = false;
-    if (!next) return { claimed: false, waiting: 0 };
-    timer({ outcome: 'completed' });
-    await recorded(next);
-    return { claimed: true, waiting: next.waiting };
-  };
 
   const loop = async () => {
     for (;;) {
@@ -124,7 +61,7 @@ export function startCalendarPump(ctx: AppContext): CalendarPump {
       // is looked for once more: by this loop if it claimed one, else only if no other loop of
       // this process runs (each of which looks again itself). A loop that found nothing in a
       // flood would otherwise go on sending statements that find nothing.
-      const woken = wakes !== seen && !failing;
+      const woken = wakes !== seen && !pump.failing();
       if (!woken || (!claimed && loops.size > 1)) return;
     }
   };
@@ -159,3 +96,4 @@ export function startCalendarPump(ctx: AppContext): CalendarPump {
     },
   };
 }
+

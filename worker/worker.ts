@@ -12,6 +12,7 @@ import { startMessagePump } from './message-pump.js';
 import { assertEveryJobHandled, runJob, type JobHandler, type JobHandlers } from './job-handler.js';
 import { startReenqueueSweep } from './reenqueue-sweep.js';
 import { startScheduleKeeper } from './schedule-keeper.js';
+import { pumpModeOf } from '../shared/infra/queue/calendar-ready-list.js';
 
 export interface RunningWorker {
   /** One BullMQ Worker per registered queue. */
@@ -97,7 +98,7 @@ export async function startWorker(ctx: AppContext, conn: QueueConnection, handle
   const schedules = startScheduleKeeper(ctx, queues, registry);
   const fanOutWaker = startFanOutWaker(ctx);
   const pump = startMessagePump(ctx);
-  const calendarPump = ctx.config.calendar.pump ? startCalendarPump(ctx) : undefined;
+  const calendarPump = pumpModeOf(ctx) !== 'off' ? startCalendarPump(ctx) : undefined;
   ctx.logger.info({ queues: registeredQueues(registry), backend: conn.kind }, 'worker started');
   flushLog(ctx.logger);
 

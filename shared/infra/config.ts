@@ -65,14 +65,12 @@ const envSchema = z.object({
   CALENDAR_CHUNK_DAYS: int(100, 1),
   WORKER_CONCURRENCY: int(8, 1),
   /**
-   * The calendar pump (issue 37; worker/calendar-pump.ts): `on`, a calendar batch is not queued by
-   * the API; its insert wakes the workers' pumps at commit, which claim and apply it in one
-   * statement. `off` (the default): one queue job per batch (the job path also takes what the pump
-   * hands over: retries, batches held up on a lock). Read by the API and the workers alike. Not the
-   * default: an idle batch completes 2-3 ms sooner and the worker spends 40% less CPU a day, but
-   * Postgres 15-25% more under load (docs/benchmark.md, thirteenth session).
+   * How calendar batches reach the workers (issue 37; shared/infra/queue/calendar-ready-list.ts):
+   * `auto` (default) names each on a Redis list one worker pops (the queue on Redis), else one
+   * queue job each; `on` the list, else the insert's NOTIFY wakes every pump; `notify` that NOTIFY
+   * whatever the queue; `off` one job per batch. Same value for the API and the workers.
    */
-  CALENDAR_PUMP: z.enum(['on', 'off']).default('off'),
+  CALENDAR_PUMP: z.enum(['auto', 'on', 'notify', 'off']).default('auto'),
   /** How often a worker's calendar pump looks for batches without being woken (a lost notification, a queue resumed after a pause). */
   CALENDAR_POLL_MS: int(1000, 10),
   JOB_ATTEMPTS: int(8, 1),
@@ -228,7 +226,7 @@ function shape(env: Env) {
       reenqueueAfterMs: env.REENQUEUE_AFTER_MS,
       scheduleCheckMs: env.SCHEDULE_CHECK_MS,
     },
-    calendar: { maxDays: env.CALENDAR_MAX_DAYS, chunkDays: env.CALENDAR_CHUNK_DAYS, pump: env.CALENDAR_PUMP === 'on', pollMs: env.CALENDAR_POLL_MS },
+    calendar: { maxDays: env.CALENDAR_MAX_DAYS, chunkDays: env.CALENDAR_CHUNK_DAYS, pump: env.CALENDAR_PUMP, pollMs: env.CALENDAR_POLL_MS },
     webhooks: {
       concurrency: env.WEBHOOK_CONCURRENCY,
       backoff: { delayMs: env.WEBHOOK_BACKOFF_MS, maxMs: Math.max(env.WEBHOOK_BACKOFF_MS, env.WEBHOOK_BACKOFF_MAX_MS) },

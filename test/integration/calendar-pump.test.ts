@@ -12,10 +12,10 @@ import { useWorld } from '../support/world.js';
  */
 
 // Chunks of 10 days: a 25-day batch is 3 requests, applied together.
-const w = useWorld({ queue: 'redis', seed: true, env: { CALENDAR_CHUNK_DAYS: '10', CALENDAR_PUMP: 'on' } });
+const w = useWorld({ queue: 'redis', seed: true, env: { CALENDAR_CHUNK_DAYS: '10', CALENDAR_PUMP: 'notify' } });
 
 /** A worker that never looks on its own: only a notification (or its LISTEN coming up) wakes its pump; the sweep leaves every batch alone. */
-const woken = { CALENDAR_PUMP: 'on', CALENDAR_POLL_MS: '600000', REENQUEUE_AFTER_MS: '600000', CALENDAR_CHUNK_DAYS: '10' };
+const woken = { CALENDAR_PUMP: 'notify', CALENDAR_POLL_MS: '600000', REENQUEUE_AFTER_MS: '600000', CALENDAR_CHUNK_DAYS: '10' };
 
 afterEach(async () => {
   await w.p.stopWorkers();
@@ -144,7 +144,7 @@ describe('the calendar pump', () => {
   it('applies every batch once over two workers, each batch in submission order per field', async () => {
     const property = await createProperty(w.tdb.database.db, w.company);
     const others = await Promise.all([1, 2, 3].map(() => createProperty(w.tdb.database.db, w.company)));
-    await w.p.startWorkers(2, { CALENDAR_PUMP: 'on', CALENDAR_CHUNK_DAYS: '10' });
+    await w.p.startWorkers(2, { CALENDAR_PUMP: 'notify', CALENDAR_CHUNK_DAYS: '10' });
     // 30 batches of one property, each writing the same 20 days with a higher price; others between.
     const all: string[] = [];
     for (let i = 1; i <= 30; i++) {

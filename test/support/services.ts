@@ -38,6 +38,8 @@ export interface FakeInfraOptions {
   env?: Record<string, string>;
   /** The calendar producer's enqueue (default: records the uids and succeeds). */
   enqueue?: (uids: readonly string[]) => Promise<void>;
+  /** The calendar queue's ready list (a queue on Redis); default none. */
+  ready?: Jobs['calendar']['ready'];
 }
 
 /** An Infra made of fakes: test config, a silent logger, a strict fake database, recording producers. */
@@ -69,6 +71,7 @@ export function fakeInfra(opts: FakeInfraOptions = {}): FakeInfra {
         await opts.enqueue?.(uids);
       },
       isPaused: async () => false,
+      ready: opts.ready,
     }),
     webhooks: strictFake<Jobs['webhooks']>('jobs.webhooks'),
     messages: strictFake<Jobs['messages']>('jobs.messages'),

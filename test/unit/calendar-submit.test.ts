@@ -1,3 +1,4 @@
+import type { ReadyList } from '../../shared/infra/queue/calendar-ready-list.js';
 import { describe, expect, it } from 'vitest';
 import {
   CalendarService,
@@ -26,9 +27,12 @@ interface Inserted {
   appUid?: string;
 }
 
+/** A ready list whose push is `push`; nothing takes from it here. */
+const readyFake = (push: (uids: readonly string[]) => Promise<void>): ReadyList => ({ push, take: async () => undefined, putBack: async () => {}, close: () => {} });
+
 function world(opts: FakeInfraOptions & { timeZone?: string } = {}) {
   // The job path unless a test says otherwise: the calendar pump (CALENDAR_PUMP on) queues no job.
-  const { infra, enqueued } = fakeInfra({ env: { CALENDAR_CHUNK_DAYS: '2', CALENDAR_PUMP: 'off', ...opts.env }, ...(opts.enqueue ? { enqueue: opts.enqueue } : {}) });
+  const { infra, enqueued } = fakeInfra({ env: { CALENDAR_CHUNK_DAYS: '2', CALENDAR_PUMP: 'off', ...opts.env }, ...(opts.enqueue ? { enqueue: opts.enqueue } : {}), ...(opts.ready ? { ready: opts.ready } : {}) });
   const inserted: Inserted[] = [];
   const propertyRepo = strictFake<PropertyRepository>('propertyRepository', {
     findProperty: async (_db, companyUid, propertyUid) => (companyUid === 'co_1' && propertyUid === 'pr_1' ? { uid: 'pr_1', timeZone: opts.timeZone ?? 'UTC' } : undefined),
@@ -78,6 +82,28 @@ describe('CalendarService.submit (fake repositories)', () => {
     expect(answer.data.request_uids).toEqual(['cr_1', 'cr_2']);
     expect(w.inserted).toHaveLength(1);
     expect(w.enqueued).toEqual([]);
+  });
+
+  it('names the batch on the ready list after its commit and queues no job, with the queue on Redis (CALENDAR_PUMP auto)', async () => {
+    const pushed: string[][] = [];
+    const w = world({ env: { CALENDAR_PUMP: 'auto' }, ready: readyFake(async (uids) => void pushed.push([...uids])) });
+    const answer = await w.calendar.submitBatch('co_1', body([1, 2, 3].map((i) => ({ date: dayAfter(localDate('UTC'), i), min_stay: 2 }))), by);
+    expect(answer.data.request_uids).toEqual(['cr_1', 'cr_2']);
+    expect(pushed).toEqual([['cr_1', 'cr_2']]);
+    expect(w.enqueued).toEqual([]);
+  });
+
+  it('answers the stored batch when the ready list cannot take it (the pumps look for it in Postgres)', async () => {
+    const w = world({ env: { CALENDAR_PUMP: 'auto' }, ready: readyFake(() => Promise.reject(new Error('redis down'))) });
+    const answer = await w.calendar.submitBatch('co_1', body([{ date: dayAfter(localDate('UTC'), 3), min_stay: 1 }]), by);
+    expect(answer.data.request_uids).toEqual(['cr_1']);
+    expect(w.enqueued).toEqual([]);
+  });
+
+  it('queues a job per batch with CALENDAR_PUMP auto where the queue has no ready list (the Postgres backend)', async () => {
+    const w = world({ env: { CALENDAR_PUMP: 'auto' } });
+    await w.calendar.submitBatch('co_1', body([{ date: dayAfter(localDate('UTC'), 3), min_stay: 1 }]), by);
+    expect(w.enqueued).toEqual([['cr_1']]);
   });
 
   it('judges "past" in the property zone', async () => {

@@ -101,9 +101,9 @@ export function applyRequestSql(uids: string, pastMessage: string, recordChanges
  * of the batch: `applied` false for one it did not complete (its property gone: the pump hands it
  * to the queue, whose retries end it `error`). No row: nothing to claim.
  */
-export function applyNextSql(pastMessage: string, waitingCap: string, recordChanges = true): SQL {
+export function applyNextSql(pastMessage: string, waitingCap: string, minAge = '0 ms', recordChanges = true): SQL {
   return sql`
-    with lock_wait as (select set_config('lock_timeout', ${CLAIM_LOCK_WAIT}, true) as v), ${nextBatchSql(sql`(select v from lock_wait) is not null`)},
+    with lock_wait as (select set_config('lock_timeout', ${CLAIM_LOCK_WAIT}, true) as v), ${nextBatchSql(sql`(select v from lock_wait) is not null and f.created_dttm <= now() - ${minAge}::interval`)},
     ${applyCtes(sql`r.uid in (select uid from batch)`, pastMessage, recordChanges, true)},
     done as (${completeSql(true)}),
     -- How many other batches wait (their first chunks, started by no one as this statement began;
@@ -255,10 +255,10 @@ export function applyRequestQuery(uids: readonly string[], pastMessage: string, 
 }
 
 /** applyNextSql compiled once per setting of the change feed (the pump sends it for every batch). */
-const applyNextQueries = [false, true].map((recordChanges) => compiledOnce((pastMessage: string, waitingCap: string) => applyNextSql(pastMessage, waitingCap, recordChanges)));
-/** applyNextSql, compiled once. */
-export function applyNextQuery(pastMessage: string, waitingCap: number, recordChanges: boolean): Query {
-  return (applyNextQueries[recordChanges ? 1 : 0] as (pastMessage: string, waitingCap: string) => Query)(pastMessage, String(waitingCap));
+const applyNextQueries = [false, true].map((recordChanges) => compiledOnce((pastMessage: string, waitingCap: string, minAge: string) => applyNextSql(pastMessage, waitingCap, minAge, recordChanges)));
+/** applyNextSql, compiled once: only a batch stored at least minAgeMs ago. */
+export function applyNextQuery(pastMessage: string, waitingCap: number, recordChanges: boolean, minAgeMs = 0): Query {
+  return (applyNextQueries[recordChanges ? 1 : 0] as (pastMessage: string, waitingCap: string, minAge: string) => Query)(pastMessage, String(waitingCap), `${minAgeMs} ms`);
 }
 const handOverNextQuery = compiledOnce(() => handOverNextSql());
 
@@ -273,8 +273,8 @@ export interface NextApplied {
 }
 
 /** The pump's claim and apply of the oldest batch not started (applyNextSql), counting up to `waitingCap` others waiting. */
-export async function applyNext(database: Database, pastMessage: string, waitingCap: number, recordChanges: boolean): Promise<NextApplied> {
-  const rows = await runQuery(database, applyNextQuery(pastMessage, waitingCap, recordChanges));
+export async function applyNext(database: Database, pastMessage: string, waitingCap: number, recordChanges: boolean, minAgeMs = 0): Promise<NextApplied> {
+  const rows = await runQuery(database, applyNextQuery(pastMessage, waitingCap, recordChanges, minAgeMs));
   return {
     applied: appliedOutcomes(rows.filter((r) => r.applied === true)),
     unapplied: rows.filter((r) => r.applied !== true).map((r) => r.uid as string),

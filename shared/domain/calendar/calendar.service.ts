@@ -12,6 +12,7 @@ import { rangeDays, type SetCalendarDataAnswer, type SetCalendarDataBody } from 
 import type { Executor } from '../../infra/db/client.js';
 import { applyDayRules, assignWarnings, chunk, type Warnings } from './calendar.rules.js';
 import { datesOf, localDate } from '../../infra/time.js';
+import { pumpModeOf } from '../../infra/queue/calendar-ready-list.js';
 import { calendarDayToWire } from './calendar.view.js';
 import { previewDays, withPreview, type Submitted } from './calendar.preview.js';
 import {
@@ -147,8 +148,8 @@ export class CalendarService extends BaseService {
         const proposalUid = await s.holdUnder?.(tx, chunks.length);
         const paused = proposalUid !== undefined;
         const guard = by.check ? liveTokenGuard(by.check) : undefined;
-        // The calendar pump's wake-up, sent by the insert at its commit (the API queues no job then).
-        const wake = !paused && this.config.calendar.pump ? { wake: REQUESTS_QUEUED_CHANNEL } : {};
+        // The NOTIFY pump's wake-up, sent by the insert at its commit (the API queues no job then).
+        const wake = !paused && pumpModeOf(this.infra) === 'notify' ? { wake: REQUESTS_QUEUED_CHANNEL } : {};
         const opts = { ...(paused ? { status: 'paused' as const, proposalUid } : {}), appUid: by.appUid, guard, userUid: by.userUid, ...wake, ...(alone ? { alone: this.db } : {}), ...(claim ? { keyed: { claim, answer } } : {}) };
         const uids = await this.requests.insert(tx, companyUid, propertyUid, chunks, chunkWarnings, opts);
         return { answer: answer(uids), uids, queue: paused ? [] : uids, oneBatch: true };
@@ -184,8 +185,8 @@ export class CalendarService extends BaseService {
    * when there was nothing to claim. Throws what the statement threw (lock_not_available: a lock
    * held past CLAIM_LOCK_WAIT; nothing was claimed).
    */
-  async applyNext(waitingCap: number): Promise<NextApplied | undefined> {
-    const next = await this.repo.applyNext(this.infra.database, WARNING_PAST, waitingCap, this.config.changes.enabled);
+  async applyNext(waitingCap: number, minAgeMs = 0): Promise<NextApplied | undefined> {
+    const next = await this.repo.applyNext(this.infra.database, WARNING_PAST, waitingCap, this.config.changes.enabled, minAgeMs);
     return next.applied.size + next.unapplied.length > 0 ? next : undefined;
   }
 
@@ -207,19 +208,21 @@ export class CalendarService extends BaseService {
    * held up on a lock, it is marked processing first and then applied).
    * `siblings`: the other requests of its batch, queued with it in one job, claimed and applied
    * in the same statement (their outcomes in `siblings` of the answer). A request already final is
-   * left alone, so a retry or a duplicate job changes nothing.
+   * left alone, so a retry or a duplicate job changes nothing. `heldUp: 'throw'` (the calendar
+   * pump): a claim held up past CLAIM_LOCK_WAIT throws lock_not_available instead of waiting.
    */
-  async apply(requestUid: string, siblings: readonly string[] = []): Promise<ApplyOutcome> {
+  async apply(requestUid: string, siblings: readonly string[] = [], opts: { heldUp?: 'wait' | 'throw' } = {}): Promise<ApplyOutcome> {
     const uids = [requestUid, ...siblings];
     let claimed;
     try {
       const feed = this.config.changes.enabled;
-      claimed = await this.requests.claimAndApply(uids, this.repo.applyRequestQuery(uids, WARNING_PAST, feed, true), this.repo.applyRequestQuery(uids, WARNING_PAST, feed));
+      const apply = opts.heldUp === 'throw' ? undefined : this.repo.applyRequestQuery(uids, WARNING_PAST, feed);
+      claimed = await this.requests.claimAndApply(uids, this.repo.applyRequestQuery(uids, WARNING_PAST, feed, true), apply);
     } catch (err) {
       // Two of them writing one date (never from one batch, whose dates are distinct): each alone.
       if (siblings.length === 0 || (err as { code?: string }).code !== '21000') throw err;
       const each = [];
-      for (const uid of uids) each.push(await this.apply(uid));
+      for (const uid of uids) each.push(await this.apply(uid, [], opts));
       return { ...(each[0] as ApplyOutcome), siblings: each.slice(1).filter((o) => o.status === 'completed') };
     }
     const { begun, rows } = claimed;

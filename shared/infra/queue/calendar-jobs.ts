@@ -1,6 +1,7 @@
 import { withTimeout } from '../timeout.js';
 import { cachedFlag } from './cached-flag.js';
 import type { QueueConnection } from './connection.js';
+import { readyList, type ReadyList } from './calendar-ready-list.js';
 import { addJobs, jobOf, keyedJobs, type KeyedJobs } from './producer.js';
 import type { JobRegistry, JobsOf } from './registry.js';
 
@@ -18,6 +19,8 @@ export interface CalendarJobs extends KeyedJobs<'calendar'> {
   /** True while this process's last enqueue failed (until one succeeds): /readyz and a gauge show it. */
   enqueueFailing(): boolean;
   ping(): Promise<void>;
+  /** Where the queue is on Redis: the calendar pump's ready list (calendar-ready-list.ts). */
+  ready?: ReadyList;
 }
 
 /** How old the paused flag may be before a status answer triggers a background re-read. */
@@ -45,6 +48,8 @@ export function createCalendarJobs(conn: QueueConnection, registry: JobRegistry,
     }
     noteEnqueue(true);
   };
+  // The API's push must not hold its answer while Redis is away either (the poll and the sweep apply the batch).
+  const timedList = (list: ReadyList): ReadyList => ({ ...list, push: (uids) => noted(withTimeout(list.push(uids), timeoutMs, 'calendar ready list')) });
   const paused = cachedFlag(() => withTimeout(queue.isPaused(), timeoutMs, 'isPaused'), PAUSED_MAX_AGE_MS);
   return {
     ...keyed,
@@ -63,5 +68,6 @@ export function createCalendarJobs(conn: QueueConnection, registry: JobRegistry,
     async ping() {
       await withTimeout(queue.getJobCounts('waiting'), timeoutMs, 'queue ping');
     },
+    ...(conn.redis ? { ready: timedList(readyList(conn.redis, `${conn.prefix ?? 'bull'}:calendar:ready`, BATCH_JOB_REQUESTS)) } : {}),
   };
 }

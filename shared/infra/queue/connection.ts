@@ -45,6 +45,9 @@ export function connectRedis(config: Config, mode: 'blocking' | 'fail-fast'): Re
  */
 export interface QueueConnection {
   kind: 'redis' | 'postgres';
+  /** The Redis client (kind 'redis'): the calendar pump's ready list (calendar-jobs.ts). */
+  redis?: RedisClient;
+  prefix?: string;
   createQueue<D = unknown, R = unknown, N extends string = string>(name: string): Queue<D, R, N>;
   createWorker<D = unknown, R = unknown, N extends string = string>(
     name: string,
@@ -57,6 +60,8 @@ export function redisQueueConnection(redis: RedisClient, prefix: string): QueueC
   const base = { connection: redis, prefix };
   return {
     kind: 'redis',
+    redis,
+    prefix,
     createQueue: (name) => new Queue(name, base),
     createWorker: (name, processor, opts) => new Worker(name, processor, { ...opts, ...base }),
   };

@@ -4,6 +4,7 @@ import { compiledOnce, runQuery, type Query } from '../../infra/db/compiled.js';
 import { notFound, shown } from '../../infra/errors.js';
 import type { Infra } from '../../infra/infra.js';
 import { enqueueAfterCommit } from '../../infra/queue/producer.js';
+import { pumpModeOf } from '../../infra/queue/calendar-ready-list.js';
 import { requestJobs, type DurableJobName } from '../../infra/queue/registry.js';
 import { idempotent, type IdempotencyKey, type KeyClaim } from '../idempotency/index.js';
 import type { RequestWaitsOptions } from '../long-poll/index.js';
@@ -87,8 +88,14 @@ export class RequestPipeline {
     // No enqueued_at write here: it would cost a second commit per batch. The sweep asks the queue
     // itself whether a job exists before adding it again.
     const oneBatch = stored.oneBatch === true && kind === 'calendar';
-    // The calendar pump's (CALENDAR_PUMP on): the insert woke the workers' pumps at its commit.
-    if (oneBatch && this.infra.config.calendar.pump) return { answer: outcome.answer, uids: stored.uids };
+    // The calendar pump's (CALENDAR_PUMP): the batch named on the ready list now that it is
+    // committed, or (notify) the insert woke the pumps at its commit. A push that fails leaves the
+    // batch to the pumps' poll and the sweep.
+    const pump = oneBatch ? pumpModeOf(this.infra) : 'off';
+    if (pump === 'list' && stored.queue.length > 0) {
+      await this.infra.jobs.calendar.ready?.push(stored.queue).catch((err: unknown) => this.infra.logger.warn({ err }, 'calendar ready list: push failed; the pumps poll for the batch'));
+    }
+    if (pump !== 'off') return { answer: outcome.answer, uids: stored.uids };
     await enqueueAfterCommit(this.infra.logger, 'requests', stored.queue, (uids) => this.infra.jobs.calendar.enqueue(uids, requestJobs[kind], { oneBatch }));
     return { answer: outcome.answer, uids: stored.uids };
   }
@@ -146,12 +153,13 @@ export class RequestPipeline {
    * held up shows `processing` while it waits, as it did with the claim first. A request the
    * statement did not complete is read back: gone (missing), or already final.
    */
-  async claimAndApply(uids: readonly string[], claiming: Query, apply: Query): Promise<{ begun: Begun; rows: Record<string, unknown>[] }> {
+  async claimAndApply(uids: readonly string[], claiming: Query, apply: Query | undefined): Promise<{ begun: Begun; rows: Record<string, unknown>[] }> {
     let rows: Record<string, unknown>[];
     try {
       rows = await runQuery(this.infra.database, claiming);
     } catch (err) {
-      if ((err as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw err;
+      // No `apply` given: a claim held up is the caller's to hand on (the calendar pump).
+      if ((err as { code?: string }).code !== LOCK_NOT_AVAILABLE || !apply) throw err;
       return this.beginAnd(uids, apply);
     }
     if (rows.some((r) => r.uid === uids[0])) return { begun: { status: 'processing' }, rows };
