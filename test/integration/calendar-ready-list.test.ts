@@ -2,9 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RedisClient } from '../../shared/infra/queue/connection.js';
 import { readyList } from '../../shared/infra/queue/calendar-ready-list.js';
 import { createProperty } from '../support/factories.js';
-import { lockProperty } from '../support/locks.js';
-import { sample, until } from '../support/ops.fixture.js';
-import { futureDates } from '../support/pipeline.js';
+import { sample } from '../support/ops.fixture.js';
+import { everyBatchOnceOverTwoWorkers, heldUpGoesToTheQueue, pumpHelpers } from '../support/calendar-pump.js';
 import { useWorld } from '../support/world.js';
 
 /*
@@ -28,22 +27,7 @@ const redis = () => w.p.queue.conn.redis as RedisClient;
 const key = () => `${w.p.queue.conn.prefix ?? ""}:calendar:ready`;
 const entries = async () => (await redis().lrange(key(), 0, -1)).map((e) => e.split(','));
 
-async function submit(property: string, days: object[]): Promise<string[]> {
-  const res = await w.p.api.post('/api/v1/set-calendar-batch', { property_uid: property, days }, w.token);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data.request_uids as string[];
-}
-const priced = (n: number, offset: number, price = 120) => futureDates(n, offset).map((date) => ({ date, price, currency: 'EUR' }));
-const statuses = async (uids: string[], wait = 10) => {
-  const res = await w.p.api.get(`/api/v1/get-request-status?request_uids=${uids.join(',')}&wait=${wait}`, w.token);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return (res.body.data as Array<{ request_status: string }>).map((s) => s.request_status);
-};
-const rows = async (uids: string[]) =>
-  w.tdb.database.sql<{ uid: string; status: string; attempts: number; started: boolean; enqueued: boolean; finished: string | null }[]>`
-    select uid, status, attempts, started_dttm is not null as started, enqueued_at is not null as enqueued, finished_dttm::text as finished
-      from calendar_requests where uid = any(${uids}) order by seq`;
-const jobState = (uid: string) => w.p.ctx.jobs.calendar.jobState(uid);
+const { submit, priced, statuses, rows, jobState } = pumpHelpers(w);
 
 describe('the calendar pump on Redis (the ready list)', () => {
   it('names a batch on the list after its commit; one worker takes it and applies its chunks in one statement, and no job is queued', async () => {
@@ -122,37 +106,9 @@ describe('the calendar pump on Redis (the ready list)', () => {
     }
   });
 
-  it('hands a batch held up on a lock past its limit to the queue, whose job shows it processing while it waits', async () => {
-    const property = await createProperty(w.tdb.database.db, w.company);
-    const uids = await submit(property, priced(15, 70));
-    // Writing a day checks the foreign key to the property: the apply waits for this lock.
-    const release = await lockProperty(w.tdb.url, property);
-    try {
-      await w.p.startWorkers(1, listOnly);
-      await until('the held batch handed to the queue and shown processing', async () => (await rows(uids)).every((r) => r.status === 'processing' && r.enqueued), 10_000);
-      expect(await jobState(uids[0]!)).toBe('active');
-    } finally {
-      await release();
-    }
-    expect(await statuses(uids)).toEqual(['completed', 'completed']);
-    expect((await rows(uids)).map((r) => r.attempts)).toEqual([1, 1]);
-  });
+  it('hands a batch held up on a lock past its limit to the queue, whose job shows it processing while it waits', () => heldUpGoesToTheQueue(w, listOnly));
 
-  it('applies every batch once over two workers, each entry taken by one, the last price winning', async () => {
-    const property = await createProperty(w.tdb.database.db, w.company);
-    const others = await Promise.all([1, 2, 3].map(() => createProperty(w.tdb.database.db, w.company)));
-    await w.p.startWorkers(2, { CALENDAR_CHUNK_DAYS: '10' });
-    // 30 batches of one property, each writing the same 20 days with a higher price; others between.
-    const all: string[] = [];
-    for (let i = 1; i <= 30; i++) {
-      all.push(...(await submit(property, priced(20, 160, 100 + i))));
-      all.push(...(await submit(others[i % 3]!, priced(5, 190, i))));
-    }
-    await until('every batch applied', async () => (await rows(all)).every((r) => r.status === 'completed'), 20_000);
-    expect((await rows(all)).every((r) => r.attempts === 1 && !r.enqueued)).toBe(true);
-    const prices = await w.tdb.database.sql<{ price: string }[]>`select distinct price::text from calendar_days where property_uid = ${property}`;
-    expect(prices.map((p) => p.price)).toEqual(['130.00']);
-  });
+  it('applies every batch once over two workers, each entry taken by one, the last price winning', () => everyBatchOnceOverTwoWorkers(w, { CALENDAR_CHUNK_DAYS: '10' }, 160));
 
   it('keeps at most its bound of entries, dropping the oldest; an entry put back is taken next', async () => {
     const list = readyList(redis(), `${key()}:bounded`, 2, 3);
