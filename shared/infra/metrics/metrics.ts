@@ -52,7 +52,7 @@ export function createMetrics() {
   );
   const calendarRequestsWaiting = gauge(
     'pops_calendar_requests_waiting',
-    'Calendar requests stored and not yet started, read from Postgres at scrape time (the calendar pumps\' backlog: with CALENDAR_PUMP on they are in no queue)',
+    'Calendar requests stored and not yet started, read from Postgres at scrape time (the calendar pumps\' backlog: a batch a pump takes waits in no queue)',
   );
   const longPollWaiters = gauge('pops_long_poll_waiters', 'get-request-status calls holding their answer (wait=N) in this process');
 

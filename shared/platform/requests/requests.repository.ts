@@ -52,7 +52,7 @@ export interface InsertOptions {
   /**
    * A channel the statement notifies (at its commit) when it stored a request: the calendar pump's
    * wake-up (REQUESTS_QUEUED_CHANNEL). Sent by the insert itself, no round trip of its own, and
-   * only where a pump listens (CALENDAR_PUMP on): every notification wakes every listening
+   * only where a NOTIFY pump listens (CALENDAR_PUMP notify, or on without Redis): every notification wakes every listening
    * connection of the database.
    */
   wake?: string;
