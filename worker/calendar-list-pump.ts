@@ -1,9 +1,7 @@
 import type { AppContext } from '../shared/app/context.js';
 import type { ApplyOutcome } from '../shared/domain/calendar/index.js';
 import type { ReadyList } from '../shared/infra/queue/calendar-ready-list.js';
-import { withLogContext } from '../shared/infra/logger.js';
-import type { CalendarPump, PumpStep } from './calendar-pump-step.js';
-import { countCompleted } from './handlers/apply-calendar-request.js';
+import { recordApplied, type CalendarPump, type PumpStep } from './calendar-pump-step.js';
 
 /*
  * The calendar pump where the queue is on Redis (CALENDAR_PUMP auto or on; issue 37): the API names
@@ -15,25 +13,23 @@ import { countCompleted } from './handlers/apply-calendar-request.js';
  *
  * Batches no entry names (an entry lost with Redis, or taken by a worker killed before it applied
  * it) are left unstarted in Postgres. Every CALENDAR_POLL_MS the pump's own statement (applyNextSql:
- * the oldest batch not started) looks for them, up to WORKER_CONCURRENCY statements while each
- * claims one; the re-enqueue sweep queues what is left after REENQUEUE_AFTER_MS. A batch both
+ * the oldest batch stored over CALENDAR_POLL_MS ago and not started) looks for them, up to
+ * WORKER_CONCURRENCY statements while each claims one, also while Redis is away; the re-enqueue sweep queues what is left after REENQUEUE_AFTER_MS. A batch both
  * named and found is applied once: the second apply finds it claimed or completed.
  *
  * What the apply cannot do goes to the queue as the batch's job (marked `enqueued_at`): a batch
  * held up on a lock past CLAIM_LOCK_WAIT (the job's claim then shows it `processing` while it
  * waits, and the sweep sees its job), a statement that failed (the job's retries end it `error` if
- * they must). A paused
- * calendar queue pauses the taking. Stopping, an entry taken and not started is put back.
+ * they must). A paused calendar queue pauses the taking and the look. Stopping, an entry taken and not started is put back.
  */
 export function startListPump(ctx: AppContext, ready: ReadyList, pump: PumpStep): CalendarPump {
-  const { calendar, webhooks } = ctx.services;
+  const { calendar } = ctx.services;
   const slots = ctx.config.queue.concurrency;
   const pollMs = ctx.config.calendar.pollMs;
   const tasks = new Set<Promise<unknown>>();
   let stopped = false;
   /** The list could not be read (logged once until it can). */
   let failing = false;
-  let lastLook = Date.now();
   /** Ends at its time or when the pump stops, whichever comes first. */
   let wakeUp = () => {};
   const sleep = (ms: number) =>
@@ -64,24 +60,28 @@ export function startListPump(ctx: AppContext, ready: ReadyList, pump: PumpStep)
       return;
     }
     timer({ outcome: 'completed' });
-    const done = [outcome, ...(outcome.siblings ?? [])].filter((o) => o.status === 'completed');
-    for (const o of done) countCompleted(ctx.metrics, o);
-    if (done.length > 0) {
-      const daysApplied = done.reduce((n, o) => n + o.daysApplied, 0);
-      const skippedPast = done.reduce((n, o) => n + Object.keys(o.pastWarnings).length, 0);
-      withLogContext({ requestUid: uids[0] }, () => ctx.logger.info({ daysApplied, skippedPast, ...(done.length > 1 ? { siblings: done.length - 1 } : {}) }, 'calendar request applied'));
-    }
-    // After the commit that wrote the webhook events; if the queue cannot take them now, the sweep will.
-    await webhooks.queue(done.map((o) => o.eventUid));
+    await recordApplied(ctx, uids[0], [outcome, ...(outcome.siblings ?? [])].filter((o) => o.status === 'completed'));
     // Its first request gone (retention cannot take a queued one): the job's handler fails it for good.
     if (outcome.status === 'missing') await pump.handOver(uids, 'its request is missing');
   };
 
-  /** The pump's own statement, for batches no entry names: up to `most`, while each claims one. */
-  const look = async (most: number) => {
-    lastLook = Date.now();
-    for (let i = 0; i < most && !stopped; i++) if (!(await pump.step()).claimed) return;
+  /**
+   * The pump's own statement, for batches no entry names: every CALENDAR_POLL_MS, up to
+   * WORKER_CONCURRENCY statements while each claims one. On a timer of its own, not between takes:
+   * while Redis is away a take waits for it, and the look goes on applying batches from Postgres.
+   */
+  let looking = false;
+  const look = async () => {
+    looking = true;
+    try {
+      if (await ctx.jobs.calendar.isPaused().catch(() => false)) return;
+      for (let i = 0; i < slots && !stopped; i++) if (!(await pump.step()).claimed) return;
+    } finally {
+      looking = false;
+    }
   };
+  // One look at a time, in a free slot.
+  const looks = setInterval(() => !looking && !stopped && tasks.size < slots && run(look), pollMs);
 
   const take = async (): Promise<string[] | undefined> => {
     try {
@@ -108,8 +108,6 @@ export function startListPump(ctx: AppContext, ready: ReadyList, pump: PumpStep)
         await sleep(pollMs);
         continue;
       }
-      // Every CALENDAR_POLL_MS, entries or none: a look in Postgres for batches no entry names.
-      if (Date.now() - lastLook >= pollMs) run(() => look(slots));
       const uids = await take();
       if (!uids || uids.length === 0) continue;
       if (stopped) {
@@ -125,6 +123,7 @@ export function startListPump(ctx: AppContext, ready: ReadyList, pump: PumpStep)
     inFlight: () => tasks.size,
     async stop() {
       stopped = true;
+      clearInterval(looks);
       wakeUp();
       // The take in flight ends with its connection: Redis pops nothing for a client gone. (An entry
       // popped in the instant before, its answer unread, is lost: its batch waits for a look or the sweep.)

@@ -1,5 +1,5 @@
 import type { AppContext } from '../shared/app/context.js';
-import type { NextApplied } from '../shared/domain/calendar/index.js';
+import type { ApplyOutcome, NextApplied } from '../shared/domain/calendar/index.js';
 import { withLogContext } from '../shared/infra/logger.js';
 import { countCompleted } from './handlers/apply-calendar-request.js';
 
@@ -12,6 +12,21 @@ export interface CalendarPump {
   stop(): Promise<void>;
   /** Loops running now (each a statement in flight, or about to be). */
   inFlight(): number;
+}
+
+/**
+ * The requests a pump's apply completed (the first named `firstUid`), recorded as the job's are:
+ * counted in the metrics, one log line, and their webhook events queued (after the commit that
+ * wrote them; if the queue cannot take them now, the sweep will).
+ */
+export async function recordApplied(ctx: AppContext, firstUid: string | undefined, outcomes: readonly ApplyOutcome[]): Promise<void> {
+  for (const o of outcomes) countCompleted(ctx.metrics, o);
+  if (outcomes.length > 0) {
+    const daysApplied = outcomes.reduce((n, o) => n + o.daysApplied, 0);
+    const skippedPast = outcomes.reduce((n, o) => n + Object.keys(o.pastWarnings).length, 0);
+    withLogContext({ requestUid: firstUid }, () => ctx.logger.info({ daysApplied, skippedPast, ...(outcomes.length > 1 ? { siblings: outcomes.length - 1 } : {}) }, 'calendar request applied'));
+  }
+  await ctx.services.webhooks.queue(outcomes.map((o) => o.eventUid));
 }
 
 /** Postgres error codes (SQLSTATE, 5 characters) are what a statement that failed on the server carries. */
@@ -33,22 +48,13 @@ export interface PumpStep {
  * nothing over (the batch's entry, or the sweep, brings it to a worker: no second apply of it).
  */
 export function pumpStep(ctx: AppContext, opts: { lookOnly?: boolean } = {}): PumpStep {
-  const { calendar, webhooks } = ctx.services;
+  const { calendar } = ctx.services;
   const slots = ctx.config.queue.concurrency;
   /** The last statement failed without reaching Postgres (logged once until one succeeds). */
   let failing = false;
 
   const recorded = async (next: NextApplied) => {
-    const outcomes = [...next.applied.values()];
-    for (const o of outcomes) countCompleted(ctx.metrics, o);
-    const uids = [...next.applied.keys()];
-    if (uids.length > 0) {
-      const daysApplied = outcomes.reduce((n, o) => n + o.daysApplied, 0);
-      const skippedPast = outcomes.reduce((n, o) => n + Object.keys(o.pastWarnings).length, 0);
-      withLogContext({ requestUid: uids[0] }, () => ctx.logger.info({ daysApplied, skippedPast, ...(uids.length > 1 ? { siblings: uids.length - 1 } : {}) }, 'calendar request applied'));
-    }
-    // After the commit that wrote the webhook events; if the queue cannot take them now, the sweep will.
-    await webhooks.queue(outcomes.map((o) => o.eventUid));
+    await recordApplied(ctx, [...next.applied.keys()][0], [...next.applied.values()]);
     if (next.unapplied.length > 0) await handOver(next.unapplied, 'claimed but not applied');
   };
 

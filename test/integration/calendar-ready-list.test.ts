@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RedisClient } from '../../shared/infra/queue/connection.js';
-import { readyList } from '../../shared/infra/queue/calendar-ready-list.js';
+import { readyList, type ReadyList } from '../../shared/infra/queue/calendar-ready-list.js';
 import { createProperty } from '../support/factories.js';
 import { sample } from '../support/ops.fixture.js';
 import { everyBatchOnceOverTwoWorkers, heldUpGoesToTheQueue, pumpHelpers } from '../support/calendar-pump.js';
@@ -66,6 +66,26 @@ describe('the calendar pump on Redis (the ready list)', () => {
       [1, false],
       [1, false],
     ]);
+  });
+
+  it('goes on applying batches from Postgres while its ready list cannot be read (Redis away: a take waits for it)', async () => {
+    const property = await createProperty(w.tdb.database.db, w.company);
+    const ctx = await w.runtime({ env: { ...listOnly, CALENDAR_POLL_MS: '200' }, queue: w.p.queue.conn });
+    const real = ctx.jobs.calendar.ready as ReadyList;
+    let closed = () => {};
+    ctx.jobs.calendar.ready = { ...real, take: () => new Promise<undefined>((resolve) => (closed = () => resolve(undefined))), close: () => closed() };
+    const worker = await w.startWorker(ctx, w.p.queue.conn);
+    try {
+      const uids = await submit(property, priced(12, 220));
+      expect(await statuses(uids)).toEqual(['completed', 'completed']);
+      expect((await rows(uids)).map((r) => [r.attempts, r.enqueued])).toEqual([
+        [1, false],
+        [1, false],
+      ]);
+    } finally {
+      await worker.close();
+      await redis().del(key());
+    }
   });
 
   it('takes nothing while the calendar queue is paused, and applies once it is resumed', async () => {
