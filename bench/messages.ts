@@ -1,8 +1,8 @@
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import nodemailer, { type TransportOptions } from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { seedDemo } from '../bin/demo/seed.js';
+import { httpPoster } from './lib/http-post.js';
 import { freePort, startProc, type Proc } from './lib/procs.js';
 import { loadConfig } from '../shared/infra/config.js';
 import { benchRuntime, cpuSecondsOf, createBenchEnv, pgCpuSince, pgCpuSnapshot, redisUrl, serviceEnv } from './lib/setup.js';
@@ -82,26 +82,8 @@ async function bareSends(smtpUrl: string, count: number) {
   return { perSec: count / secs, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), cpuMs: (cpu.user + cpu.system) / 1000 / count };
 }
 
-/*
- * The bench's HTTP client: node:http on 10 keep-alive sockets. It shares the 2 cores with the
- * servers it measures, and the bare loop has none, so it is the cheapest client at hand: fetch
- * (undici) cost this process twice the CPU a message (1.62-1.66 ms against 0.73-0.83, the SMTP
- * server's share included).
- */
-const agent = new http.Agent({ keepAlive: true, maxSockets: 10 });
-
-/** One POST of `payload` to `url`: its status once its answer has been read. */
-function post(url: URL, payload: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
-      res.on('data', () => {});
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+const poster = httpPoster(10);
+const post = async (url: URL, payload: string) => (await poster.post(url, payload)).status;
 
 /** `count` POSTs over 10 keep-alive connections, each sent when that connection's last answer came. */
 async function postMany(url: URL, body: (i: number) => string, count: number) {
@@ -230,6 +212,7 @@ try {
   const width = Math.max(...rows.map((r) => r[0].length));
   process.stdout.write(`\n${rows.map(([a, b]) => `${a.padEnd(width)} | ${b}`).join('\n')}\n`);
 } finally {
+  poster.close();
   await Promise.all(procs.map((p) => p.stop()));
   await smtp.close();
   await env.cleanup();
