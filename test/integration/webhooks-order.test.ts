@@ -94,9 +94,9 @@ describe.each(['redis', 'postgres'] as const)('per-object order of webhook event
     });
     try {
       await t.p.api.post('/api/v1/set-webhook', { url: receiver.url, events: ['booking.updated'] }, app.token);
-      await recordEvents(db, company, 'booking', 'booking.updated', [b!.bookingUid]);
-      // The first change is a day old: its event is past the maximum age after one failed attempt.
-      await db.execute(sql`update changes set changed_at = now() - interval '25 hours' where object_uid = ${b!.bookingUid}`);
+      // The first change is a day old (stamped so in its own transaction: a worker's fan-out woken by
+      // its commit must not see it new): its event is past the maximum age after one failed attempt.
+      await recordEvents(db, company, 'booking', 'booking.updated', [b!.bookingUid], { hoursOld: 25 });
       await recordEvents(db, company, 'booking', 'booking.updated', [b!.bookingUid]);
       await fanOut(t.p.ctx);
       await until(() => receiver.received.some((r) => r.answered === 200));
