@@ -43,9 +43,7 @@ export async function startRedisCluster(size = 3): Promise<TestRedisCluster> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pops-cluster-'));
   const ports: number[] = [];
   const procs: ChildProcess[] = [];
-  for (let i = 0; i < size; i++) {
-    const port = await freePort();
-    ports.push(port);
+  const spawnNode = (port: number) => {
     const p = spawn(
       'redis-server',
       ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, `nodes-${port}.conf`),
@@ -55,7 +53,9 @@ export async function startRedisCluster(size = 3): Promise<TestRedisCluster> {
     alive.add(p);
     p.once('exit', () => alive.delete(p));
     procs.push(p);
-  }
+    return p;
+  };
+  const exited = (p: ChildProcess) => p.exitCode !== null || p.signalCode !== null;
   const stop = async () => {
     await Promise.all(
       procs.map(
@@ -70,19 +70,34 @@ export async function startRedisCluster(size = 3): Promise<TestRedisCluster> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    for (const port of ports) {
-      for (let i = 0; (await clusterState(port)) === 'down'; i++) {
-        if (i > 100) throw new Error(`redis-server on ${port} did not start`);
-        await sleep(50);
+    // Each node on a free port, answering within 30 s (a busy machine starts it slowly). A node
+    // that exits at once lost its port to another process between freePort and its bind: it is
+    // started again on another port, up to 5 times.
+    for (let i = 0; i < size; i++) {
+      for (let tries = 1; ; tries++) {
+        const port = await freePort();
+        const p = spawnNode(port);
+        const end = Date.now() + 30_000;
+        while ((await clusterState(port)) === 'down' && !exited(p)) {
+          if (Date.now() > end) throw new Error(`redis-server on ${port} did not answer within 30 s`);
+          await sleep(50);
+        }
+        // A node that lost its port exits within milliseconds, but another server on that port may
+        // have answered first.
+        await sleep(200);
+        if (!exited(p)) {
+          ports.push(port);
+          break;
+        }
+        if (tries >= 5) throw new Error(`redis-server exited at start ${tries} times (its port taken each time?)`);
       }
     }
     const nodes = ports.map((p) => `127.0.0.1:${p}`);
     await run('redis-cli', ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes']);
     // `--cluster create` returns once the slots are assigned; every node must also agree.
     for (const port of ports) {
-      for (let i = 0; (await clusterState(port)) !== 'ok'; i++) {
-        if (i > 200) throw new Error(`cluster node ${port} never reached cluster_state:ok`);
-        await sleep(50);
+      for (const end = Date.now() + 30_000; (await clusterState(port)) !== 'ok'; await sleep(50)) {
+        if (Date.now() > end) throw new Error(`cluster node ${port} did not reach cluster_state:ok within 30 s`);
       }
     }
     return {
