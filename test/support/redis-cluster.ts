@@ -61,7 +61,7 @@ export async function startRedisCluster(size = 3): Promise<TestRedisCluster> {
       procs.map(
         (p) =>
           new Promise<void>((resolve) => {
-            if (p.exitCode !== null || p.signalCode !== null) return resolve();
+            if (exited(p)) return resolve();
             p.once('exit', () => resolve());
             p.kill('SIGKILL');
           }),
